@@ -1,0 +1,83 @@
+// The normalized model: the one reading of a per-environment definition that
+// every emitter and the breaking-change diff work from. Nothing downstream
+// of the reader looks at OpenAPI again.
+
+/** The kind of one input or output field, after `$ref`, nullability and `x-input-type` are resolved. */
+export type FieldKind =
+  | "text"
+  | "number"
+  | "integer"
+  | "boolean"
+  | "json"
+  | "file"
+  | "files"
+  | "object"
+  | "array"
+  | "enum"
+  /** A schema the reader could not narrow (for example an output declared as `{}`): any JSON value. */
+  | "unknown";
+
+export interface FieldModel {
+  /** The name on the wire, exactly as in the definition. */
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** Whether the caller must send it (inputs) or the service always returns it (outputs). */
+  readonly required: boolean;
+  readonly nullable: boolean;
+  /** True when the definition has a saved `default` (such an input is optional for the caller). */
+  readonly hasDefault: boolean;
+  readonly default?: unknown;
+  /** `format` of a text field (`date`, `date-time`, `email`, `uri`, ...). */
+  readonly format?: string;
+  readonly description?: string;
+  /** Allowed values, for kind `enum`. */
+  readonly enumValues?: readonly (string | number)[];
+  /** The JSON type of the enum values, for kind `enum`. */
+  readonly enumBase?: "text" | "number" | "integer";
+  readonly maxLength?: number;
+  /** Properties, for kind `object`, sorted by wire name. */
+  readonly fields?: readonly FieldModel[];
+  /** Whether an object accepts undeclared keys (`additionalProperties` not false). */
+  readonly additionalProperties?: boolean;
+  /** Element schema, for kind `array` (its `name` is "[]"). */
+  readonly items?: FieldModel;
+  /** JSON pointer of the field's schema in the source definition, for error messages. */
+  readonly pointer: string;
+}
+
+export interface WorkflowModel {
+  /** `x-workflow.id`, the literal workflowId. */
+  readonly id: string;
+  /** `x-workflow.name`, any Unicode. */
+  readonly name: string;
+  /** The unique, stable camelCase identifier made from `name` (the key in `workflows`). */
+  readonly identifier: string;
+  readonly state: "enabled" | "draft" | "disabled";
+  readonly revision: number;
+  /** Whether this environment's launch body declares `model` for this workflow. */
+  readonly modelExposed: boolean;
+  readonly description?: string;
+  /** Input fields, sorted by wire name. */
+  readonly inputs: readonly FieldModel[];
+  /** Output fields, sorted by wire name. */
+  readonly outputs: readonly FieldModel[];
+  /** Whether the outputs object declares `additionalProperties: false`. */
+  readonly outputsClosed: boolean;
+  /** JSON pointer of the launch operation in the source definition. */
+  readonly pointer: string;
+}
+
+export interface EnvironmentModel {
+  /** `info.x-environment`, or the folder name under `schemas/`. */
+  readonly name: string;
+  /** `info.x-workspace`, when the definition has it. */
+  readonly workspace: string | null;
+  /** `servers[0].url`, ending in `/api/v1`. */
+  readonly baseUrl: string;
+  /** Path of the definition file, relative to the schemas folder, with forward slashes. */
+  readonly sourceFile: string;
+  /** SHA-256 (hex) of the definition file's bytes. */
+  readonly sourceHash: string;
+  /** Workflows, sorted by id. */
+  readonly workflows: readonly WorkflowModel[];
+}
