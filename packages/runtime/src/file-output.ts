@@ -1,0 +1,46 @@
+// File outputs come back as download references. Callers use download_url
+// as given and never construct storage URLs (spec, "Result": "File outputs
+// are returned as download references; callers use those and never
+// construct storage URLs").
+
+/** A `FileOutput` download reference as the result carries it. */
+export interface FileOutputReference {
+  readonly download_url: string;
+  readonly filename: string;
+  readonly mime_type?: string;
+  readonly size_bytes?: number;
+  readonly expires_at?: string | null;
+}
+
+export interface DownloadFileOutputOptions {
+  readonly fetch?: typeof globalThis.fetch;
+  readonly signal?: AbortSignal;
+}
+
+/** The error thrown when a file output's download_url does not answer 2xx. */
+export class FileOutputDownloadError extends Error {
+  override readonly name = "FileOutputDownloadError";
+  constructor(
+    readonly status: number,
+    readonly filename: string,
+  ) {
+    super(`Downloading file output "${filename}" failed with HTTP ${status}`);
+  }
+}
+
+/**
+ * Fetches a file output's bytes from its `download_url`, unchanged. The URL
+ * is pre-signed storage: no API key is sent with it.
+ */
+export async function downloadFileOutput(
+  reference: FileOutputReference,
+  options: DownloadFileOutputOptions = {},
+): Promise<Response> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const response = await doFetch(reference.download_url, { method: "GET", signal: options.signal ?? null });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new FileOutputDownloadError(response.status, reference.filename);
+  }
+  return response;
+}
