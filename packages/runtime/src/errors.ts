@@ -1,0 +1,252 @@
+// One base class for everything the runtime throws, a subclass per code in
+// the spec's error table, and one pure function that maps an HTTP response
+// to the right class. Messages are redacted when the error is built.
+import type { InputIssue, OutputIssue } from "./workflow-definition.js";
+import type { ErrorDetail } from "./wire-types.js";
+import { redact, redactValue } from "./redact.js";
+import { parseRetryAfterSeconds } from "./retry-after.js";
+
+export interface WorkflowRunApiErrorOptions {
+  /** HTTP status, or null when the error was found locally before anything was sent. */
+  readonly status: number | null;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: readonly ErrorDetail[] | readonly InputIssue[] | undefined;
+  readonly idempotencyKey?: string | undefined;
+  readonly requestId?: string | undefined;
+  readonly attachmentId?: string | undefined;
+  readonly retryAfterSeconds?: number | undefined;
+  readonly body?: unknown;
+  readonly cause?: unknown;
+  /** Strings (the API key) removed from message, body and cause. */
+  readonly secrets?: readonly string[];
+}
+
+/** Base class of every error the runtime throws. Unknown server codes stay as they are on `code`. */
+export class WorkflowRunApiError extends Error {
+  override name = "WorkflowRunApiError";
+  /** HTTP status; null when found locally, before sending. */
+  readonly status: number | null;
+  /** Machine-readable code: the server's `code`, or a local one. */
+  readonly code: string;
+  /** Per-field problems (INVALID_INPUTS: field, reason, message). */
+  readonly details: readonly (ErrorDetail | InputIssue)[];
+  /** The launch's idempotency key: resend with it after a crash to get the same run. */
+  idempotencyKey: string | undefined;
+  readonly requestId: string | undefined;
+  readonly attachmentId: string | undefined;
+  /** Seconds the server asked to wait (Retry-After), when it said. */
+  readonly retryAfterSeconds: number | undefined;
+  /** The parsed error body, redacted. */
+  readonly body: unknown;
+
+  constructor(options: WorkflowRunApiErrorOptions) {
+    const secrets = options.secrets ?? [];
+    super(
+      redact(options.message, secrets),
+      options.cause === undefined ? undefined : { cause: redactValue(options.cause, secrets) },
+    );
+    this.status = options.status;
+    this.code = options.code;
+    this.details = (redactValue(options.details ?? [], secrets) as ErrorDetail[]) ?? [];
+    this.idempotencyKey = options.idempotencyKey;
+    this.requestId = options.requestId;
+    this.attachmentId = options.attachmentId;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.body = redactValue(options.body, secrets);
+  }
+}
+
+type Options = WorkflowRunApiErrorOptions;
+
+// 400s (spec, Errors table)
+export class InvalidInputsError extends WorkflowRunApiError {
+  override name = "InvalidInputsError";
+}
+/** Local input validation failed before sending; `details` reads like the server's INVALID_INPUTS. */
+export class InputValidationError extends InvalidInputsError {
+  override name = "InputValidationError";
+  constructor(issues: readonly InputIssue[], workflowId: string) {
+    const list = issues.map((issue) => `${issue.field} (${issue.reason})`).join(", ");
+    super({
+      status: null,
+      code: "INVALID_INPUTS",
+      message: `Inputs for workflow ${workflowId} failed validation: ${list}`,
+      details: issues,
+    });
+  }
+}
+export class InvalidMetadataError extends WorkflowRunApiError {
+  override name = "InvalidMetadataError";
+}
+export class InvalidAttachmentsError extends WorkflowRunApiError {
+  override name = "InvalidAttachmentsError";
+}
+export class InvalidJsonError extends WorkflowRunApiError {
+  override name = "InvalidJsonError";
+}
+// 404s
+export class RouteNotFoundError extends WorkflowRunApiError {
+  override name = "RouteNotFoundError";
+}
+export class WorkflowNotFoundError extends WorkflowRunApiError {
+  override name = "WorkflowNotFoundError";
+}
+export class RunNotFoundError extends WorkflowRunApiError {
+  override name = "RunNotFoundError";
+}
+export class RecordingNotFoundError extends WorkflowRunApiError {
+  override name = "RecordingNotFoundError";
+}
+/** 202 RECORDING_PROCESSING that outlasted the bounded retry attempts. */
+export class RecordingProcessingError extends WorkflowRunApiError {
+  override name = "RecordingProcessingError";
+}
+// 409s: all final, never retried
+export class IdempotencyConflictError extends WorkflowRunApiError {
+  override name = "IdempotencyConflictError";
+}
+export class HumanWaitConflictError extends WorkflowRunApiError {
+  override name = "HumanWaitConflictError";
+}
+export class NotWaitingForHumanError extends WorkflowRunApiError {
+  override name = "NotWaitingForHumanError";
+}
+// 410
+export class HumanWaitExpiredError extends WorkflowRunApiError {
+  override name = "HumanWaitExpiredError";
+}
+// 413s
+/** One attachment over 26,214,400 decoded bytes, found locally (status null) or by the server. */
+export class AttachmentTooLargeError extends WorkflowRunApiError {
+  override name = "AttachmentTooLargeError";
+  /** The input field holding the attachment, when found locally. */
+  readonly field: string | undefined;
+  constructor(options: Options & { readonly field?: string }) {
+    super(options);
+    this.field = options.field;
+  }
+}
+/** The whole launch body over 37,748,736 bytes, found locally (status null) or by the server. */
+export class BodyTooLargeError extends WorkflowRunApiError {
+  override name = "BodyTooLargeError";
+}
+export class RecordingTooLargeError extends WorkflowRunApiError {
+  override name = "RecordingTooLargeError";
+}
+// 429
+/** RECORDING_RATE_LIMITED: hourly limit, so not slept through by default; see `retryAfterSeconds`. */
+export class RecordingRateLimitedError extends WorkflowRunApiError {
+  override name = "RecordingRateLimitedError";
+}
+/** Rate limiting on any route other than the recording. */
+export class RateLimitError extends WorkflowRunApiError {
+  override name = "RateLimitError";
+}
+// Status-only classes (the spec does not show their codes)
+export class AuthenticationError extends WorkflowRunApiError {
+  override name = "AuthenticationError";
+}
+export class BillingError extends WorkflowRunApiError {
+  override name = "BillingError";
+}
+export class PermissionError extends WorkflowRunApiError {
+  override name = "PermissionError";
+}
+// Local errors
+/** A draft or disabled definition reached `launch` (spec: "Only an enabled workflow can be launched"). */
+export class WorkflowNotLaunchableError extends WorkflowRunApiError {
+  override name = "WorkflowNotLaunchableError";
+}
+/** A launch or client option is invalid (callback URL, idempotency key, base URL). */
+export class InvalidOptionError extends WorkflowRunApiError {
+  override name = "InvalidOptionError";
+}
+/** A succeeded result's outputs do not match the workflow's output schema. */
+export class OutputValidationError extends WorkflowRunApiError {
+  override name = "OutputValidationError";
+  readonly issues: readonly OutputIssue[];
+  constructor(issues: readonly OutputIssue[], runId: string) {
+    const list = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
+    super({ status: 200, code: "INVALID_OUTPUTS", message: `Outputs of run ${runId} do not match the schema: ${list}` });
+    this.issues = issues;
+  }
+}
+/** The request never got an HTTP answer (connection failure), after all retries. */
+export class NetworkError extends WorkflowRunApiError {
+  override name = "NetworkError";
+}
+/** An attempt exceeded `timeoutMs` (or the total retry budget ran out), after all retries. */
+export class RequestTimeoutError extends NetworkError {
+  override name = "RequestTimeoutError";
+}
+
+type ErrorClass = new (options: Options) => WorkflowRunApiError;
+
+const CLASS_BY_CODE: Readonly<Record<string, ErrorClass>> = {
+  INVALID_INPUTS: InvalidInputsError,
+  INVALID_METADATA: InvalidMetadataError,
+  INVALID_ATTACHMENTS: InvalidAttachmentsError,
+  INVALID_JSON: InvalidJsonError,
+  NOT_FOUND: RouteNotFoundError,
+  WORKFLOW_NOT_FOUND: WorkflowNotFoundError,
+  RUN_NOT_FOUND: RunNotFoundError,
+  RECORDING_NOT_FOUND: RecordingNotFoundError,
+  RECORDING_PROCESSING: RecordingProcessingError,
+  IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
+  HUMAN_WAIT_CONFLICT: HumanWaitConflictError,
+  NOT_WAITING_FOR_HUMAN: NotWaitingForHumanError,
+  HUMAN_WAIT_EXPIRED: HumanWaitExpiredError,
+  ATTACHMENT_TOO_LARGE: AttachmentTooLargeError,
+  BODY_TOO_LARGE: BodyTooLargeError,
+  RECORDING_TOO_LARGE: RecordingTooLargeError,
+  RECORDING_RATE_LIMITED: RecordingRateLimitedError,
+};
+
+const CLASS_BY_STATUS: Readonly<Record<number, ErrorClass>> = {
+  401: AuthenticationError,
+  402: BillingError,
+  403: PermissionError,
+  429: RateLimitError,
+};
+
+export interface ErrorContext {
+  readonly idempotencyKey?: string | undefined;
+  readonly secrets?: readonly string[];
+  readonly nowMs?: number;
+}
+
+function readString(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * Maps a non-success HTTP response to its error class: by the body's `code`
+ * first (the spec's error table), then by status for the conditions whose
+ * codes the spec does not show (401, 402, 403, generic 429). Unknown codes
+ * stay as they are on a plain `WorkflowRunApiError`.
+ */
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  context: ErrorContext = {},
+): WorkflowRunApiError {
+  const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const code = readString(record.code) ?? `HTTP_${status}`;
+  const serverMessage = readString(record.error) ?? (typeof body === "string" ? body.slice(0, 500) : "");
+  const ErrorType = CLASS_BY_CODE[code] ?? CLASS_BY_STATUS[status] ?? WorkflowRunApiError;
+  const details = Array.isArray(record.details) ? (record.details as ErrorDetail[]) : undefined;
+  return new ErrorType({
+    status,
+    code,
+    message: `HTTP ${status} ${code}${serverMessage ? `: ${serverMessage}` : ""}`,
+    details,
+    idempotencyKey: context.idempotencyKey,
+    requestId: headers.get("x-request-id") ?? undefined,
+    attachmentId: readString(record.attachment_id),
+    retryAfterSeconds: parseRetryAfterSeconds(headers.get("retry-after"), context.nowMs),
+    body,
+    secrets: context.secrets ?? [],
+  });
+}

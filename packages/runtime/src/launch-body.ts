@@ -1,0 +1,141 @@
+// Pure construction of the launch body: attachments out of `inputs`, sizes
+// checked arithmetically before any encoding, then one serialisation whose
+// string is resent byte-for-byte on every retry.
+import { base64EncodedLength, encodeBase64 } from "./base64.js";
+import { AttachmentTooLargeError, BodyTooLargeError } from "./errors.js";
+import { type FileData, type FileInput, isFileInput } from "./file-input.js";
+import type { LaunchBody } from "./wire-types.js";
+
+/** Spec, Limits: "One attachment, after base64 decoding | 25 MiB (26,214,400 bytes)". */
+export const MAX_ATTACHMENT_BYTES = 26_214_400;
+/** Spec, Limits: "Entire JSON request body incl. all encoded attachments | 36 MiB (37,748,736 bytes)". */
+export const MAX_LAUNCH_BODY_BYTES = 37_748_736;
+
+export interface PendingAttachment {
+  readonly id: string;
+  readonly field: string;
+  readonly file: FileInput;
+  readonly byteLength: number;
+}
+
+export interface ExtractedAttachments {
+  /** A copy of the inputs with every FileInput replaced by `{ attachment_id }`. */
+  readonly inputs: Record<string, unknown>;
+  readonly attachments: readonly PendingAttachment[];
+}
+
+export function fileDataByteLength(data: FileData): number {
+  return data instanceof Blob ? data.size : data.byteLength;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Walks inputs (objects and arrays, any depth) for values made by `file()`,
+ * gives each a distinct id att_1, att_2, ... (spec: "Attachment identifiers
+ * must be distinct within a request") and puts `{ attachment_id }` in its
+ * place. The caller's object is not modified.
+ */
+export function extractAttachments(inputs: Record<string, unknown>): ExtractedAttachments {
+  const attachments: PendingAttachment[] = [];
+  const walk = (value: unknown, field: string): unknown => {
+    if (isFileInput(value)) {
+      const id = `att_${attachments.length + 1}`;
+      attachments.push({ id, field, file: value, byteLength: fileDataByteLength(value.data) });
+      return { attachment_id: id };
+    }
+    if (Array.isArray(value)) return value.map((item, index) => walk(item, `${field}[${index}]`));
+    if (isPlainObject(value)) {
+      // fromEntries defines own properties, so a field named __proto__ stays a field.
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, walk(item, field ? `${field}.${key}` : key)]),
+      );
+    }
+    return value;
+  };
+  return { inputs: walk(inputs, "") as Record<string, unknown>, attachments };
+}
+
+/** Throws AttachmentTooLargeError for the first attachment over the per-attachment limit. */
+export function checkAttachmentSizes(attachments: readonly PendingAttachment[]): void {
+  for (const attachment of attachments) {
+    if (attachment.byteLength > MAX_ATTACHMENT_BYTES) {
+      throw new AttachmentTooLargeError({
+        status: null,
+        code: "ATTACHMENT_TOO_LARGE",
+        message: `Attachment ${attachment.id} ("${attachment.file.filename}") in field ${attachment.field} is ${attachment.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes decoded`,
+        attachmentId: attachment.id,
+        field: attachment.field,
+      });
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Exact UTF-8 size of the serialised body, computed with empty base64
+ * strings plus the arithmetic encoded length of each file (base64 is ASCII
+ * and never escaped in JSON), so nothing is encoded to find out.
+ */
+export function predictBodyBytes(skeleton: LaunchBody, attachments: readonly PendingAttachment[]): number {
+  const withoutFiles = encoder.encode(JSON.stringify(skeleton)).byteLength;
+  return attachments.reduce((total, item) => total + base64EncodedLength(item.byteLength), withoutFiles);
+}
+
+export function checkBodySize(bodyBytes: number): void {
+  if (bodyBytes > MAX_LAUNCH_BODY_BYTES) {
+    throw new BodyTooLargeError({
+      status: null,
+      code: "BODY_TOO_LARGE",
+      message: `Launch body would be ${bodyBytes} bytes; the limit is ${MAX_LAUNCH_BODY_BYTES} bytes including encoded attachments`,
+    });
+  }
+}
+
+async function readBytes(data: FileData): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(await data.arrayBuffer());
+}
+
+export interface LaunchBodyParts {
+  readonly inputs: Record<string, unknown>;
+  readonly metadata?: Record<string, unknown> | undefined;
+  readonly callbackUrl?: string | undefined;
+  readonly model?: string | undefined;
+}
+
+/**
+ * Builds and serialises the launch body once. Limits are enforced before any
+ * file is read or encoded; each file is encoded straight into the body.
+ */
+export async function serializeLaunchBody(parts: LaunchBodyParts): Promise<string> {
+  const { inputs, attachments } = extractAttachments(parts.inputs);
+  checkAttachmentSizes(attachments);
+  const skeleton: LaunchBody = { inputs };
+  if (parts.metadata !== undefined) skeleton.metadata = parts.metadata;
+  if (parts.callbackUrl !== undefined) skeleton.callback_url = parts.callbackUrl;
+  if (parts.model !== undefined) skeleton.model = parts.model as LaunchBody["model"];
+  if (attachments.length > 0) {
+    skeleton.input_context = {
+      attachments: attachments.map(({ id, file }) => ({
+        id,
+        filename: file.filename,
+        mimeType: file.mimeType,
+        base64: "",
+      })),
+    };
+  }
+  checkBodySize(predictBodyBytes(skeleton, attachments));
+  const encoded = skeleton.input_context?.attachments ?? [];
+  for (const [index, attachment] of attachments.entries()) {
+    const target = encoded[index];
+    if (target) target.base64 = encodeBase64(await readBytes(attachment.file.data));
+  }
+  return JSON.stringify(skeleton);
+}

@@ -1,0 +1,34 @@
+import { redact, redactValue } from "./redact.js";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** A log record: a message and structured fields. Both are redacted before the logger sees them. */
+export interface LogRecord {
+  readonly level: LogLevel;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** Any logger with these methods (console, pino, a test spy) works. */
+export interface Logger {
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  info?(message: string, fields?: Record<string, unknown>): void;
+  warn?(message: string, fields?: Record<string, unknown>): void;
+  error?(message: string, fields?: Record<string, unknown>): void;
+}
+
+export type Log = (level: LogLevel, message: string, fields?: Record<string, unknown>) => void;
+
+/** Wraps a caller's logger so every record is redacted of the given secrets first. */
+export function createRedactingLog(logger: Logger | undefined, secrets: readonly string[]): Log {
+  if (!logger) return () => {};
+  return (level, message, fields = {}) => {
+    const method = logger[level];
+    if (!method) return;
+    method.call(
+      logger,
+      redact(message, secrets),
+      redactValue(fields, secrets) as Record<string, unknown>,
+    );
+  };
+}
