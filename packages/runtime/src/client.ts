@@ -343,8 +343,8 @@ export function createClient(options: ClientOptions) {
       });
       if (error !== undefined) throw fail(response, error);
       if (response.status === 202) {
-        const body = await response.clone().json().catch(() => ({ code: "RECORDING_PROCESSING", error: "recording processing" }));
-        await (data as ReadableStream | null | undefined)?.cancel();
+        const fallback = { code: "RECORDING_PROCESSING", error: "recording processing" };
+        const body: unknown = data ? await new Response(data as ReadableStream).json().catch(() => fallback) : fallback;
         const retryAfterSeconds = parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ?? 3;
         if (attempt >= maxAttempts) {
           const processing = fail(response, body);
