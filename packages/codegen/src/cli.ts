@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// wfr-codegen generate [--schemas schemas] [--out packages/generated/src] [--check] [--config wfr.codegen.json]
+// wfr-codegen diff ...   (the breaking-change diff, see diff-cli.ts)
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { DefinitionError } from "./definition-error.js";
+import { buildFiles } from "./generate.js";
+import { checkOutput, writeOutput } from "./write-output.js";
+
+const USAGE = `usage:
+  wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>]
+  wfr-codegen diff <old> <new> [options]`;
+
+interface Io {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown };
+  readonly cwd?: string;
+}
+
+class UsageError extends Error {}
+
+function parseGenerateArgs(argv: readonly string[]) {
+  const options = { schemas: "schemas", out: "packages/generated/src", check: false, config: "wfr.codegen.json", configGiven: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--schemas":
+        options.schemas = value();
+        break;
+      case "--out":
+        options.out = value();
+        break;
+      case "--config":
+        options.config = value();
+        options.configGiven = true;
+        break;
+      case "--check":
+        options.check = true;
+        break;
+      default:
+        throw new UsageError(`unknown argument ${JSON.stringify(arg)}`);
+    }
+  }
+  return options;
+}
+
+export async function runGenerate(argv: readonly string[], io: Io): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const o = parseGenerateArgs(argv);
+  const out = resolve(cwd, o.out);
+  const { models, files } = buildFiles({
+    schemas: resolve(cwd, o.schemas),
+    out,
+    config: resolve(cwd, o.config),
+    configRequired: o.configGiven,
+  });
+  if (o.check) {
+    const r = checkOutput(out, files);
+    const problems = [
+      ...r.stale.map((p) => `stale:   ${p}`),
+      ...r.missing.map((p) => `missing: ${p}`),
+      ...r.extra.map((p) => `extra:   ${p}`),
+    ];
+    if (problems.length > 0) {
+      io.stderr.write(`wfr-codegen: ${o.out} does not match ${o.schemas} (run \`pnpm generate\`):\n${problems.map((p) => `  ${p}\n`).join("")}`);
+      return 1;
+    }
+    io.stdout.write(`wfr-codegen: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`);
+    return 0;
+  }
+  writeOutput(out, files);
+  const count = models.reduce((n, m) => n + m.workflows.length, 0);
+  io.stdout.write(`wfr-codegen: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`);
+  return 0;
+}
+
+async function runDiff(argv: string[], io: Io): Promise<number> {
+  const here = dirname(new URL(import.meta.url).pathname);
+  const candidates = ["diff-cli.js", "diff-cli.ts"].map((f) => join(here, f));
+  const found = candidates.find((c) => existsSync(c));
+  if (found === undefined) {
+    io.stderr.write("diff: not available\n");
+    return 2;
+  }
+  // A computed specifier: the diff command is owned and built separately.
+  const mod = (await import(pathToFileURL(found).href)) as { runDiffCommand?: (argv: string[]) => Promise<number> };
+  if (typeof mod.runDiffCommand !== "function") {
+    io.stderr.write("diff: not available\n");
+    return 2;
+  }
+  return mod.runDiffCommand(argv);
+}
+
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === "generate") return await runGenerate(rest, io);
+    if (command === "diff") return await runDiff(rest, io);
+    if (command === "--help" || command === "-h" || command === "help") {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`wfr-codegen: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof DefinitionError) {
+      io.stderr.write(`wfr-codegen: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`wfr-codegen: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

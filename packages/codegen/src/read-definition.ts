@@ -1,0 +1,323 @@
+// Reads `<schemas>/<env>/openapi.(json|yaml|yml)` into the normalized model.
+// Nothing downstream looks at OpenAPI again.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { DefinitionError } from "./definition-error.js";
+import { assignIdentifiers, IdentifierError } from "./identifiers.js";
+import type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
+import { child, escapePointer, isRecord, type Located, parseDocument, RefResolver } from "./resolve-refs.js";
+
+export { DefinitionError } from "./definition-error.js";
+
+export interface ReadOptions {
+  /** Pinned identifiers: environment name -> workflow id -> identifier. */
+  readonly aliases?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+const DEFINITION_NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
+const LAUNCH_PATH = /^\/automations\/([^/]+)\/runs$/;
+const STATES = new Set(["enabled", "draft", "disabled"]);
+
+/** Reads every environment folder under `schemasDir`; sorted by environment name. */
+export function readSchemas(schemasDir: string, options: ReadOptions = {}): EnvironmentModel[] {
+  const root = resolve(schemasDir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    throw new DefinitionError(schemasDir, "", "the schemas folder does not exist");
+  }
+  const models: EnvironmentModel[] = [];
+  for (const entry of readdirSync(root).sort()) {
+    const folder = join(root, entry);
+    if (!statSync(folder).isDirectory()) continue;
+    const found = DEFINITION_NAMES.filter((n) => existsSync(join(folder, n)));
+    if (found.length === 0) continue;
+    if (found.length > 1) {
+      throw new DefinitionError(`${entry}/`, "", `more than one definition: ${found.join(", ")}`);
+    }
+    models.push(readDefinition(join(folder, found[0] as string), { ...options, schemasDir: root }));
+  }
+  const seen = new Map<string, string>();
+  for (const m of models) {
+    const prev = seen.get(m.name);
+    if (prev !== undefined) {
+      throw new DefinitionError(m.sourceFile, "/info/x-environment", `environment ${JSON.stringify(m.name)} is also defined by ${prev}`);
+    }
+    seen.set(m.name, m.sourceFile);
+  }
+  return models.sort((a, b) => compare(a.name, b.name));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Reads one definition file. `schemasDir` (default: the file's grandparent) makes `sourceFile` relative. */
+export function readDefinition(
+  file: string,
+  options: ReadOptions & { readonly schemasDir?: string } = {},
+): EnvironmentModel {
+  const absolute = resolve(file);
+  const schemasDir = options.schemasDir ?? resolve(absolute, "..", "..");
+  const sourceFile = relative(schemasDir, absolute).split(sep).join("/");
+  const display = (f: string) => relative(schemasDir, f).split(sep).join("/");
+  const bytes = readFileSync(absolute);
+  const sourceHash = createHash("sha256").update(bytes).digest("hex");
+  const resolver = new RefResolver(display);
+  const doc = parseDocument(bytes.toString("utf8"), sourceFile);
+  resolver.seed(absolute, doc);
+  const root: Located = { node: doc, file: absolute, pointer: "" };
+
+  if (!isRecord(doc) || typeof doc.openapi !== "string") {
+    throw new DefinitionError(sourceFile, "", "not an OpenAPI definition (no `openapi` version field)");
+  }
+  if (!/^3\.[01](\.\d+)?([-.].*)?$/.test(doc.openapi)) {
+    throw new DefinitionError(sourceFile, "/openapi", `unsupported OpenAPI version ${JSON.stringify(doc.openapi)} (3.0.x and 3.1.x are read)`);
+  }
+  const info = isRecord(doc.info) ? doc.info : {};
+  const folderName = absolute.split(sep).at(-2) ?? "default";
+  const name = typeof info["x-environment"] === "string" ? info["x-environment"] : folderName;
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) {
+    throw new DefinitionError(sourceFile, "/info/x-environment", `environment name ${JSON.stringify(name)} must be letters, digits, "-" or "_"`);
+  }
+  const workspace = typeof info["x-workspace"] === "string" ? info["x-workspace"] : null;
+  const servers = Array.isArray(doc.servers) ? doc.servers : [];
+  const server0 = servers[0];
+  const baseUrl = isRecord(server0) && typeof server0.url === "string" ? server0.url : "";
+  if (baseUrl === "") {
+    throw new DefinitionError(sourceFile, "/servers", "no `servers[0].url` (the environment's API base)");
+  }
+  if (!isRecord(doc.paths)) throw new DefinitionError(sourceFile, "/paths", "no `paths` object");
+
+  const reader = new FieldReader(resolver);
+  const partial: Omit<WorkflowModel, "identifier">[] = [];
+  for (const path of Object.keys(doc.paths).sort(compare)) {
+    const match = LAUNCH_PATH.exec(path);
+    if (!match) continue;
+    const pathItem = resolver.deref(child(root, "paths", path));
+    const op = resolver.deref(child(pathItem, "post"));
+    if (!isRecord(op.node)) continue;
+    partial.push(readWorkflow(reader, op, decodeURIComponent(match[1] as string)));
+  }
+  const ids = new Map<string, string>();
+  for (const wf of partial) {
+    const prev = ids.get(wf.id);
+    if (prev !== undefined) throw new DefinitionError(sourceFile, wf.pointer, `workflow id ${wf.id} is also used at ${prev}`);
+    ids.set(wf.id, wf.pointer);
+  }
+  let identifiers: Map<string, string>;
+  try {
+    identifiers = assignIdentifiers(partial, options.aliases?.[name] ?? {});
+  } catch (error) {
+    if (error instanceof IdentifierError) throw new DefinitionError(sourceFile, "/paths", error.message);
+    throw error;
+  }
+  const workflows = partial
+    .map((wf): WorkflowModel => ({ ...wf, identifier: identifiers.get(wf.id) as string }))
+    .sort((a, b) => compare(a.id, b.id));
+  return { name, workspace, baseUrl, sourceFile, sourceHash, workflows };
+}
+
+function readWorkflow(reader: FieldReader, op: Located, pathId: string): Omit<WorkflowModel, "identifier"> {
+  const r = reader.resolver;
+  const file = r.display(op.file);
+  const opNode = op.node as Record<string, unknown>;
+  const xw = r.deref(child(op, "x-workflow"));
+  if (!isRecord(xw.node)) {
+    throw new DefinitionError(file, op.pointer, "launch operation without `x-workflow`");
+  }
+  const x = xw.node;
+  if (typeof x.id !== "string" || x.id !== pathId) {
+    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/id`, `x-workflow.id ${JSON.stringify(x.id)} does not match the path's workflow id ${JSON.stringify(pathId)}`);
+  }
+  if (typeof x.name !== "string") {
+    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/name`, "x-workflow.name is missing or not a string");
+  }
+  const state = x.state ?? "enabled";
+  if (typeof state !== "string" || !STATES.has(state)) {
+    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/state`, `x-workflow.state ${JSON.stringify(state)} is not enabled, draft or disabled`);
+  }
+  const revision = x.revision ?? 0;
+  if (typeof revision !== "number" || !Number.isInteger(revision)) {
+    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/revision`, "x-workflow.revision is not an integer");
+  }
+  const body = r.deref(child(r.deref(child(r.deref(child(op, "requestBody")), "content", "application/json")), "schema"));
+  if (!isRecord(body.node)) {
+    throw new DefinitionError(file, `${op.pointer}/requestBody`, "no application/json launch body schema");
+  }
+  const inputs = r.deref(child(body, "properties", "inputs"));
+  const inputsNode = inputs.node;
+  if (!isRecord(inputsNode) || (inputsNode.type !== undefined && inputsNode.type !== "object") || Array.isArray(inputsNode.enum)) {
+    throw new DefinitionError(r.display(inputs.file), inputs.pointer, "the inputs schema is not an object schema");
+  }
+  const modelExposed = isRecord(body.node.properties) && Object.hasOwn(body.node.properties, "model");
+  const inputFields = reader.objectFields(inputs, "input", []);
+
+  let outputFields: FieldModel[] = [];
+  let outputsClosed = false;
+  const outputs = r.deref(child(xw, "outputs"));
+  if (outputs.node !== undefined) {
+    if (!isRecord(outputs.node) || (outputs.node.type !== undefined && outputs.node.type !== "object")) {
+      throw new DefinitionError(r.display(outputs.file), outputs.pointer, "the outputs schema is not an object schema");
+    }
+    outputFields = reader.objectFields(outputs, "output", []);
+    outputsClosed = outputs.node.additionalProperties === false;
+  }
+  const description =
+    typeof opNode.description === "string" ? opNode.description : typeof x.description === "string" ? x.description : undefined;
+  return {
+    id: x.id,
+    name: x.name,
+    state: state as WorkflowModel["state"],
+    revision,
+    modelExposed,
+    ...(description !== undefined ? { description } : {}),
+    inputs: inputFields,
+    outputs: outputFields,
+    outputsClosed,
+    pointer: op.pointer,
+  };
+}
+
+type Side = "input" | "output";
+
+interface Normalized {
+  readonly schema: Record<string, unknown>;
+  readonly at: Located;
+  readonly nullable: boolean;
+}
+
+class FieldReader {
+  constructor(readonly resolver: RefResolver) {}
+
+  private fail(at: Located, message: string): never {
+    throw new DefinitionError(this.resolver.display(at.file), at.pointer, message);
+  }
+
+  objectFields(at: Located, side: Side, stack: readonly string[]): FieldModel[] {
+    const node = at.node as Record<string, unknown>;
+    const props = child(at, "properties");
+    if (props.node !== undefined && !isRecord(props.node)) this.fail(props, "`properties` is not an object");
+    const required = new Set(Array.isArray(node.required) ? node.required.filter((x) => typeof x === "string") : []);
+    const names = Object.keys((props.node as Record<string, unknown> | undefined) ?? {}).sort(compare);
+    return names.map((name) => this.field(name, child(props, name), required.has(name), side, stack));
+  }
+
+  /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
+  private normalize(at: Located, stack: readonly string[]): Normalized & { stack: readonly string[] } {
+    const key = this.resolver.refKey(at);
+    if (key !== undefined && stack.includes(key)) this.fail(at, "cyclic $ref: a schema contains itself");
+    const nextStack = key !== undefined ? [...stack, key] : stack;
+    const d = this.resolver.deref(at);
+    if (typeof d.node === "boolean" || d.node === undefined) return { schema: {}, at: d, nullable: false, stack: nextStack };
+    if (!isRecord(d.node)) this.fail(d, "a schema must be an object");
+    let schema = d.node;
+    let nullable = schema.nullable === true;
+    if (Array.isArray(schema.type) && schema.type.includes("null")) {
+      nullable = true;
+      const rest = schema.type.filter((t) => t !== "null");
+      schema = { ...schema, type: rest.length === 1 ? rest[0] : rest };
+    }
+    for (const combiner of ["anyOf", "oneOf"] as const) {
+      const branches = schema[combiner];
+      if (!Array.isArray(branches)) continue;
+      const resolved = branches.map((_, i) => this.resolver.deref(child(d, combiner, i)));
+      const isNull = (b: Located) => isRecord(b.node) && (b.node.type === "null" || (b.node.enum as unknown[] | undefined)?.every((v) => v === null) === true);
+      const nonNull = branches.map((_, i) => i).filter((i) => !isNull(resolved[i] as Located));
+      if (nonNull.length === branches.length) continue;
+      nullable = true;
+      const { [combiner]: _drop, ...outer } = schema;
+      if (nonNull.length === 1) {
+        const only = this.normalize(child(d, combiner, nonNull[0] as number), nextStack);
+        return {
+          schema: { ...only.schema, ...outer },
+          at: only.at,
+          nullable: true,
+          stack: only.stack,
+        };
+      }
+      schema = { ...outer, [combiner]: nonNull.map((i) => branches[i]) };
+    }
+    return { schema, at: d, nullable, stack: nextStack };
+  }
+
+  private isJsonUnion(at: Located): boolean {
+    const s = at.node as Record<string, unknown>;
+    if (Array.isArray(s.type)) {
+      const types = new Set(s.type);
+      return types.size === 2 && types.has("object") && types.has("array");
+    }
+    for (const combiner of ["oneOf", "anyOf"] as const) {
+      const branches = s[combiner];
+      if (!Array.isArray(branches) || branches.length !== 2) continue;
+      const types = new Set(
+        branches.map((_, i) => {
+          const b = this.resolver.deref(child(at, combiner, i)).node;
+          return isRecord(b) ? b.type : undefined;
+        }),
+      );
+      if (types.has("object") && types.has("array")) return true;
+    }
+    return false;
+  }
+
+  field(name: string, at: Located, inRequired: boolean, side: Side, stack: readonly string[]): FieldModel {
+    const n = this.normalize(at, stack);
+    const s = n.schema;
+    const here: Located = { node: s, file: n.at.file, pointer: n.at.pointer };
+    const hasDefault = Object.hasOwn(s, "default");
+    const base = {
+      name,
+      required: side === "input" ? inRequired && !hasDefault : inRequired,
+      nullable: n.nullable,
+      hasDefault,
+      ...(hasDefault ? { default: s.default } : {}),
+      ...(typeof s.description === "string" ? { description: s.description } : {}),
+      pointer: at.pointer,
+    };
+    const marker = s["x-input-type"] ?? s["x-output-type"];
+    const type = s.type;
+    let kind: FieldKind;
+    const extra: Record<string, unknown> = {};
+    if (marker === "file") {
+      kind = "file";
+    } else if (marker === "files" || (type === "array" && this.itemsAreFiles(here))) {
+      kind = "files";
+    } else if (marker === "json" || this.isJsonUnion(here)) {
+      kind = "json";
+    } else if (Array.isArray(s.enum)) {
+      const values = s.enum.filter((v): v is string | number => typeof v === "string" || typeof v === "number");
+      if (s.enum.includes(null)) base.nullable = true;
+      kind = "enum";
+      extra.enumValues = values;
+      extra.enumBase =
+        type === "integer" ? "integer" : type === "number" ? "number" : values.every((v) => typeof v === "number") && values.length > 0 && type === undefined ? "number" : "text";
+    } else if (type === "string") {
+      kind = "text";
+    } else if (type === "number") {
+      kind = "number";
+    } else if (type === "integer") {
+      kind = "integer";
+    } else if (type === "boolean") {
+      kind = "boolean";
+    } else if (type === "object" || (type === undefined && isRecord(s.properties))) {
+      kind = "object";
+      extra.fields = this.objectFields(here, side, n.stack);
+      extra.additionalProperties = s.additionalProperties !== false;
+    } else if (type === "array") {
+      kind = "array";
+      extra.items = this.field("[]", child(here, "items"), true, side, n.stack);
+    } else {
+      kind = "unknown";
+    }
+    if (typeof s.format === "string" && (kind === "text" || kind === "enum")) extra.format = s.format;
+    if (typeof s.maxLength === "number" && (kind === "text" || kind === "enum")) extra.maxLength = s.maxLength;
+    return { ...base, kind, ...extra } as FieldModel;
+  }
+
+  private itemsAreFiles(at: Located): boolean {
+    const items = this.resolver.deref(child(at, "items")).node;
+    return isRecord(items) && (items["x-input-type"] === "file" || items["x-output-type"] === "file");
+  }
+}
+
+export { escapePointer };

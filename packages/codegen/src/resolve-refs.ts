@@ -1,0 +1,134 @@
+// `$ref` resolution over one definition file and its siblings: local
+// pointers (`#/components/schemas/X`), relative files (`common.yaml`,
+// `./shared/types.json#/FileReference`), `$ref` with sibling keywords
+// (merged over the target), and cycles (reported, never followed forever).
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { DefinitionError } from "./definition-error.js";
+
+/** A schema (or any node) together with where it came from. */
+export interface Located {
+  readonly node: unknown;
+  /** Absolute path of the file holding it. */
+  readonly file: string;
+  /** JSON pointer of the node in that file. */
+  readonly pointer: string;
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function child(located: Located, ...segments: (string | number)[]): Located {
+  let node: unknown = located.node;
+  let pointer = located.pointer;
+  for (const segment of segments) {
+    node =
+      node !== null && typeof node === "object" && Object.hasOwn(node, segment)
+        ? (node as Record<string, unknown>)[segment as string]
+        : undefined;
+    pointer = `${pointer}/${escapePointer(String(segment))}`;
+  }
+  return { node, file: located.file, pointer };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Parses JSON or YAML by the file's extension. */
+export function parseDocument(text: string, file: string): unknown {
+  try {
+    if (/\.ya?ml$/i.test(file)) return parseYaml(text, { maxAliasCount: 10_000 });
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DefinitionError(file, "", `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`);
+  }
+}
+
+export class RefResolver {
+  private readonly documents = new Map<string, unknown>();
+  /** How files are named in errors (relative to the schemas folder). */
+  constructor(private readonly displayName: (absoluteFile: string) => string) {}
+
+  /** Registers an already parsed document (the definition itself). */
+  seed(file: string, doc: unknown): void {
+    this.documents.set(file, doc);
+  }
+
+  display(file: string): string {
+    return this.displayName(file);
+  }
+
+  /** Loads (once) and returns a parsed document. */
+  load(file: string, from?: Located): unknown {
+    if (this.documents.has(file)) return this.documents.get(file);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      if (from) throw new DefinitionError(this.display(from.file), from.pointer, `broken $ref: cannot read ${this.display(file)}`);
+      throw new DefinitionError(this.display(file), "", "cannot read the file");
+    }
+    const doc = parseDocument(text, this.display(file));
+    this.documents.set(file, doc);
+    return doc;
+  }
+
+  private lookup(file: string, pointer: string, from: Located): Located {
+    const doc = this.load(file, from);
+    if (pointer === "" || pointer === "/") return { node: doc, file, pointer: "" };
+    if (!pointer.startsWith("/")) {
+      throw new DefinitionError(this.display(from.file), from.pointer, `broken $ref: ${JSON.stringify(pointer)} is not a JSON pointer`);
+    }
+    let node: unknown = doc;
+    for (const raw of pointer.slice(1).split("/")) {
+      const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) {
+        throw new DefinitionError(
+          this.display(from.file),
+          from.pointer,
+          `broken $ref: ${this.display(file)}#${pointer} does not exist`,
+        );
+      }
+      node = (node as Record<string, unknown>)[segment];
+    }
+    return { node, file, pointer };
+  }
+
+  /**
+   * Follows `$ref` until a node without one. Sibling keywords next to a
+   * `$ref` are merged over the target (the referring schema wins). A chain
+   * that comes back to itself is an error.
+   */
+  deref(located: Located, seen: ReadonlySet<string> = new Set()): Located {
+    const node = located.node;
+    if (!isRecord(node) || typeof node.$ref !== "string") return located;
+    const ref = node.$ref;
+    const hash = ref.indexOf("#");
+    const filePart = hash === -1 ? ref : ref.slice(0, hash);
+    const pointer = hash === -1 ? "" : ref.slice(hash + 1);
+    const file = filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
+    const key = `${file}#${pointer}`;
+    if (seen.has(key)) {
+      throw new DefinitionError(this.display(located.file), located.pointer, `cyclic $ref: ${ref}`);
+    }
+    const target = this.deref(this.lookup(file, pointer, located), new Set([...seen, key]));
+    const { $ref: _ignored, ...siblings } = node;
+    if (Object.keys(siblings).length === 0) return target;
+    if (!isRecord(target.node)) return { node: siblings, file: located.file, pointer: located.pointer };
+    return { node: { ...target.node, ...siblings }, file: target.file, pointer: target.pointer };
+  }
+
+  /** The key identifying where a `$ref` points (for cycle detection while descending). */
+  refKey(located: Located): string | undefined {
+    const node = located.node;
+    if (!isRecord(node) || typeof node.$ref !== "string") return undefined;
+    const ref = node.$ref;
+    const hash = ref.indexOf("#");
+    const filePart = hash === -1 ? ref : ref.slice(0, hash);
+    const file = filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
+    return `${file}#${hash === -1 ? "" : ref.slice(hash + 1)}`;
+  }
+}
