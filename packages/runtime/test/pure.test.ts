@@ -206,8 +206,8 @@ describe("launch checks before sending", () => {
 
   it("Undeclared keys are rejected; missing required values are rejected: reported per field with INVALID_TYPE, REQUIRED, UNKNOWN_INPUT", async () => {
     const error = await offlineClient()
+      // @ts-expect-error wrong type and an undeclared key: the types reject them too
       .launch(invoiceIntake, {
-        // @ts-expect-error wrong type and an undeclared key
         inputs: { vendor_name: 5, extra: true },
         idempotencyKey: "k-1",
       })
