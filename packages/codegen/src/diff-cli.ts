@@ -189,6 +189,10 @@ export async function runDiffCommand(
   argv: string[],
   io: DiffCommandIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  if (argv.some((a) => a === "--help" || a === "-h")) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);

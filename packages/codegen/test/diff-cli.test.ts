@@ -107,6 +107,24 @@ describe("runDiffCommand (hand-built models)", () => {
     expect(c.out).toBe("");
   });
 
+  it("--help prints the usage and exits 0", async () => {
+    const c = capture();
+    expect(await runDiffCommand(["diff", "--help"], c.io)).toBe(0);
+    expect(c.out).toContain("usage: wfr diff <old> <new>");
+  });
+
+  it("--match-by id across environments reports removed + added", async () => {
+    const c = capture();
+    const code = await runDiffCommand(
+      [production, staging, "--match-by", "id", "--format", "json"],
+      c.io,
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(c.out) as DiffReport;
+    expect(report.changes.filter((x) => x.kind === "workflow-removed")).toHaveLength(5);
+    expect(report.changes.filter((x) => x.kind === "workflow-added")).toHaveLength(5);
+  });
+
   it("a missing file exits 2 and names it", async () => {
     const c = capture();
     const code = await runDiffCommand(["before", "nope/openapi.yaml"], {
