@@ -21,13 +21,22 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export const systemClock: Clock = { now: () => Date.now(), sleep: abortableSleep, random: Math.random };
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: abortableSleep,
+  random: Math.random,
+};
 
 /**
  * "Full jitter" exponential backoff: a uniformly random delay between 0 and
  * min(maxMs, initialMs * 2^attempt), attempt counting from 0.
  */
-export function fullJitterDelay(attempt: number, initialMs: number, maxMs: number, random: () => number): number {
+export function fullJitterDelay(
+  attempt: number,
+  initialMs: number,
+  maxMs: number,
+  random: () => number,
+): number {
   const ceiling = Math.min(maxMs, initialMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }

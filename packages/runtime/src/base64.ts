@@ -14,7 +14,8 @@ function encodeChunk(bytes: Uint8Array, start: number, end: number): string {
   const codes: number[] = [];
   let index = start;
   for (; index + 2 < end; index += 3) {
-    const triple = ((bytes[index] ?? 0) << 16) | ((bytes[index + 1] ?? 0) << 8) | (bytes[index + 2] ?? 0);
+    const triple =
+      ((bytes[index] ?? 0) << 16) | ((bytes[index + 1] ?? 0) << 8) | (bytes[index + 2] ?? 0);
     codes.push(
       ALPHABET.charCodeAt(triple >> 18),
       ALPHABET.charCodeAt((triple >> 12) & 63),

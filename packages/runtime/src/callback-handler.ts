@@ -6,7 +6,10 @@ import { type CallbackEventStore, createMemoryEventStore } from "./callback-even
 import { createRedactingLog, type Logger } from "./logger.js";
 import type { CallbackBody, CallbackEventType, RunEnvelope } from "./wire-types.js";
 
-const CALLBACK_TYPES: readonly CallbackEventType[] = ["workflow.run.requires_action", "workflow.run.completed"];
+const CALLBACK_TYPES: readonly CallbackEventType[] = [
+  "workflow.run.requires_action",
+  "workflow.run.completed",
+];
 
 /** What a handler receives: the delivery as sent, and the run as read back from the API. */
 export interface CallbackContext {
@@ -25,7 +28,9 @@ export interface CallbackHandlerOptions {
   readonly claimTtlMs?: number;
 }
 
-export type ParsedCallback = { readonly ok: true; readonly callback: CallbackBody } | { readonly ok: false; readonly reason: string };
+export type ParsedCallback =
+  | { readonly ok: true; readonly callback: CallbackBody }
+  | { readonly ok: false; readonly reason: string };
 
 /** Parses and checks a delivery body: event_id, a known type, and run.run_id are required. */
 export function parseCallbackBody(text: string): ParsedCallback {
@@ -35,12 +40,20 @@ export function parseCallbackBody(text: string): ParsedCallback {
   } catch {
     return { ok: false, reason: "body is not JSON" };
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, reason: "body is not an object" };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { ok: false, reason: "body is not an object" };
   const record = body as Record<string, unknown>;
-  if (typeof record.event_id !== "string" || record.event_id === "") return { ok: false, reason: "event_id is missing" };
-  if (!CALLBACK_TYPES.includes(record.type as CallbackEventType)) return { ok: false, reason: "type is not a known callback type" };
+  if (typeof record.event_id !== "string" || record.event_id === "")
+    return { ok: false, reason: "event_id is missing" };
+  if (!CALLBACK_TYPES.includes(record.type as CallbackEventType))
+    return { ok: false, reason: "type is not a known callback type" };
   const run = record.run as Record<string, unknown> | null | undefined;
-  if (typeof run !== "object" || run === null || typeof run.run_id !== "string" || run.run_id === "") {
+  if (
+    typeof run !== "object" ||
+    run === null ||
+    typeof run.run_id !== "string" ||
+    run.run_id === ""
+  ) {
     return { ok: false, reason: "run.run_id is missing" };
   }
   return { ok: true, callback: body as CallbackBody };
@@ -50,7 +63,9 @@ const json = (status: number, body: Record<string, unknown>) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** Creates a `(Request) => Promise<Response>` callback receiver. */
-export function createCallbackHandler(options: CallbackHandlerOptions): (request: Request) => Promise<Response> {
+export function createCallbackHandler(
+  options: CallbackHandlerOptions,
+): (request: Request) => Promise<Response> {
   const store = options.store ?? createMemoryEventStore();
   const log = createRedactingLog(options.logger, []);
   const claimTtlMs = options.claimTtlMs ?? 5 * 60 * 1000;
@@ -70,13 +85,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions): (request
     }
     try {
       const run = await options.client.getRun(callback.run.run_id);
-      const handle = callback.type === "workflow.run.completed" ? options.onCompleted : options.onRequiresAction;
+      const handle =
+        callback.type === "workflow.run.completed" ? options.onCompleted : options.onRequiresAction;
       await handle?.({ callback, run });
       await store.complete(callback.event_id);
       return json(200, { received: true });
     } catch (error) {
       await store.release(callback.event_id);
-      log("error", "callback handling failed; released for redelivery", { eventId: callback.event_id, error });
+      log("error", "callback handling failed; released for redelivery", {
+        eventId: callback.event_id,
+        error,
+      });
       return json(500, { error: "handler failed" });
     }
   };

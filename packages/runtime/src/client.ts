@@ -12,10 +12,10 @@ import {
   WorkflowRunApiError,
 } from "./errors.js";
 import {
+  type CallPolicy,
   createRetryingFetch,
   DEFAULT_RETRY,
   RECORDING_RETRYABLE_STATUSES,
-  type CallPolicy,
   type RetryOptions,
   type TransportSettings,
 } from "./http-transport.js";
@@ -128,10 +128,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 function resolveBaseUrl(options: ClientOptions): string {
   const raw = options.baseUrl ?? options.environment?.baseUrl;
   if (!raw) {
-    throw new InvalidOptionError({ status: null, code: "INVALID_BASE_URL", message: "Give baseUrl or environment" });
+    throw new InvalidOptionError({
+      status: null,
+      code: "INVALID_BASE_URL",
+      message: "Give baseUrl or environment",
+    });
   }
   const checked = checkBaseUrl(raw);
-  if (!checked.ok) throw new InvalidOptionError({ status: null, code: "INVALID_BASE_URL", message: checked.reason });
+  if (!checked.ok)
+    throw new InvalidOptionError({
+      status: null,
+      code: "INVALID_BASE_URL",
+      message: checked.reason,
+    });
   return checked.baseUrl;
 }
 
@@ -140,7 +149,11 @@ export type WorkflowRunClient = ReturnType<typeof createClient>;
 /** Creates a client for one environment of the Workflow Run API. */
 export function createClient(options: ClientOptions) {
   if (!options.apiKey) {
-    throw new InvalidOptionError({ status: null, code: "INVALID_API_KEY", message: "apiKey is required" });
+    throw new InvalidOptionError({
+      status: null,
+      code: "INVALID_API_KEY",
+      message: "apiKey is required",
+    });
   }
   const baseUrl = resolveBaseUrl(options);
   const secrets = [options.apiKey];
@@ -159,13 +172,21 @@ export function createClient(options: ClientOptions) {
     headers: { Authorization: `Bearer ${options.apiKey}` },
   });
   const transport = (policy: CallPolicy) => createRetryingFetch(settings, policy);
-  const fail = (response: Response, body: unknown, idempotencyKey?: string): WorkflowRunApiError => {
+  const fail = (
+    response: Response,
+    body: unknown,
+    idempotencyKey?: string,
+  ): WorkflowRunApiError => {
     const error = errorFromResponse(response.status, body, response.headers, {
       idempotencyKey,
       secrets,
       nowMs: clock.now(),
     });
-    log("warn", "request failed", { status: error.status, code: error.code, requestId: error.requestId });
+    log("warn", "request failed", {
+      status: error.status,
+      code: error.code,
+      requestId: error.requestId,
+    });
     return error;
   };
 
@@ -191,18 +212,30 @@ export function createClient(options: ClientOptions) {
       });
     }
     if (!isPlainObject(launchOptions.inputs)) {
-      throw new InputValidationError([{ field: "inputs", reason: "INVALID_TYPE", message: "inputs must be an object" }], workflowId);
+      throw new InputValidationError(
+        [{ field: "inputs", reason: "INVALID_TYPE", message: "inputs must be an object" }],
+        workflowId,
+      );
     }
     if (definition && launchOptions.validate !== false) {
       const issues = definition.validateInputs(launchOptions.inputs);
       if (issues.length > 0) throw new InputValidationError(issues, workflowId);
     }
     if (launchOptions.metadata !== undefined && !isPlainObject(launchOptions.metadata)) {
-      throw new InvalidMetadataError({ status: null, code: "INVALID_METADATA", message: "metadata must be a plain JSON object" });
+      throw new InvalidMetadataError({
+        status: null,
+        code: "INVALID_METADATA",
+        message: "metadata must be a plain JSON object",
+      });
     }
     if (launchOptions.callbackUrl !== undefined) {
       const checked = checkPublicCallbackUrl(launchOptions.callbackUrl);
-      if (!checked.ok) throw new InvalidOptionError({ status: null, code: "INVALID_CALLBACK_URL", message: checked.reason });
+      if (!checked.ok)
+        throw new InvalidOptionError({
+          status: null,
+          code: "INVALID_CALLBACK_URL",
+          message: checked.reason,
+        });
     }
     if (launchOptions.model !== undefined && definition && !definition.modelExposed) {
       throw new InvalidOptionError({
@@ -225,7 +258,10 @@ export function createClient(options: ClientOptions) {
    * automatic retry resends the same bytes with the same Idempotency-Key.
    * The key (given or generated) is on the result and on every error thrown.
    */
-  function launch<W extends LaunchableWorkflow>(workflow: W, launchOptions: LaunchOptions<W>): Promise<LaunchedRun>;
+  function launch<W extends LaunchableWorkflow>(
+    workflow: W,
+    launchOptions: LaunchOptions<W>,
+  ): Promise<LaunchedRun>;
   function launch(workflowId: string, launchOptions: UntypedLaunchOptions): Promise<LaunchedRun>;
   async function launch(
     workflow: AnyWorkflowDefinition | string,
@@ -260,7 +296,10 @@ export function createClient(options: ClientOptions) {
     return data;
   }
 
-  async function fetchResult(runId: string, signal?: AbortSignal): Promise<{ status: number; body: ResultResponse }> {
+  async function fetchResult(
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; body: ResultResponse }> {
     const { data, error, response } = await api.GET("/runs/{runId}/result", {
       params: { path: { runId } },
       fetch: transport({ retry: true, signal }),
@@ -273,8 +312,15 @@ export function createClient(options: ClientOptions) {
    * Reads the result: `{ state: "pending" }` on 202; on 200 a terminal
    * result where only status "succeeded" carries (validated) outputs.
    */
-  function getResult<W extends AnyWorkflowDefinition>(workflow: W, runId: string, signal?: AbortSignal): Promise<RunResult<OutputsOf<W>>>;
-  function getResult(runId: string, signal?: AbortSignal): Promise<RunResult<Record<string, unknown>>>;
+  function getResult<W extends AnyWorkflowDefinition>(
+    workflow: W,
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<RunResult<OutputsOf<W>>>;
+  function getResult(
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<RunResult<Record<string, unknown>>>;
   async function getResult(
     first: AnyWorkflowDefinition | string,
     second?: string | AbortSignal,
@@ -333,24 +379,38 @@ export function createClient(options: ClientOptions) {
    * up to `maxProcessingAttempts`. 429 RECORDING_RATE_LIMITED is thrown at
    * once with `retryAfterSeconds` (the limit is hourly).
    */
-  async function downloadRecording(runId: string, downloadOptions: DownloadRecordingOptions = {}): Promise<RecordingDownload> {
+  async function downloadRecording(
+    runId: string,
+    downloadOptions: DownloadRecordingOptions = {},
+  ): Promise<RecordingDownload> {
     const maxAttempts = downloadOptions.maxProcessingAttempts ?? 10;
     for (let attempt = 1; ; attempt += 1) {
       const { data, error, response } = await api.GET("/runs/{runId}/recording", {
         params: { path: { runId } },
         parseAs: "stream",
-        fetch: transport({ retry: true, retryStatuses: RECORDING_RETRYABLE_STATUSES, signal: downloadOptions.signal }),
+        fetch: transport({
+          retry: true,
+          retryStatuses: RECORDING_RETRYABLE_STATUSES,
+          signal: downloadOptions.signal,
+        }),
       });
       if (error !== undefined) throw fail(response, error);
       if (response.status === 202) {
         const fallback = { code: "RECORDING_PROCESSING", error: "recording processing" };
-        const body: unknown = data ? await new Response(data as ReadableStream).json().catch(() => fallback) : fallback;
-        const retryAfterSeconds = parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ?? 3;
+        const body: unknown = data
+          ? await new Response(data as ReadableStream).json().catch(() => fallback)
+          : fallback;
+        const retryAfterSeconds =
+          parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ?? 3;
         if (attempt >= maxAttempts) {
           const processing = fail(response, body);
           throw processing instanceof RecordingProcessingError
             ? processing
-            : new RecordingProcessingError({ status: 202, code: "RECORDING_PROCESSING", message: processing.message });
+            : new RecordingProcessingError({
+                status: 202,
+                code: "RECORDING_PROCESSING",
+                message: processing.message,
+              });
         }
         log("info", "recording still processing", { runId, attempt, retryAfterSeconds });
         await clock.sleep(retryAfterSeconds * 1000, downloadOptions.signal);
@@ -374,7 +434,11 @@ export function createClient(options: ClientOptions) {
    */
   async function answerHumanInput(runId: string, answer: HumanInputAnswer): Promise<RunEnvelope> {
     if (!answer.checkpointId) {
-      throw new InvalidOptionError({ status: null, code: "INVALID_CHECKPOINT_ID", message: "checkpointId is required" });
+      throw new InvalidOptionError({
+        status: null,
+        code: "INVALID_CHECKPOINT_ID",
+        message: "checkpointId is required",
+      });
     }
     const { data, error, response } = await api.POST("/runs/{runId}/human-input", {
       params: { path: { runId } },
@@ -397,4 +461,3 @@ export function createClient(options: ClientOptions) {
     answerHumanInput,
   };
 }
-

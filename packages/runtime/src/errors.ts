@@ -1,10 +1,11 @@
 // One base class for everything the runtime throws, a subclass per code in
 // the spec's error table, and one pure function that maps an HTTP response
 // to the right class. Messages are redacted when the error is built.
-import type { InputIssue, OutputIssue } from "./workflow-definition.js";
-import type { ErrorDetail } from "./wire-types.js";
+
 import { redact, redactValue } from "./redact.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
+import type { ErrorDetail } from "./wire-types.js";
+import type { InputIssue, OutputIssue } from "./workflow-definition.js";
 
 export interface WorkflowRunApiErrorOptions {
   /** HTTP status, or null when the error was found locally before anything was sent. */
@@ -168,7 +169,11 @@ export class OutputValidationError extends WorkflowRunApiError {
   readonly issues: readonly OutputIssue[];
   constructor(issues: readonly OutputIssue[], runId: string) {
     const list = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
-    super({ status: 200, code: "INVALID_OUTPUTS", message: `Outputs of run ${runId} do not match the schema: ${list}` });
+    super({
+      status: 200,
+      code: "INVALID_OUTPUTS",
+      message: `Outputs of run ${runId} do not match the schema: ${list}`,
+    });
     this.issues = issues;
   }
 }
@@ -234,7 +239,8 @@ export function errorFromResponse(
 ): WorkflowRunApiError {
   const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   const code = readString(record.code) ?? `HTTP_${status}`;
-  const serverMessage = readString(record.error) ?? (typeof body === "string" ? body.slice(0, 500) : "");
+  const serverMessage =
+    readString(record.error) ?? (typeof body === "string" ? body.slice(0, 500) : "");
   const ErrorType = CLASS_BY_CODE[code] ?? CLASS_BY_STATUS[status] ?? WorkflowRunApiError;
   const details = Array.isArray(record.details) ? (record.details as ErrorDetail[]) : undefined;
   return new ErrorType({

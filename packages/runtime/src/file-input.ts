@@ -33,5 +33,9 @@ export function file(data: FileData, options: FileOptions): FileInput {
 
 /** True when a value was made by `file()`; generated input schemas use it for file fields. */
 export function isFileInput(value: unknown): value is FileInput {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FILE_INPUT] === true;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[FILE_INPUT] === true
+  );
 }

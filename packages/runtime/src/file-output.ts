@@ -37,7 +37,10 @@ export async function downloadFileOutput(
   options: DownloadFileOutputOptions = {},
 ): Promise<Response> {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const response = await doFetch(reference.download_url, { method: "GET", signal: options.signal ?? null });
+  const response = await doFetch(reference.download_url, {
+    method: "GET",
+    signal: options.signal ?? null,
+  });
   if (!response.ok) {
     await response.body?.cancel();
     throw new FileOutputDownloadError(response.status, reference.filename);

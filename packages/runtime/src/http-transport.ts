@@ -84,10 +84,13 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
       const remaining = deadline - clock.now();
       const attemptTimeout = new AbortController();
       const timer = setTimeout(
-        () => attemptTimeout.abort(new AttemptTimeout(`no response within ${settings.timeoutMs} ms`)),
+        () =>
+          attemptTimeout.abort(new AttemptTimeout(`no response within ${settings.timeoutMs} ms`)),
         Math.max(1, Math.min(settings.timeoutMs, remaining)),
       );
-      const signal = policy.signal ? AbortSignal.any([policy.signal, attemptTimeout.signal]) : attemptTimeout.signal;
+      const signal = policy.signal
+        ? AbortSignal.any([policy.signal, attemptTimeout.signal])
+        : attemptTimeout.signal;
       let failure: unknown;
       try {
         const response = await settings.fetch(request.url, {
@@ -97,15 +100,23 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
           signal,
         });
         clearTimeout(timer);
-        const canRetry = resendable && retryStatuses.has(response.status) && attempt < retry.maxAttempts;
+        const canRetry =
+          resendable && retryStatuses.has(response.status) && attempt < retry.maxAttempts;
         if (!canRetry) return response;
         const retryAfter = parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now());
-        const delay = retryAfter !== undefined
-          ? retryAfter * 1000
-          : fullJitterDelay(attempt - 1, retry.initialDelayMs, retry.maxDelayMs, clock.random);
+        const delay =
+          retryAfter !== undefined
+            ? retryAfter * 1000
+            : fullJitterDelay(attempt - 1, retry.initialDelayMs, retry.maxDelayMs, clock.random);
         if (clock.now() + delay >= deadline) return response;
         await response.body?.cancel();
-        log("warn", "retrying after HTTP status", { method: request.method, path, status: response.status, attempt, delayMs: delay });
+        log("warn", "retrying after HTTP status", {
+          method: request.method,
+          path,
+          status: response.status,
+          attempt,
+          delayMs: delay,
+        });
         await clock.sleep(delay, policy.signal);
         continue;
       } catch (error) {
@@ -114,7 +125,12 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
         failure = error;
       }
       const timedOut = attemptTimeout.signal.aborted;
-      const delay = fullJitterDelay(attempt - 1, retry.initialDelayMs, retry.maxDelayMs, clock.random);
+      const delay = fullJitterDelay(
+        attempt - 1,
+        retry.initialDelayMs,
+        retry.maxDelayMs,
+        clock.random,
+      );
       if (resendable && attempt < retry.maxAttempts && clock.now() + delay < deadline) {
         log("warn", timedOut ? "retrying after attempt timeout" : "retrying after network error", {
           method: request.method,

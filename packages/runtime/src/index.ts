@@ -1,21 +1,14 @@
+export type { Clock } from "./backoff.js";
+export { abortableSleep, fullJitterDelay, systemClock } from "./backoff.js";
+export { base64EncodedLength, encodeBase64 } from "./base64.js";
+export type { CallbackEventStore, MemoryEventStoreOptions } from "./callback-event-store.js";
+export { createMemoryEventStore } from "./callback-event-store.js";
 export type {
-  AnyWorkflowDefinition,
-  InputIssue,
-  InputIssueReason,
-  InputsOf,
-  LaunchableWorkflow,
-  ModelName,
-  OutputIssue,
-  OutputsOf,
-  SchemaLike,
-  WorkflowDefinition,
-  WorkflowState,
-} from "./workflow-definition.js";
-export { file, isFileInput } from "./file-input.js";
-export type { FileData, FileInput, FileOptions } from "./file-input.js";
-export { downloadFileOutput, FileOutputDownloadError } from "./file-output.js";
-export type { DownloadFileOutputOptions, FileOutputReference } from "./file-output.js";
-export { createClient, isPlainObject, MAX_IDEMPOTENCY_KEY_LENGTH } from "./client.js";
+  CallbackContext,
+  CallbackHandlerOptions,
+  ParsedCallback,
+} from "./callback-handler.js";
+export { createCallbackHandler, parseCallbackBody } from "./callback-handler.js";
 export type {
   ClientOptions,
   DownloadRecordingOptions,
@@ -27,12 +20,14 @@ export type {
   UntypedLaunchOptions,
   WorkflowRunClient,
 } from "./client.js";
+export { createClient, isPlainObject, MAX_IDEMPOTENCY_KEY_LENGTH } from "./client.js";
 export * from "./errors.js";
-export { checkBaseUrl, checkPublicCallbackUrl, isLoopbackHost } from "./url-checks.js";
-export type { UrlCheck } from "./url-checks.js";
-export { redact, redactError, redactValue } from "./redact.js";
-export type { Logger, LogLevel, LogRecord } from "./logger.js";
-export { base64EncodedLength, encodeBase64 } from "./base64.js";
+export type { FileData, FileInput, FileOptions } from "./file-input.js";
+export { file, isFileInput } from "./file-input.js";
+export type { DownloadFileOutputOptions, FileOutputReference } from "./file-output.js";
+export { downloadFileOutput, FileOutputDownloadError } from "./file-output.js";
+export type { RetryOptions } from "./http-transport.js";
+export { DEFAULT_RETRY, RETRYABLE_STATUSES } from "./http-transport.js";
 export {
   extractAttachments,
   MAX_ATTACHMENT_BYTES,
@@ -40,26 +35,33 @@ export {
   predictBodyBytes,
   serializeLaunchBody,
 } from "./launch-body.js";
+export type { Logger, LogLevel, LogRecord } from "./logger.js";
+export { redact, redactError, redactValue } from "./redact.js";
 export { parseRetryAfterSeconds } from "./retry-after.js";
-export { abortableSleep, fullJitterDelay, systemClock } from "./backoff.js";
-export type { Clock } from "./backoff.js";
-export { DEFAULT_RETRY, RETRYABLE_STATUSES } from "./http-transport.js";
-export type { RetryOptions } from "./http-transport.js";
+export type {
+  PendingResult,
+  RunResult,
+  SucceededResult,
+  TerminalResult,
+  UnsuccessfulResult,
+} from "./run-result.js";
+export { toRunResult } from "./run-result.js";
+export type {
+  ActiveStatus,
+  TerminalStatus,
+  UnrecognizedStatus,
+  UnsuccessfulTerminalStatus,
+} from "./run-status.js";
 export {
   ACTIVE_STATUSES,
   isKnownStatus,
   isTerminalStatus,
   UNSUCCESSFUL_TERMINAL_STATUSES,
 } from "./run-status.js";
-export type { ActiveStatus, TerminalStatus, UnrecognizedStatus, UnsuccessfulTerminalStatus } from "./run-status.js";
-export { toRunResult } from "./run-result.js";
-export type { PendingResult, RunResult, SucceededResult, TerminalResult, UnsuccessfulResult } from "./run-result.js";
-export { stopReason, WaitTimeoutError, waitForRunWith } from "./wait-for-run.js";
+export type { UrlCheck } from "./url-checks.js";
+export { checkBaseUrl, checkPublicCallbackUrl, isLoopbackHost } from "./url-checks.js";
 export type { WaitDependencies, WaitOptions } from "./wait-for-run.js";
-export { createCallbackHandler, parseCallbackBody } from "./callback-handler.js";
-export type { CallbackContext, CallbackHandlerOptions, ParsedCallback } from "./callback-handler.js";
-export { createMemoryEventStore } from "./callback-event-store.js";
-export type { CallbackEventStore, MemoryEventStoreOptions } from "./callback-event-store.js";
+export { stopReason, WaitTimeoutError, waitForRunWith } from "./wait-for-run.js";
 export type {
   Attachment,
   CallbackBody,
@@ -73,3 +75,16 @@ export type {
   RunError,
   RunStatus,
 } from "./wire-types.js";
+export type {
+  AnyWorkflowDefinition,
+  InputIssue,
+  InputIssueReason,
+  InputsOf,
+  LaunchableWorkflow,
+  ModelName,
+  OutputIssue,
+  OutputsOf,
+  SchemaLike,
+  WorkflowDefinition,
+  WorkflowState,
+} from "./workflow-definition.js";

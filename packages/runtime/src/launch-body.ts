@@ -52,7 +52,10 @@ export function extractAttachments(inputs: Record<string, unknown>): ExtractedAt
     if (isPlainObject(value)) {
       // fromEntries defines own properties, so a field named __proto__ stays a field.
       return Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [key, walk(item, field ? `${field}.${key}` : key)]),
+        Object.entries(value).map(([key, item]) => [
+          key,
+          walk(item, field ? `${field}.${key}` : key),
+        ]),
       );
     }
     return value;
@@ -82,9 +85,15 @@ const encoder = new TextEncoder();
  * strings plus the arithmetic encoded length of each file (base64 is ASCII
  * and never escaped in JSON), so nothing is encoded to find out.
  */
-export function predictBodyBytes(skeleton: LaunchBody, attachments: readonly PendingAttachment[]): number {
+export function predictBodyBytes(
+  skeleton: LaunchBody,
+  attachments: readonly PendingAttachment[],
+): number {
   const withoutFiles = encoder.encode(JSON.stringify(skeleton)).byteLength;
-  return attachments.reduce((total, item) => total + base64EncodedLength(item.byteLength), withoutFiles);
+  return attachments.reduce(
+    (total, item) => total + base64EncodedLength(item.byteLength),
+    withoutFiles,
+  );
 }
 
 export function checkBodySize(bodyBytes: number): void {

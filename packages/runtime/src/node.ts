@@ -3,7 +3,7 @@
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { dirname, basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DownloadRecordingOptions, RecordingDownload } from "./client.js";
@@ -14,7 +14,12 @@ import type { DownloadRecordingOptions, RecordingDownload } from "./client.js";
  * never leaves a partial file behind.
  */
 export async function saveRecording(
-  client: { downloadRecording(runId: string, options?: DownloadRecordingOptions): Promise<RecordingDownload> },
+  client: {
+    downloadRecording(
+      runId: string,
+      options?: DownloadRecordingOptions,
+    ): Promise<RecordingDownload>;
+  },
   runId: string,
   path: string,
   options: DownloadRecordingOptions = {},
@@ -23,7 +28,9 @@ export async function saveRecording(
   const temporary = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.part`);
   let bytes = 0;
   try {
-    const source = Readable.fromWeb(download.stream as import("node:stream/web").ReadableStream<Uint8Array>);
+    const source = Readable.fromWeb(
+      download.stream as import("node:stream/web").ReadableStream<Uint8Array>,
+    );
     source.on("data", (chunk: Buffer) => {
       bytes += chunk.byteLength;
     });
@@ -48,14 +55,17 @@ export function toNodeHandler(handler: (request: Request) => Promise<Response>) 
         else if (value !== undefined) headers.set(name, value);
       }
       const hasBody = incoming.method !== "GET" && incoming.method !== "HEAD";
-      const request = new Request(`http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`, {
-        method: incoming.method ?? "GET",
-        headers,
-        body: hasBody ? Buffer.concat(chunks) : null,
-      });
+      const request = new Request(
+        `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`,
+        {
+          method: incoming.method ?? "GET",
+          headers,
+          body: hasBody ? Buffer.concat(chunks) : null,
+        },
+      );
       const response = await handler(request);
       outgoing.statusCode = response.status;
-      response.headers.forEach((value, name) => outgoing.setHeader(name, value));
+      for (const [name, value] of response.headers) outgoing.setHeader(name, value);
       outgoing.end(Buffer.from(await response.arrayBuffer()));
     } catch {
       outgoing.statusCode = 500;

@@ -64,7 +64,11 @@ export function toRunResult<Outputs>(
     serverStatus,
   };
   if (httpStatus === 202) {
-    return { ...fields, state: "pending", status: isActiveStatus(serverStatus) ? serverStatus : "unrecognized" };
+    return {
+      ...fields,
+      state: "pending",
+      status: isActiveStatus(serverStatus) ? serverStatus : "unrecognized",
+    };
   }
   if (serverStatus === "succeeded") {
     const outputs = body.outputs ?? {};
@@ -72,6 +76,8 @@ export function toRunResult<Outputs>(
     if (issues.length > 0) throw new OutputValidationError(issues, fields.run_id);
     return { ...fields, state: "terminal", status: "succeeded", outputs: outputs as Outputs };
   }
-  const status = isTerminalStatus(serverStatus) ? (serverStatus as UnsuccessfulTerminalStatus) : "unrecognized";
+  const status = isTerminalStatus(serverStatus)
+    ? (serverStatus as UnsuccessfulTerminalStatus)
+    : "unrecognized";
   return { ...fields, state: "terminal", status };
 }

@@ -25,7 +25,9 @@ export type TerminalStatus = "succeeded" | UnsuccessfulTerminalStatus;
 export type UnrecognizedStatus = "unrecognized";
 
 export function isTerminalStatus(status: string): status is TerminalStatus {
-  return status === "succeeded" || (UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(status);
+  return (
+    status === "succeeded" || (UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(status)
+  );
 }
 
 export function isActiveStatus(status: string): status is ActiveStatus {

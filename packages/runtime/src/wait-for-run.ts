@@ -42,7 +42,8 @@ export async function stopReason(
 ): Promise<"terminal" | "waiting_for_human" | undefined> {
   const status = String(run.status);
   if (isTerminalStatus(status)) return "terminal";
-  if (status === "waiting_for_human_live") return options.keepWaitingOnHuman ? undefined : "waiting_for_human";
+  if (status === "waiting_for_human_live")
+    return options.keepWaitingOnHuman ? undefined : "waiting_for_human";
   if (!isKnownStatus(status) && (await resultIsTerminal())) return "terminal";
   return undefined;
 }
@@ -66,7 +67,9 @@ export async function waitForRunWith(
     if (options.signal?.aborted) throw options.signal.reason;
     const run = await deps.getRun(runId, options.signal);
     options.onUpdate?.(run);
-    const reason = await stopReason(run, options, () => deps.resultIsTerminal(runId, options.signal));
+    const reason = await stopReason(run, options, () =>
+      deps.resultIsTerminal(runId, options.signal),
+    );
     if (reason) return run;
     const delay = fullJitterDelay(attempt, initial, max, clock.random);
     if (clock.now() + delay > deadline) {

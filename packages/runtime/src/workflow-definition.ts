@@ -90,9 +90,7 @@ export type AnyWorkflowDefinition = WorkflowDefinition<string, any, any, Workflo
 // biome-ignore lint/suspicious/noExplicitAny: the widest launchable definition, for constraints
 export type LaunchableWorkflow = WorkflowDefinition<string, any, any, "enabled", boolean>;
 
-export type InputsOf<W> = W extends WorkflowDefinition<string, infer I, unknown, WorkflowState, boolean>
-  ? I
-  : never;
-export type OutputsOf<W> = W extends WorkflowDefinition<string, unknown, infer O, WorkflowState, boolean>
-  ? O
-  : never;
+export type InputsOf<W> =
+  W extends WorkflowDefinition<string, infer I, unknown, WorkflowState, boolean> ? I : never;
+export type OutputsOf<W> =
+  W extends WorkflowDefinition<string, unknown, infer O, WorkflowState, boolean> ? O : never;

@@ -1,22 +1,39 @@
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCallbackHandler, createClient, createMemoryEventStore, type RunEnvelope } from "../src/index.js";
+import {
+  createCallbackHandler,
+  createClient,
+  createMemoryEventStore,
+  type RunEnvelope,
+} from "../src/index.js";
 import { saveRecording, toNodeHandler } from "../src/node.js";
 import { type FakeApi, startFakeApi } from "./support/fake-api-server.js";
 import { createVirtualClock } from "./support/fake-workflows.js";
 
 const run = (status: string): RunEnvelope =>
-  ({ run_id: "run_1", workflow_id: "wf", status, timestamps: {}, error: null, metadata: { orderId: "o-1" } }) as RunEnvelope;
+  ({
+    run_id: "run_1",
+    workflow_id: "wf",
+    status,
+    timestamps: {},
+    error: null,
+    metadata: { orderId: "o-1" },
+  }) as RunEnvelope;
 
 const delivery = (eventId: string, type = "workflow.run.completed") =>
   new Request("https://receiver.example.com/wfr", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ event_id: eventId, type, run: run("succeeded"), result: { status: "succeeded", error: null, metadata: {} } }),
+    body: JSON.stringify({
+      event_id: eventId,
+      type,
+      run: run("succeeded"),
+      result: { status: "succeeded", error: null, metadata: {} },
+    }),
   });
 
 describe("createCallbackHandler", () => {
@@ -35,7 +52,9 @@ describe("createCallbackHandler", () => {
         handled += 1;
       },
     });
-    const responses = await Promise.all(Array.from({ length: 5 }, () => handler(delivery("evt_1"))));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => handler(delivery("evt_1"))),
+    );
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(handled).toBe(1);
     expect(confirmations).toBe(1);
@@ -72,12 +91,26 @@ describe("createCallbackHandler", () => {
 
   it("answers 405 for non-POST and 400 for malformed bodies", async () => {
     const handler = createCallbackHandler({ client: { getRun: async () => run("succeeded") } });
-    expect((await handler(new Request("https://r.example.com/", { method: "GET" }))).status).toBe(405);
-    const post = (body: string) => handler(new Request("https://r.example.com/", { method: "POST", body }));
+    expect((await handler(new Request("https://r.example.com/", { method: "GET" }))).status).toBe(
+      405,
+    );
+    const post = (body: string) =>
+      handler(new Request("https://r.example.com/", { method: "POST", body }));
     expect((await post("{not json")).status).toBe(400);
-    expect((await post(JSON.stringify({ type: "workflow.run.completed", run: { run_id: "r" } }))).status).toBe(400);
-    expect((await post(JSON.stringify({ event_id: "e", type: "workflow.run.exploded", run: { run_id: "r" } }))).status).toBe(400);
-    expect((await post(JSON.stringify({ event_id: "e", type: "workflow.run.completed", run: {} }))).status).toBe(400);
+    expect(
+      (await post(JSON.stringify({ type: "workflow.run.completed", run: { run_id: "r" } }))).status,
+    ).toBe(400);
+    expect(
+      (
+        await post(
+          JSON.stringify({ event_id: "e", type: "workflow.run.exploded", run: { run_id: "r" } }),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await post(JSON.stringify({ event_id: "e", type: "workflow.run.completed", run: {} })))
+        .status,
+    ).toBe(400);
     expect((await post("[]")).status).toBe(400);
   });
 
@@ -104,13 +137,21 @@ describe("node helpers", () => {
 
   it("toNodeHandler serves the callback handler on node:http", async () => {
     let handled = 0;
-    const handler = createCallbackHandler({ client: { getRun: async () => run("succeeded") }, onCompleted: () => void (handled += 1) });
+    const handler = createCallbackHandler({
+      client: { getRun: async () => run("succeeded") },
+      onCompleted: () => {
+        handled += 1;
+      },,
+    });
     const server = createServer(toNodeHandler(handler));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     const request = delivery("evt_node");
-    const response = await fetch(`http://127.0.0.1:${port}/wfr`, { method: "POST", body: await request.text() });
+    const response = await fetch(`http://127.0.0.1:${port}/wfr`, {
+      method: "POST",
+      body: await request.text(),
+    });
     expect(response.status).toBe(200);
     expect(handled).toBe(1);
   });
@@ -118,16 +159,29 @@ describe("node helpers", () => {
   it("saveRecording writes to a temporary file and renames it into place", async () => {
     fake = await startFakeApi("wfr_live_SECRET123");
     const video = new Uint8Array(70_000).map((_, i) => i & 255);
-    fake.script("GET", /recording$/, { status: 200, headers: { "content-type": "video/mp4" }, body: video });
-    const client = createClient({ baseUrl: fake.baseUrl, apiKey: "wfr_live_SECRET123", clock: createVirtualClock() });
+    fake.script("GET", /recording$/, {
+      status: 200,
+      headers: { "content-type": "video/mp4" },
+      body: video,
+    });
+    const client = createClient({
+      baseUrl: fake.baseUrl,
+      apiKey: "wfr_live_SECRET123",
+      clock: createVirtualClock(),
+    });
     const dir = await mkdtemp(join(tmpdir(), "wfr-rec-"));
     const saved = await saveRecording(client, "run_1", join(dir, "run_1.mp4"));
     expect(saved.bytes).toBe(video.byteLength);
     expect(new Uint8Array(await readFile(join(dir, "run_1.mp4")))).toEqual(video);
     expect(await readdir(dir)).toEqual(["run_1.mp4"]);
 
-    fake.script("GET", /recording$/, { status: 404, body: { error: "none", code: "RECORDING_NOT_FOUND" } });
-    await expect(saveRecording(client, "run_1", join(dir, "other.mp4"))).rejects.toMatchObject({ code: "RECORDING_NOT_FOUND" });
+    fake.script("GET", /recording$/, {
+      status: 404,
+      body: { error: "none", code: "RECORDING_NOT_FOUND" },
+    });
+    await expect(saveRecording(client, "run_1", join(dir, "other.mp4"))).rejects.toMatchObject({
+      code: "RECORDING_NOT_FOUND",
+    });
     expect(await readdir(dir)).toEqual(["run_1.mp4"]);
   });
 });

@@ -71,7 +71,10 @@ describe("launch", () => {
 
   it("Changing the request under the same key returns 409 IDEMPOTENCY_CONFLICT (never retried, key on the error)", async () => {
     const wfr = client();
-    await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 }, idempotencyKey: "order-1" });
+    await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "A", amount: 1 },
+      idempotencyKey: "order-1",
+    });
     const error = await wfr
       .launch(invoiceIntake, { inputs: { vendor_name: "B", amount: 2 }, idempotencyKey: "order-1" })
       .catch((e: unknown) => e);
@@ -94,7 +97,11 @@ describe("launch", () => {
 
   it("honours Retry-After on 429 before retrying", async () => {
     const clock = createVirtualClock();
-    fake.script("POST", LAUNCH, { status: 429, headers: { "retry-after": "7" }, body: { error: "slow down", code: "RATE_LIMITED" } });
+    fake.script("POST", LAUNCH, {
+      status: 429,
+      headers: { "retry-after": "7" },
+      body: { error: "slow down", code: "RATE_LIMITED" },
+    });
     await client({ clock }).launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
     expect(clock.sleeps).toEqual([7000]);
     expect(fake.requestsTo("POST", LAUNCH)).toHaveLength(2);
@@ -102,7 +109,11 @@ describe("launch", () => {
 
   it("gives up on 429 after maxAttempts with a typed RateLimitError carrying retryAfterSeconds", async () => {
     for (let i = 0; i < 2; i += 1) {
-      fake.script("POST", LAUNCH, { status: 429, headers: { "retry-after": "1" }, body: { error: "slow", code: "RATE_LIMITED" } });
+      fake.script("POST", LAUNCH, {
+        status: 429,
+        headers: { "retry-after": "1" },
+        body: { error: "slow", code: "RATE_LIMITED" },
+      });
     }
     const error = await client({ retry: { maxAttempts: 2 } })
       .launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } })
@@ -114,7 +125,9 @@ describe("launch", () => {
 
   it("ends an attempt after timeoutMs and retries it; after the last attempt throws RequestTimeoutError with the key", async () => {
     fake.script("POST", LAUNCH, { hang: true });
-    const run = await client({ timeoutMs: 150 }).launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
+    const run = await client({ timeoutMs: 150 }).launch(invoiceIntake, {
+      inputs: { vendor_name: "A", amount: 1 },
+    });
     expect(fake.requestsTo("POST", LAUNCH)).toHaveLength(2);
     expect(fake.runs.size).toBe(1);
     expect(run.run_id).toBe("run_1");
@@ -122,7 +135,10 @@ describe("launch", () => {
     fake.script("POST", LAUNCH, { hang: true });
     fake.script("POST", LAUNCH, { hang: true });
     const error = await client({ timeoutMs: 100, retry: { maxAttempts: 2 } })
-      .launch(invoiceIntake, { inputs: { vendor_name: "B", amount: 2 }, idempotencyKey: "order-timeout" })
+      .launch(invoiceIntake, {
+        inputs: { vendor_name: "B", amount: 2 },
+        idempotencyKey: "order-timeout",
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect((error as RequestTimeoutError).idempotencyKey).toBe("order-timeout");
@@ -137,16 +153,27 @@ describe("launch", () => {
         amount: 1,
         invoice_pdf: file(pdf, { filename: "inv.pdf", mimeType: "application/pdf" }),
         attachments: [
-          file(new Uint8Array([1, 2, 3]), { filename: "a.bin", mimeType: "application/octet-stream" }),
+          file(new Uint8Array([1, 2, 3]), {
+            filename: "a.bin",
+            mimeType: "application/octet-stream",
+          }),
           file(new Blob(["xy"]), { filename: "b.txt", mimeType: "text/plain" }),
         ],
       },
     });
     const body = JSON.parse(fake.requestsTo("POST", LAUNCH)[0]?.body ?? "{}");
     expect(body.inputs.invoice_pdf).toEqual({ attachment_id: "att_1" });
-    expect(body.inputs.attachments).toEqual([{ attachment_id: "att_2" }, { attachment_id: "att_3" }]);
+    expect(body.inputs.attachments).toEqual([
+      { attachment_id: "att_2" },
+      { attachment_id: "att_3" },
+    ]);
     expect(body.input_context.attachments).toEqual([
-      { id: "att_1", filename: "inv.pdf", mimeType: "application/pdf", base64: Buffer.from(pdf).toString("base64") },
+      {
+        id: "att_1",
+        filename: "inv.pdf",
+        mimeType: "application/pdf",
+        base64: Buffer.from(pdf).toString("base64"),
+      },
       { id: "att_2", filename: "a.bin", mimeType: "application/octet-stream", base64: "AQID" },
       { id: "att_3", filename: "b.txt", mimeType: "text/plain", base64: "eHk=" },
     ]);
@@ -160,10 +187,13 @@ describe("launch", () => {
   });
 
   it("all 409s are final: HUMAN_WAIT_CONFLICT is not retried (one request)", async () => {
-    fake.script("POST", /human-input$/, { status: 409, body: { error: "changed", code: "HUMAN_WAIT_CONFLICT" } });
-    await expect(client().answerHumanInput("run_1", { checkpointId: "cp_1", response: "yes" })).rejects.toBeInstanceOf(
-      HumanWaitConflictError,
-    );
+    fake.script("POST", /human-input$/, {
+      status: 409,
+      body: { error: "changed", code: "HUMAN_WAIT_CONFLICT" },
+    });
+    await expect(
+      client().answerHumanInput("run_1", { checkpointId: "cp_1", response: "yes" }),
+    ).rejects.toBeInstanceOf(HumanWaitConflictError);
     expect(fake.requestsTo("POST", /human-input$/)).toHaveLength(1);
   });
 });
@@ -189,7 +219,14 @@ describe("results and polling", () => {
     const run = await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
     const stored = fake.runs.get(run.run_id);
     if (!stored) throw new Error("run not stored");
-    for (const status of ["failed", "error", "cancelled", "terminated", "dead_letter", "human_wait_expired"]) {
+    for (const status of [
+      "failed",
+      "error",
+      "cancelled",
+      "terminated",
+      "dead_letter",
+      "human_wait_expired",
+    ]) {
       stored.status = status;
       const result = await wfr.getResult(invoiceIntake, run.run_id);
       expect(result.state).toBe("terminal");
@@ -217,7 +254,11 @@ describe("results and polling", () => {
     expect(polls).toBe(3);
     expect(fake.requestsTo("GET", /\/result$/)).toHaveLength(3);
     const result = await wfr.getResult(invoiceIntake, run.run_id);
-    expect(result).toMatchObject({ state: "terminal", status: "unrecognized", serverStatus: "archived_for_audit" });
+    expect(result).toMatchObject({
+      state: "terminal",
+      status: "unrecognized",
+      serverStatus: "archived_for_audit",
+    });
   });
 
   it("waitForResult polls 202 then 200 and returns typed, validated outputs", async () => {
@@ -253,14 +294,22 @@ describe("results and polling", () => {
 
 describe("recording", () => {
   const RECORDING = /\/runs\/run_1\/recording$/;
-  const processing = { status: 202, headers: { "retry-after": "3" }, body: { error: "assembling", code: "RECORDING_PROCESSING" } };
+  const processing = {
+    status: 202,
+    headers: { "retry-after": "3" },
+    body: { error: "assembling", code: "RECORDING_PROCESSING" },
+  };
 
   it("202 RECORDING_PROCESSING with header Retry-After: 3 while the video is assembled; retry the same URL (plain GET, no Range)", async () => {
     const clock = createVirtualClock();
     const video = new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]);
     fake.script("GET", RECORDING, processing);
     fake.script("GET", RECORDING, processing);
-    fake.script("GET", RECORDING, { status: 200, headers: { "content-type": "video/mp4" }, body: video });
+    fake.script("GET", RECORDING, {
+      status: 200,
+      headers: { "content-type": "video/mp4" },
+      body: video,
+    });
     const download = await client({ clock }).downloadRecording("run_1");
     const bytes = new Uint8Array(await new Response(download.stream).arrayBuffer());
     expect(bytes).toEqual(video);
@@ -276,15 +325,23 @@ describe("recording", () => {
   it("gives up with RecordingProcessingError after the bounded attempts", async () => {
     fake.script("GET", RECORDING, processing);
     fake.script("GET", RECORDING, processing);
-    const error = await client().downloadRecording("run_1", { maxProcessingAttempts: 2 }).catch((e: unknown) => e);
+    const error = await client()
+      .downloadRecording("run_1", { maxProcessingAttempts: 2 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecordingProcessingError);
     expect(fake.requestsTo("GET", RECORDING)).toHaveLength(2);
   });
 
   it("429 RECORDING_RATE_LIMITED with Retry-After when over the hourly limit is thrown at once, not slept through", async () => {
     const clock = createVirtualClock();
-    fake.script("GET", RECORDING, { status: 429, headers: { "retry-after": "1800" }, body: { error: "limit", code: "RECORDING_RATE_LIMITED" } });
-    const error = await client({ clock }).downloadRecording("run_1").catch((e: unknown) => e);
+    fake.script("GET", RECORDING, {
+      status: 429,
+      headers: { "retry-after": "1800" },
+      body: { error: "limit", code: "RECORDING_RATE_LIMITED" },
+    });
+    const error = await client({ clock })
+      .downloadRecording("run_1")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecordingRateLimitedError);
     expect((error as RecordingRateLimitedError).retryAfterSeconds).toBe(1800);
     expect(clock.sleeps).toEqual([]);
@@ -292,10 +349,20 @@ describe("recording", () => {
   });
 
   it("404 RECORDING_NOT_FOUND and 413 RECORDING_TOO_LARGE are typed", async () => {
-    fake.script("GET", RECORDING, { status: 404, body: { error: "none", code: "RECORDING_NOT_FOUND" } });
-    await expect(client().downloadRecording("run_1")).rejects.toBeInstanceOf(RecordingNotFoundError);
-    fake.script("GET", RECORDING, { status: 413, body: { error: "big", code: "RECORDING_TOO_LARGE" } });
-    await expect(client().downloadRecording("run_1")).rejects.toBeInstanceOf(RecordingTooLargeError);
+    fake.script("GET", RECORDING, {
+      status: 404,
+      body: { error: "none", code: "RECORDING_NOT_FOUND" },
+    });
+    await expect(client().downloadRecording("run_1")).rejects.toBeInstanceOf(
+      RecordingNotFoundError,
+    );
+    fake.script("GET", RECORDING, {
+      status: 413,
+      body: { error: "big", code: "RECORDING_TOO_LARGE" },
+    });
+    await expect(client().downloadRecording("run_1")).rejects.toBeInstanceOf(
+      RecordingTooLargeError,
+    );
   });
 });
 
@@ -313,7 +380,10 @@ describe("human input", () => {
 
   it("checkpoint_id (string; technically optional for compatibility, always sent)", async () => {
     fake.script("POST", HUMAN, { status: 202, body: waitingEnvelope });
-    const run = await client().answerHumanInput("run_1", { checkpointId: "cp_1", response: { approve: true } });
+    const run = await client().answerHumanInput("run_1", {
+      checkpointId: "cp_1",
+      response: { approve: true },
+    });
     expect(JSON.parse(fake.requestsTo("POST", HUMAN)[0]?.body ?? "")).toEqual({
       checkpoint_id: "cp_1",
       response: { approve: true },
@@ -331,14 +401,27 @@ describe("human input", () => {
   });
 
   it("A changed answer or stale checkpoint returns 409 HUMAN_WAIT_CONFLICT. Run not in a human wait returns 409 NOT_WAITING_FOR_HUMAN. Expired wait returns 410 HUMAN_WAIT_EXPIRED", async () => {
-    fake.script("POST", HUMAN, { status: 409, headers: { "x-should-retry": "false" }, body: { error: "x", code: "HUMAN_WAIT_CONFLICT" } });
-    fake.script("POST", HUMAN, { status: 409, body: { error: "x", code: "NOT_WAITING_FOR_HUMAN" } });
+    fake.script("POST", HUMAN, {
+      status: 409,
+      headers: { "x-should-retry": "false" },
+      body: { error: "x", code: "HUMAN_WAIT_CONFLICT" },
+    });
+    fake.script("POST", HUMAN, {
+      status: 409,
+      body: { error: "x", code: "NOT_WAITING_FOR_HUMAN" },
+    });
     fake.script("POST", HUMAN, { status: 410, body: { error: "x", code: "HUMAN_WAIT_EXPIRED" } });
     const wfr = client();
     const answer = { checkpointId: "cp_1", response: "yes" };
-    await expect(wfr.answerHumanInput("run_1", answer)).rejects.toBeInstanceOf(HumanWaitConflictError);
-    await expect(wfr.answerHumanInput("run_1", answer)).rejects.toBeInstanceOf(NotWaitingForHumanError);
-    await expect(wfr.answerHumanInput("run_1", answer)).rejects.toBeInstanceOf(HumanWaitExpiredError);
+    await expect(wfr.answerHumanInput("run_1", answer)).rejects.toBeInstanceOf(
+      HumanWaitConflictError,
+    );
+    await expect(wfr.answerHumanInput("run_1", answer)).rejects.toBeInstanceOf(
+      NotWaitingForHumanError,
+    );
+    await expect(wfr.answerHumanInput("run_1", answer)).rejects.toBeInstanceOf(
+      HumanWaitExpiredError,
+    );
     expect(fake.requestsTo("POST", HUMAN)).toHaveLength(3);
   });
 });
@@ -355,13 +438,30 @@ describe("secrets", () => {
     // A fetch whose failures quote the Authorization header, as a careless proxy library might.
     const leakyFetch: typeof fetch = async (_input, init) => {
       const auth = new Headers(init?.headers).get("authorization");
-      throw new TypeError(`fetch failed for ${auth}`, { cause: new Error(`socket said ${API_KEY}`) });
+      throw new TypeError(`fetch failed for ${auth}`, {
+        cause: new Error(`socket said ${API_KEY}`),
+      });
     };
     const errors: unknown[] = [];
-    errors.push(await client({ fetch: leakyFetch, logger }).getRun("run_1").catch((e: unknown) => e));
-    fake.script("GET", /\/runs\/run_2$/, { status: 500, body: { error: `upstream echoed ${API_KEY}`, code: "INTERNAL" } });
-    errors.push(await client({ logger, retry: { maxAttempts: 1 } }).getRun("run_2").catch((e: unknown) => e));
-    errors.push(await client({ logger, apiKey: `${API_KEY}x` }).getRun("run_1").catch((e: unknown) => e));
+    errors.push(
+      await client({ fetch: leakyFetch, logger })
+        .getRun("run_1")
+        .catch((e: unknown) => e),
+    );
+    fake.script("GET", /\/runs\/run_2$/, {
+      status: 500,
+      body: { error: `upstream echoed ${API_KEY}`, code: "INTERNAL" },
+    });
+    errors.push(
+      await client({ logger, retry: { maxAttempts: 1 } })
+        .getRun("run_2")
+        .catch((e: unknown) => e),
+    );
+    errors.push(
+      await client({ logger, apiKey: `${API_KEY}x` })
+        .getRun("run_1")
+        .catch((e: unknown) => e),
+    );
     expect(errors[0]).toBeInstanceOf(NetworkError);
     expect(errors[2]).toBeInstanceOf(AuthenticationError);
     for (const error of errors) {

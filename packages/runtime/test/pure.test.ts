@@ -1,5 +1,6 @@
 // Pure tests: no server, no real time.
 import { describe, expect, it } from "vitest";
+import { mayResend } from "../src/http-transport.js";
 import {
   AttachmentTooLargeError,
   AuthenticationError,
@@ -41,7 +42,6 @@ import {
   WorkflowRunApiError,
   waitForRunWith,
 } from "../src/index.js";
-import { mayResend } from "../src/http-transport.js";
 import type { RunEnvelope } from "../src/wire-types.js";
 import { createVirtualClock, draftInvoice, invoiceIntake } from "./support/fake-workflows.js";
 
@@ -50,7 +50,8 @@ const API_KEY = "wfr_live_SECRET123";
 const noNetwork: typeof fetch = async () => {
   throw new Error("nothing should have been sent");
 };
-const offlineClient = () => createClient({ baseUrl: "https://api.example.com/api/v1", apiKey: API_KEY, fetch: noNetwork });
+const offlineClient = () =>
+  createClient({ baseUrl: "https://api.example.com/api/v1", apiKey: API_KEY, fetch: noNetwork });
 
 describe("redact", () => {
   it("removes the key and any Bearer token from text", () => {
@@ -60,7 +61,9 @@ describe("redact", () => {
   });
   it("rebuilds an error's cause chain with every message redacted", () => {
     const inner = new Error(`inner ${API_KEY}`);
-    const outer = new TypeError(`outer ${API_KEY}`, { cause: { detail: API_KEY, authorization: "x", nested: inner } });
+    const outer = new TypeError(`outer ${API_KEY}`, {
+      cause: { detail: API_KEY, authorization: "x", nested: inner },
+    });
     const clean = redactError(outer, [API_KEY]);
     expect(JSON.stringify(clean) + clean.message + String(clean.stack)).not.toContain(API_KEY);
     const cause = clean.cause as { detail: string; authorization: string; nested: Error };
@@ -71,7 +74,10 @@ describe("redact", () => {
 
 describe("base URL", () => {
   it("the API base is {base_url} (it ends in the version prefix /api/v1): https, http only on loopback", () => {
-    expect(checkBaseUrl("https://api.example.com/api/v1/")).toEqual({ ok: true, baseUrl: "https://api.example.com/api/v1" });
+    expect(checkBaseUrl("https://api.example.com/api/v1/")).toEqual({
+      ok: true,
+      baseUrl: "https://api.example.com/api/v1",
+    });
     expect(checkBaseUrl("http://127.0.0.1:8080/api/v1").ok).toBe(true);
     expect(checkBaseUrl("http://127.9.9.9/api/v1").ok).toBe(true);
     expect(checkBaseUrl("http://[::1]:3000/api/v1").ok).toBe(true);
@@ -80,10 +86,15 @@ describe("base URL", () => {
     expect(checkBaseUrl("http://10.0.0.1/api/v1").ok).toBe(false);
     expect(checkBaseUrl("https://api.example.com/api/v2").ok).toBe(false);
     expect(checkBaseUrl("https://api.example.com/api/v1?key=x").ok).toBe(false);
-    expect(() => createClient({ baseUrl: "http://api.example.com/api/v1", apiKey: API_KEY })).toThrow(InvalidOptionError);
-    expect(createClient({ environment: { name: "p", workspace: "w", baseUrl: "https://x.test/api/v1" }, apiKey: "k" }).baseUrl).toBe(
-      "https://x.test/api/v1",
-    );
+    expect(() =>
+      createClient({ baseUrl: "http://api.example.com/api/v1", apiKey: API_KEY }),
+    ).toThrow(InvalidOptionError);
+    expect(
+      createClient({
+        environment: { name: "p", workspace: "w", baseUrl: "https://x.test/api/v1" },
+        apiKey: "k",
+      }).baseUrl,
+    ).toBe("https://x.test/api/v1");
   });
 });
 
@@ -166,7 +177,9 @@ describe("attachments and limits", () => {
     expect(error).toMatchObject({ attachmentId: "att_1", field: "invoice_pdf", status: null });
     expect((error as Error).message).toContain("big.pdf");
     const exact = await serializeLaunchBody({
-      inputs: { f: file(new Uint8Array(MAX_ATTACHMENT_BYTES), { filename: "ok.bin", mimeType: "x/y" }) },
+      inputs: {
+        f: file(new Uint8Array(MAX_ATTACHMENT_BYTES), { filename: "ok.bin", mimeType: "x/y" }),
+      },
     });
     expect(exact.length).toBeLessThanOrEqual(MAX_LAUNCH_BODY_BYTES);
   });
@@ -184,13 +197,20 @@ describe("attachments and limits", () => {
 
   it("predicts the serialised size exactly, so the 37,748,736-byte check is precise", async () => {
     const bytes = new Uint8Array(1234);
-    const body = await serializeLaunchBody({ inputs: { "naïve ✓": file(bytes, { filename: "é.bin", mimeType: "x/y" }) }, metadata: { a: "ü" } });
+    const body = await serializeLaunchBody({
+      inputs: { "naïve ✓": file(bytes, { filename: "é.bin", mimeType: "x/y" }) },
+      metadata: { a: "ü" },
+    });
     const { predictBodyBytes } = await import("../src/launch-body.js");
-    const { inputs, attachments } = extractAttachments({ "naïve ✓": file(bytes, { filename: "é.bin", mimeType: "x/y" }) });
+    const { inputs, attachments } = extractAttachments({
+      "naïve ✓": file(bytes, { filename: "é.bin", mimeType: "x/y" }),
+    });
     const skeleton = {
       inputs,
       metadata: { a: "ü" },
-      input_context: { attachments: [{ id: "att_1", filename: "é.bin", mimeType: "x/y", base64: "" }] },
+      input_context: {
+        attachments: [{ id: "att_1", filename: "é.bin", mimeType: "x/y", base64: "" }],
+      },
     };
     expect(predictBodyBytes(skeleton, attachments)).toBe(new TextEncoder().encode(body).byteLength);
   });
@@ -199,7 +219,9 @@ describe("attachments and limits", () => {
 describe("launch checks before sending", () => {
   it("Only an enabled workflow can be launched; a draft or disabled one cannot", async () => {
     // @ts-expect-error a draft definition is rejected by the types too
-    const error = await offlineClient().launch(draftInvoice, { inputs: { vendor_name: "A", amount: 1 } }).catch((e: unknown) => e);
+    const error = await offlineClient()
+      .launch(draftInvoice, { inputs: { vendor_name: "A", amount: 1 } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowNotLaunchableError);
     expect((error as WorkflowNotLaunchableError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -275,7 +297,11 @@ describe("errorFromResponse", () => {
       expect(error.code).toBe(code);
       expect(error.status).toBe(status);
     }
-    const unknown = errorFromResponse(418, { error: "teapot", code: "TEAPOT" }, headers({ "x-request-id": "req_9" }));
+    const unknown = errorFromResponse(
+      418,
+      { error: "teapot", code: "TEAPOT" },
+      headers({ "x-request-id": "req_9" }),
+    );
     expect(unknown.constructor).toBe(WorkflowRunApiError);
     expect(unknown).toMatchObject({ code: "TEAPOT", requestId: "req_9" });
   });
@@ -283,20 +309,41 @@ describe("errorFromResponse", () => {
   it("For input validation, details lists the affected fields with per-field reason codes; ATTACHMENT_TOO_LARGE body includes attachment_id", () => {
     const invalid = errorFromResponse(
       400,
-      { error: "bad", code: "INVALID_INPUTS", details: [{ field: "amount", reason: "INVALID_TYPE", message: "number" }] },
+      {
+        error: "bad",
+        code: "INVALID_INPUTS",
+        details: [{ field: "amount", reason: "INVALID_TYPE", message: "number" }],
+      },
       headers(),
     );
-    expect(invalid.details).toEqual([{ field: "amount", reason: "INVALID_TYPE", message: "number" }]);
-    expect(errorFromResponse(413, { error: "big", code: "ATTACHMENT_TOO_LARGE", attachment_id: "att_2" }, headers()).attachmentId).toBe(
-      "att_2",
-    );
+    expect(invalid.details).toEqual([
+      { field: "amount", reason: "INVALID_TYPE", message: "number" },
+    ]);
+    expect(
+      errorFromResponse(
+        413,
+        { error: "big", code: "ATTACHMENT_TOO_LARGE", attachment_id: "att_2" },
+        headers(),
+      ).attachmentId,
+    ).toBe("att_2");
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {
     expect(parseRetryAfterSeconds("3")).toBe(3);
-    expect(parseRetryAfterSeconds("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10);
+    expect(
+      parseRetryAfterSeconds(
+        "Wed, 21 Oct 2015 07:28:10 GMT",
+        Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"),
+      ),
+    ).toBe(10);
     expect(parseRetryAfterSeconds("soon")).toBeUndefined();
-    expect(errorFromResponse(429, { error: "x", code: "RECORDING_RATE_LIMITED" }, headers({ "retry-after": "60" })).retryAfterSeconds).toBe(60);
+    expect(
+      errorFromResponse(
+        429,
+        { error: "x", code: "RECORDING_RATE_LIMITED" },
+        headers({ "retry-after": "60" }),
+      ).retryAfterSeconds,
+    ).toBe(60);
   });
 });
 
@@ -320,30 +367,52 @@ describe("retry policy", () => {
 });
 
 describe("results", () => {
-  const body = (status: string, outputs: unknown = null) => ({ run_id: "run_1", status, error: null, metadata: {}, outputs }) as never;
+  const body = (status: string, outputs: unknown = null) =>
+    ({ run_id: "run_1", status, error: null, metadata: {}, outputs }) as never;
   it("only status succeeded carries outputs, checked with the workflow's checkOutputs", () => {
-    expect(toRunResult(200, body("succeeded", { total: 1, summary: "s" }), "run_1", invoiceIntake)).toMatchObject({
+    expect(
+      toRunResult(200, body("succeeded", { total: 1, summary: "s" }), "run_1", invoiceIntake),
+    ).toMatchObject({
       state: "terminal",
       status: "succeeded",
       outputs: { total: 1 },
     });
-    expect(() => toRunResult(200, body("succeeded", { total: "1" }), "run_1", invoiceIntake)).toThrow(OutputValidationError);
+    expect(() =>
+      toRunResult(200, body("succeeded", { total: "1" }), "run_1", invoiceIntake),
+    ).toThrow(OutputValidationError);
     const failed = toRunResult(200, body("failed", { total: 1 }), "run_1", invoiceIntake);
     expect(failed).not.toHaveProperty("outputs");
-    expect(toRunResult(202, body("running"), "run_1")).toMatchObject({ state: "pending", status: "running" });
-    expect(toRunResult(202, body("warming_up"), "run_1")).toMatchObject({ status: "unrecognized", serverStatus: "warming_up" });
+    expect(toRunResult(202, body("running"), "run_1")).toMatchObject({
+      state: "pending",
+      status: "running",
+    });
+    expect(toRunResult(202, body("warming_up"), "run_1")).toMatchObject({
+      status: "unrecognized",
+      serverStatus: "warming_up",
+    });
   });
 });
 
 describe("waitForRun (pure, virtual clock)", () => {
   const envelope = (status: string): RunEnvelope =>
-    ({ run_id: "run_1", workflow_id: "wf", status, timestamps: {}, error: null, metadata: {} }) as RunEnvelope;
+    ({
+      run_id: "run_1",
+      workflow_id: "wf",
+      status,
+      timestamps: {},
+      error: null,
+      metadata: {},
+    }) as RunEnvelope;
 
   it("polls with exponential backoff and full jitter, stops on a terminal status", async () => {
     const clock = createVirtualClock(() => 0.5);
     const statuses = ["queued", "running", "running", "running", "succeeded"];
     const run = await waitForRunWith(
-      { getRun: async () => envelope(statuses.shift() ?? "succeeded"), resultIsTerminal: async () => false, clock },
+      {
+        getRun: async () => envelope(statuses.shift() ?? "succeeded"),
+        resultIsTerminal: async () => false,
+        clock,
+      },
       "run_1",
       { initialIntervalMs: 100, maxIntervalMs: 500 },
     );
@@ -354,7 +423,9 @@ describe("waitForRun (pure, virtual clock)", () => {
   it("Answering a checkpoint leaves the run in waiting_for_human_live: stops there unless keepWaitingOnHuman", async () => {
     const waiting = envelope("waiting_for_human_live");
     expect(await stopReason(waiting, {}, async () => false)).toBe("waiting_for_human");
-    expect(await stopReason(waiting, { keepWaitingOnHuman: true }, async () => false)).toBeUndefined();
+    expect(
+      await stopReason(waiting, { keepWaitingOnHuman: true }, async () => false),
+    ).toBeUndefined();
     expect(await stopReason(envelope("dead_letter"), {}, async () => false)).toBe("terminal");
     expect(await stopReason(envelope("new_status"), {}, async () => true)).toBe("terminal");
     expect(await stopReason(envelope("new_status"), {}, async () => false)).toBeUndefined();
@@ -362,10 +433,18 @@ describe("waitForRun (pure, virtual clock)", () => {
 
   it("times out with WaitTimeoutError, and aborting stops watching only (no cancel request exists)", async () => {
     const clock = createVirtualClock(() => 1);
-    const deps = { getRun: async () => envelope("running"), resultIsTerminal: async () => false, clock };
-    await expect(waitForRunWith(deps, "run_1", { timeoutMs: 1000, initialIntervalMs: 100 })).rejects.toBeInstanceOf(WaitTimeoutError);
+    const deps = {
+      getRun: async () => envelope("running"),
+      resultIsTerminal: async () => false,
+      clock,
+    };
+    await expect(
+      waitForRunWith(deps, "run_1", { timeoutMs: 1000, initialIntervalMs: 100 }),
+    ).rejects.toBeInstanceOf(WaitTimeoutError);
     const controller = new AbortController();
     controller.abort(new Error("stop watching"));
-    await expect(waitForRunWith(deps, "run_1", { signal: controller.signal })).rejects.toThrow("stop watching");
+    await expect(waitForRunWith(deps, "run_1", { signal: controller.signal })).rejects.toThrow(
+      "stop watching",
+    );
   });
 });

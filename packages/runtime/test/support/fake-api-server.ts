@@ -45,9 +45,18 @@ export interface FakeApi {
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { ...JSON_HEADERS, ...headers, "content-length": String(Buffer.byteLength(text)) });
+  res.writeHead(status, {
+    ...JSON_HEADERS,
+    ...headers,
+    "content-length": String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }
 
@@ -77,7 +86,7 @@ export async function startFakeApi(apiKey: string): Promise<FakeApi> {
   const scripts: Script[] = [];
   let base = "";
 
-  const defaultAnswer = (request: RecordedRequest, res: ServerResponse): void => {
+  const defaultAnswer = (request: RecordedRequest, res: ServerResponse) => {
     const launch = /^\/api\/v1\/automations\/([^/]+)\/runs$/.exec(request.path);
     if (request.method === "POST" && launch?.[1]) {
       const workflowId = launch[1];
@@ -92,7 +101,12 @@ export async function startFakeApi(apiKey: string): Promise<FakeApi> {
       if (existing) {
         const run = runs.get(existing) as StoredRun;
         if (run.launchBody !== request.body) {
-          return send(res, 409, { error: "changed request", code: "IDEMPOTENCY_CONFLICT" }, { "x-should-retry": "false" });
+          return send(
+            res,
+            409,
+            { error: "changed request", code: "IDEMPOTENCY_CONFLICT" },
+            { "x-should-retry": "false" },
+          );
         }
         return send(res, 202, envelope(run, base));
       }
@@ -111,11 +125,18 @@ export async function startFakeApi(apiKey: string): Promise<FakeApi> {
     const runPath = /^\/api\/v1\/runs\/([^/]+)(\/[a-z-]+)?$/.exec(request.path);
     const run = runPath?.[1] ? runs.get(runPath[1]) : undefined;
     if (!runPath) return send(res, 404, { error: "no route", code: "NOT_FOUND" });
-    if (!run) return send(res, 404, { error: `run ${runPath[1]} not found`, code: "RUN_NOT_FOUND" });
+    if (!run)
+      return send(res, 404, { error: `run ${runPath[1]} not found`, code: "RUN_NOT_FOUND" });
     const sub = runPath[2] ?? "";
     if (request.method === "GET" && sub === "") return send(res, 200, envelope(run, base));
     if (request.method === "GET" && sub === "/result") {
-      const terminal = !["queued", "starting", "running", "waiting_for_human_live", "thinking"].includes(run.status);
+      const terminal = ![
+        "queued",
+        "starting",
+        "running",
+        "waiting_for_human_live",
+        "thinking",
+      ].includes(run.status);
       return send(res, terminal ? 200 : 202, {
         run_id: run.run_id,
         status: run.status,
@@ -141,7 +162,9 @@ export async function startFakeApi(apiKey: string): Promise<FakeApi> {
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return send(res, 401, { error: "invalid key", code: "UNAUTHORIZED" });
     }
-    const index = scripts.findIndex((s) => s.method === request.method && s.pathPattern.test(request.path));
+    const index = scripts.findIndex(
+      (s) => s.method === request.method && s.pathPattern.test(request.path),
+    );
     const scripted = index >= 0 ? scripts.splice(index, 1)[0]?.answer : undefined;
     if (!scripted) return defaultAnswer(request, res);
     if ("hang" in scripted) return;
@@ -154,7 +177,10 @@ export async function startFakeApi(apiKey: string): Promise<FakeApi> {
     }
     const body = scripted.body ?? "";
     if (body instanceof Uint8Array) {
-      res.writeHead(scripted.status, { ...scripted.headers, "content-length": String(body.byteLength) });
+      res.writeHead(scripted.status, {
+        ...scripted.headers,
+        "content-length": String(body.byteLength),
+      });
       res.end(body);
       return;
     }
@@ -168,7 +194,8 @@ export async function startFakeApi(apiKey: string): Promise<FakeApi> {
     requests,
     runs,
     script: (method, pathPattern, answer) => scripts.push({ method, pathPattern, answer }),
-    requestsTo: (method, pathPattern) => requests.filter((r) => r.method === method && pathPattern.test(r.path)),
+    requestsTo: (method, pathPattern) =>
+      requests.filter((r) => r.method === method && pathPattern.test(r.path)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,12 @@
 // Hand-written WorkflowDefinition objects standing in for generated code.
 import { type FileInput, isFileInput } from "../../src/file-input.js";
-import type { InputIssue, OutputIssue, SchemaLike, WorkflowDefinition, WorkflowState } from "../../src/workflow-definition.js";
+import type {
+  InputIssue,
+  OutputIssue,
+  SchemaLike,
+  WorkflowDefinition,
+  WorkflowState,
+} from "../../src/workflow-definition.js";
 
 export interface InvoiceInputs {
   vendor_name: string;
@@ -13,19 +19,26 @@ export interface InvoiceOutputs {
   summary: string;
 }
 
-const passThrough = <T>(): SchemaLike<T> => ({ safeParse: (data) => ({ success: true, data: data as T }) });
+const passThrough = <T>(): SchemaLike<T> => ({
+  safeParse: (data) => ({ success: true, data: data as T }),
+});
 
 function validateInvoiceInputs(inputs: unknown): InputIssue[] {
   const issues: InputIssue[] = [];
   const record = (inputs ?? {}) as Record<string, unknown>;
   const declared = new Set(["vendor_name", "amount", "invoice_pdf", "attachments"]);
   for (const key of Object.keys(record)) {
-    if (!declared.has(key)) issues.push({ field: key, reason: "UNKNOWN_INPUT", message: `${key} is not declared` });
+    if (!declared.has(key))
+      issues.push({ field: key, reason: "UNKNOWN_INPUT", message: `${key} is not declared` });
   }
-  if (record.vendor_name === undefined) issues.push({ field: "vendor_name", reason: "REQUIRED", message: "required" });
-  else if (typeof record.vendor_name !== "string") issues.push({ field: "vendor_name", reason: "INVALID_TYPE", message: "expected text" });
-  if (record.amount === undefined) issues.push({ field: "amount", reason: "REQUIRED", message: "required" });
-  else if (typeof record.amount !== "number") issues.push({ field: "amount", reason: "INVALID_TYPE", message: "expected number" });
+  if (record.vendor_name === undefined)
+    issues.push({ field: "vendor_name", reason: "REQUIRED", message: "required" });
+  else if (typeof record.vendor_name !== "string")
+    issues.push({ field: "vendor_name", reason: "INVALID_TYPE", message: "expected text" });
+  if (record.amount === undefined)
+    issues.push({ field: "amount", reason: "REQUIRED", message: "required" });
+  else if (typeof record.amount !== "number")
+    issues.push({ field: "amount", reason: "INVALID_TYPE", message: "expected number" });
   if (record.invoice_pdf !== undefined && !isFileInput(record.invoice_pdf)) {
     issues.push({ field: "invoice_pdf", reason: "INVALID_TYPE", message: "expected file()" });
   }
@@ -36,11 +49,16 @@ function checkInvoiceOutputs(outputs: unknown): OutputIssue[] {
   const record = (outputs ?? {}) as Record<string, unknown>;
   const issues: OutputIssue[] = [];
   if (typeof record.total !== "number") issues.push({ field: "total", message: "expected number" });
-  if (typeof record.summary !== "string") issues.push({ field: "summary", message: "expected text" });
+  if (typeof record.summary !== "string")
+    issues.push({ field: "summary", message: "expected text" });
   return issues;
 }
 
-function defineInvoiceWorkflow<Id extends string, State extends WorkflowState, Model extends boolean>(
+function defineInvoiceWorkflow<
+  Id extends string,
+  State extends WorkflowState,
+  Model extends boolean,
+>(
   id: Id,
   state: State,
   modelExposed: Model,
