@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify as stringifyYaml } from "yaml";
 import type { DiffChange, DiffReport } from "../src/diff.js";
 import { runDiffCommand } from "../src/diff-cli.js";
 import type { EnvironmentModel } from "../src/model.js";
@@ -245,7 +246,10 @@ describe("runDiffCommand (the repo's example schemas, with the real reader)", ()
     beforeAll(async () => {
       const body = readFileSync(join(staging, "openapi.json"));
       server = createServer((req, res) => {
-        if (req.url === "/openapi.json") {
+        if (req.url === "/openapi.yaml") {
+          res.writeHead(200, { "content-type": "application/yaml" });
+          res.end(stringifyYaml(JSON.parse(body.toString("utf8"))));
+        } else if (req.url === "/openapi.json") {
           res.writeHead(200, { "content-type": "application/json" });
           res.end(body);
         } else {
@@ -269,6 +273,14 @@ describe("runDiffCommand (the repo's example schemas, with the real reader)", ()
       const report = JSON.parse(c.out) as DiffReport;
       expect(report.new).toEqual({ environment: "staging", sourceFile: url });
       expect(report.summary.breaking).toBeGreaterThan(0);
+    });
+
+    it("reads a downloaded YAML definition", async () => {
+      const c = capture();
+      const code = await runDiffCommand([staging, `${base}/openapi.yaml`], c.io);
+      expect(c.err).toBe("");
+      expect(code).toBe(0);
+      expect(c.out).toContain("No changes.");
     });
 
     it("a failed download exits 2 and names the URL", async () => {
