@@ -141,7 +141,7 @@ describe("node helpers", () => {
       client: { getRun: async () => run("succeeded") },
       onCompleted: () => {
         handled += 1;
-      },,
+      },
     });
     const server = createServer(toNodeHandler(handler));
     servers.push(server);

@@ -218,21 +218,19 @@ describe("attachments and limits", () => {
 
 describe("launch checks before sending", () => {
   it("Only an enabled workflow can be launched; a draft or disabled one cannot", async () => {
+    const wfr = offlineClient();
     // @ts-expect-error a draft definition is rejected by the types too
-    const error = await offlineClient()
-      .launch(draftInvoice, { inputs: { vendor_name: "A", amount: 1 } })
-      .catch((e: unknown) => e);
+    const launching = wfr.launch(draftInvoice, { inputs: { vendor_name: "A", amount: 1 } });
+    const error = await launching.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowNotLaunchableError);
     expect((error as WorkflowNotLaunchableError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("Undeclared keys are rejected; missing required values are rejected: reported per field with INVALID_TYPE, REQUIRED, UNKNOWN_INPUT", async () => {
-    const error = await offlineClient()
-      // @ts-expect-error wrong type and an undeclared key: the types reject them too
-      .launch(invoiceIntake, {
-        inputs: { vendor_name: 5, extra: true },
-        idempotencyKey: "k-1",
-      })
+    const wfr = offlineClient();
+    const badInputs = { vendor_name: 5, extra: true } as never; // the types reject these too (launch-types.test-d.ts)
+    const error = await wfr
+      .launch(invoiceIntake, { inputs: badInputs, idempotencyKey: "k-1" })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputValidationError);
     expect(error).toBeInstanceOf(InvalidInputsError);
