@@ -31,7 +31,7 @@ function paddedBody(size: number): Buffer {
 function attachmentBody(sizes: number[]): Buffer {
   const body = invoiceBody();
   const parts: Buffer[] = [];
-  const attachments = sizes.map((n, i) => ({
+  const attachments = sizes.map((_n, i) => ({
     id: `big${i}`,
     filename: `big${i}.pdf`,
     mimeType: "application/pdf",
