@@ -96,13 +96,28 @@ function objectType(fields: readonly FieldModel[], side: Side, imports: TypeImpo
 function memberSignature(f: FieldModel, side: Side, imports: TypeImports, indent: string): string {
   const readonly = side === "output" ? "readonly " : "";
   const optional = f.required ? "" : "?";
-  return `${readonly}${propertyKey(f.name, "type")}${optional}: ${tsType(f, side, imports, indent)};`;
+  return `${readonly}${propertyKey(f.name, "type")}${optional}: ${memberType(f, side, imports, indent)};`;
+}
+
+/** Names every object literal already has through Object.prototype (as TypeScript sees it). */
+const OBJECT_MEMBERS = new Set(["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"]);
+
+/**
+ * The type of a property. An optional property named like an
+ * Object.prototype member (`constructor`, `toString`, ...) also admits that
+ * member's type: TypeScript checks an object literal that omits it against
+ * the inherited member, so without this no literal could omit it. The input
+ * schema still rejects such values at run time.
+ */
+function memberType(f: FieldModel, side: Side, imports: TypeImports, indent: string): string {
+  const t = tsType(f, side, imports, indent);
+  return !f.required && OBJECT_MEMBERS.has(f.name) ? `${t} | Object[${stringLiteral(f.name)}]` : t;
 }
 
 function typesModule(env: EnvironmentModel, wf: WorkflowModel, project: Project): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
-  const inputMembers = wf.inputs.map((f) => ({ f, type: tsType(f, "input", imports, "  ") }));
-  const outputMembers = wf.outputs.map((f) => ({ f, type: tsType(f, "output", imports, "  ") }));
+  const inputMembers = wf.inputs.map((f) => ({ f, type: memberType(f, "input", imports, "  ") }));
+  const outputMembers = wf.outputs.map((f) => ({ f, type: memberType(f, "output", imports, "  ") }));
   const sf = project.createSourceFile(`/tmp/${env.name}/${wf.identifier}.types.ts`, "", { overwrite: true });
   const runtimeNames = [
     ...(imports.fileInput ? ["FileInput"] : []),
@@ -214,7 +229,7 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel): string {
     header(env.sourceFile, env.sourceHash),
     `import { ${runtimeImports.join(", ")} } from "@wfr/runtime";`,
     `import { z } from "zod";`,
-    `import { toInputIssues, toOutputIssues } from "../support.js";`,
+    `import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";`,
     `import type { Inputs, Outputs } from "./${id}.types.js";`,
     "",
   ];
@@ -234,10 +249,10 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel): string {
   parts.push(
     "",
     `/** Strict schema of the inputs of ${commentLines(stringLiteral(wf.name)).join(" ")}: no coercion, unknown keys rejected. */`,
-    `export const inputSchema: z.ZodType<Inputs> = z.strictObject(${zodShape(wf.inputs, "input")});`,
+    `export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject(${zodShape(wf.inputs, "input")}));`,
     "",
     "/** Schema of the outputs; fields the service adds are kept, never rejected. */",
-    `export const outputSchema: z.ZodType<Outputs> = z.looseObject(${zodShape(wf.outputs, "output")});`,
+    `export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject(${zodShape(wf.outputs, "output")}));`,
     "",
     "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
     "export function validateInputs(inputs: unknown): InputIssue[] {",
@@ -366,6 +381,29 @@ interface IssueLike {
   readonly path?: readonly PropertyKey[];
   readonly keys?: readonly string[];
   readonly message?: string;
+}
+
+/**
+ * A deep copy of plain objects without a prototype, so that a field named
+ * like an Object.prototype member (\`constructor\`, \`toString\`) is seen only
+ * when it is really there. Objects with symbol keys (file inputs) and
+ * class instances are kept as they are.
+ */
+export function ownProperties(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ownProperties);
+  if (value === null || typeof value !== "object") return value;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return value;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, {
+      value: ownProperties((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 /** \`a.b[2].c\`, the way the server names nested fields. */

@@ -10,6 +10,29 @@ interface IssueLike {
   readonly message?: string;
 }
 
+/**
+ * A deep copy of plain objects without a prototype, so that a field named
+ * like an Object.prototype member (`constructor`, `toString`) is seen only
+ * when it is really there. Objects with symbol keys (file inputs) and
+ * class instances are kept as they are.
+ */
+export function ownProperties(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ownProperties);
+  if (value === null || typeof value !== "object") return value;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return value;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, {
+      value: ownProperties((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
 /** `a.b[2].c`, the way the server names nested fields. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = "";

@@ -3,7 +3,7 @@
 
 import { type FileInput, isFileInput, type InputIssue, type OutputIssue } from "@wfr/runtime";
 import { z } from "zod";
-import { toInputIssues, toOutputIssues } from "../support.js";
+import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";
 import type { Inputs, Outputs } from "./invoiceIntake.types.js";
 
 const fileInput = z.custom<FileInput>(isFileInput, { message: "Invalid input: expected a file made with file()" });
@@ -11,7 +11,7 @@ const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(
 const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
 
 /** Strict schema of the inputs of "Invoice intake": no coercion, unknown keys rejected. */
-export const inputSchema: z.ZodType<Inputs> = z.strictObject({
+export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject({
   amount: z.number(),
   currency: z.literal(["USD", "EUR", "GBP"]).optional(),
   due_date: z.string().optional(),
@@ -20,10 +20,10 @@ export const inputSchema: z.ZodType<Inputs> = z.strictObject({
   paid: z.boolean().optional(),
   supporting_docs: z.array(fileInput).optional(),
   vendor_name: z.string(),
-});
+}));
 
 /** Schema of the outputs; fields the service adds are kept, never rejected. */
-export const outputSchema: z.ZodType<Outputs> = z.looseObject({
+export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject({
   invoice_id: z.string(),
   ledger_lines: z.array(z.looseObject({
     account: z.string(),
@@ -33,7 +33,7 @@ export const outputSchema: z.ZodType<Outputs> = z.looseObject({
   receipt: fileOutput.optional(),
   status: z.literal(["booked", "needs_review", "rejected"]),
   total: z.number(),
-});
+}));
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export function validateInputs(inputs: unknown): InputIssue[] {

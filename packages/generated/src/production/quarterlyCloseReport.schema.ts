@@ -3,20 +3,20 @@
 
 import { type InputIssue, type OutputIssue } from "@wfr/runtime";
 import { z } from "zod";
-import { toInputIssues, toOutputIssues } from "../support.js";
+import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";
 import type { Inputs, Outputs } from "./quarterlyCloseReport.types.js";
 
 const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().optional(), size_bytes: z.number().optional(), expires_at: z.string().nullable().optional() });
 
 /** Strict schema of the inputs of "Quarterly close report": no coercion, unknown keys rejected. */
-export const inputSchema: z.ZodType<Inputs> = z.strictObject({
+export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject({
   quarter: z.string(),
-});
+}));
 
 /** Schema of the outputs; fields the service adds are kept, never rejected. */
-export const outputSchema: z.ZodType<Outputs> = z.looseObject({
+export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject({
   report: fileOutput.optional(),
-});
+}));
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export function validateInputs(inputs: unknown): InputIssue[] {

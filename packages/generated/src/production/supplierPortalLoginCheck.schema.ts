@@ -3,24 +3,24 @@
 
 import { type InputIssue, type OutputIssue } from "@wfr/runtime";
 import { z } from "zod";
-import { toInputIssues, toOutputIssues } from "../support.js";
+import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";
 import type { Inputs, Outputs } from "./supplierPortalLoginCheck.types.js";
 
 const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().optional(), size_bytes: z.number().optional(), expires_at: z.string().nullable().optional() });
 
 /** Strict schema of the inputs of "Supplier portal login check": no coercion, unknown keys rejected. */
-export const inputSchema: z.ZodType<Inputs> = z.strictObject({
+export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject({
   account_label: z.string(),
   max_attempts: z.number().int().optional(),
   portal_url: z.string(),
-});
+}));
 
 /** Schema of the outputs; fields the service adds are kept, never rejected. */
-export const outputSchema: z.ZodType<Outputs> = z.looseObject({
+export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject({
   logged_in: z.boolean(),
   mfa_required: z.boolean().optional(),
   screenshot: fileOutput.optional(),
-});
+}));
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export function validateInputs(inputs: unknown): InputIssue[] {

@@ -3,22 +3,22 @@
 
 import { type InputIssue, type OutputIssue } from "@wfr/runtime";
 import { z } from "zod";
-import { toInputIssues, toOutputIssues } from "../support.js";
+import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";
 import type { Inputs, Outputs } from "./crmContactSync.types.js";
 
 const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
 
 /** Strict schema of the inputs of "CRM contact sync": no coercion, unknown keys rejected. */
-export const inputSchema: z.ZodType<Inputs> = z.strictObject({
+export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject({
   contacts: jsonObjectOrArray,
   dry_run: z.boolean().optional(),
-});
+}));
 
 /** Schema of the outputs; fields the service adds are kept, never rejected. */
-export const outputSchema: z.ZodType<Outputs> = z.looseObject({
+export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject({
   records_synced: z.number().int(),
   skipped: z.array(z.string()).optional(),
-});
+}));
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export function validateInputs(inputs: unknown): InputIssue[] {

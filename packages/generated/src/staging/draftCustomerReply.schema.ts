@@ -3,23 +3,23 @@
 
 import { type InputIssue, type OutputIssue } from "@wfr/runtime";
 import { z } from "zod";
-import { toInputIssues, toOutputIssues } from "../support.js";
+import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";
 import type { Inputs, Outputs } from "./draftCustomerReply.types.js";
 
 const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
 
 /** Strict schema of the inputs of "Draft customer reply": no coercion, unknown keys rejected. */
-export const inputSchema: z.ZodType<Inputs> = z.strictObject({
+export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject({
   context: jsonObjectOrArray.nullable().optional(),
   ticket_url: z.string(),
   tone: z.literal(["formal", "friendly"]).optional(),
-});
+}));
 
 /** Schema of the outputs; fields the service adds are kept, never rejected. */
-export const outputSchema: z.ZodType<Outputs> = z.looseObject({
+export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject({
   confidence: z.string().optional(),
   drafted_message: z.string(),
-});
+}));
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export function validateInputs(inputs: unknown): InputIssue[] {

@@ -1,0 +1,170 @@
+// Shared by the codegen tests: definition builders, temp folders, and a
+// type checker over generated code plus a small app.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+export const CODEGEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const REPO = resolve(CODEGEN_DIR, "..", "..");
+export const EXAMPLE_SCHEMAS = join(REPO, "schemas");
+const RUNTIME_DIR = join(REPO, "packages", "runtime");
+const ZOD_DIR = realpathSync(join(CODEGEN_DIR, "node_modules", "zod"));
+
+const made: string[] = [];
+
+export function tempDir(prefix = "wfr-codegen-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function cleanupTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A temp project folder that resolves `@wfr/runtime` and `zod` like the generated package does. */
+export function projectDir(): string {
+  const dir = tempDir("wfr-app-");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module", private: true }));
+  mkdirSync(join(dir, "node_modules", "@wfr"), { recursive: true });
+  symlinkSync(RUNTIME_DIR, join(dir, "node_modules", "@wfr", "runtime"), "dir");
+  symlinkSync(ZOD_DIR, join(dir, "node_modules", "zod"), "dir");
+  return dir;
+}
+
+export function copyExamples(): string {
+  const dir = tempDir("wfr-schemas-");
+  cpSync(EXAMPLE_SCHEMAS, dir, { recursive: true });
+  return dir;
+}
+
+export function readJson(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+}
+
+export function writeJson(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export interface WorkflowSpec {
+  readonly id: string;
+  readonly name: string;
+  readonly state?: string;
+  readonly revision?: number;
+  readonly inputs?: Record<string, unknown>;
+  readonly outputs?: Record<string, unknown>;
+  readonly model?: boolean;
+  readonly description?: string;
+}
+
+/** A minimal definition in the project's format (3.1 unless told). */
+export function definition(workflows: readonly WorkflowSpec[], options: { openapi?: string; environment?: string } = {}) {
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = {
+    FileReference: {
+      type: "object",
+      "x-input-type": "file",
+      required: ["attachment_id"],
+      additionalProperties: false,
+      properties: { attachment_id: { type: "string" } },
+    },
+    FileOutput: {
+      type: "object",
+      "x-output-type": "file",
+      required: ["download_url", "filename"],
+      properties: { download_url: { type: "string" }, filename: { type: "string" } },
+    },
+  };
+  for (const wf of workflows) {
+    schemas[`Workflow_${wf.id}_Inputs`] = wf.inputs ?? { type: "object", properties: {}, additionalProperties: false };
+    schemas[`Workflow_${wf.id}_Outputs`] = wf.outputs ?? { type: "object", properties: {} };
+    paths[`/automations/${wf.id}/runs`] = {
+      post: {
+        operationId: `launch_${wf.id}`,
+        ...(wf.description !== undefined ? { description: wf.description } : {}),
+        "x-workflow": {
+          id: wf.id,
+          name: wf.name,
+          state: wf.state ?? "enabled",
+          revision: wf.revision ?? 1,
+          outputs: { $ref: `#/components/schemas/Workflow_${wf.id}_Outputs` },
+        },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["inputs"],
+                additionalProperties: false,
+                properties: {
+                  inputs: { $ref: `#/components/schemas/Workflow_${wf.id}_Inputs` },
+                  metadata: { type: "object" },
+                  ...(wf.model ? { model: { type: "string", enum: ["pro", "flash", "lite", "max"] } } : {}),
+                },
+              },
+            },
+          },
+        },
+        responses: { "202": { description: "Accepted" } },
+      },
+    };
+  }
+  return {
+    openapi: options.openapi ?? "3.1.0",
+    info: { title: "test", version: "1", "x-environment": options.environment ?? "test", "x-workspace": "ws_test" },
+    servers: [{ url: "https://api.example.test/api/v1" }],
+    paths,
+    components: { schemas },
+  };
+}
+
+export interface Diagnostic {
+  readonly file: string;
+  readonly line: number;
+  readonly message: string;
+}
+
+/** Type-checks the given root files of a project folder with the TypeScript compiler API. */
+export function typeCheck(dir: string, rootFiles: readonly string[]): Diagnostic[] {
+  const program = ts.createProgram({
+    rootNames: rootFiles.map((f) => join(dir, f)),
+    options: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+      noUncheckedIndexedAccess: true,
+    },
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const file = d.file ? d.file.fileName : "";
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    return { file: file.startsWith(dir) ? file.slice(dir.length + 1) : file, line, message: ts.flattenDiagnosticMessageText(d.messageText, "\n") };
+  });
+}
+
+/** The 1-based line of the line of `source` that contains `marker`. */
+export function lineOf(source: string, marker: string): number {
+  const index = source.split("\n").findIndex((l) => l.includes(marker));
+  if (index === -1) throw new Error(`marker ${marker} not found`);
+  return index + 1;
+}
+
+/** Transpiles every generated .ts file of `dir` to .js beside it (to import generated code at run time). */
+export function transpileTree(dir: string, files: Iterable<string>): void {
+  for (const rel of files) {
+    const source = readFileSync(join(dir, rel), "utf8");
+    const out = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    });
+    writeFileSync(join(dir, rel.replace(/\.ts$/, ".js")), out.outputText);
+  }
+}
