@@ -1,5 +1,5 @@
-// Launch a run, wait for it, read the result. Run against any API base:
-//   WFR_BASE_URL=https://.../api/v1 WFR_API_KEY=... WFR_WORKFLOW_ID=wf_... node --experimental-strip-types examples/launch-and-wait.ts
+// Launch a run, wait for it, read the result. After `pnpm build`, against any API base:
+//   WFR_BASE_URL=https://.../api/v1 WFR_API_KEY=... WFR_WORKFLOW_ID=wf_... node examples/launch-and-wait.mjs
 import { createClient } from "@wfr/runtime";
 
 const wfr = createClient({
@@ -7,12 +7,13 @@ const wfr = createClient({
   apiKey: process.env.WFR_API_KEY ?? "",
 });
 const run = await wfr.launch(process.env.WFR_WORKFLOW_ID ?? "wf_P7Qd2Lx9", {
-  inputs: { vendor_name: "Northwind", amount: 1280.5 },
+  inputs: JSON.parse(process.env.WFR_INPUTS ?? '{"vendor_name":"Northwind","amount":1280.5}'),
   metadata: { orderId: "o-1" },
 });
 console.log(`launched ${run.run_id} with idempotency key ${run.idempotencyKey}`);
 const finished = await wfr.waitForRun(run.run_id, {
-  onUpdate: (update) => console.log(String(update.status)),
+  initialIntervalMs: 200,
+  onUpdate: (update) => console.log(`status: ${update.status}`),
 });
 if (finished.status === "waiting_for_human_live") {
   console.log("waiting for a person:", finished.human_action?.instructions);
