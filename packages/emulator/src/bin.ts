@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// wfr-emulator: start the local twin of the Workflow Run service.
+import { parseArgs } from "node:util";
+import { type EmulatorOptions, launchEmulator } from "./index.js";
+
+const USAGE = `Usage: wfr-emulator [options]
+  --port <n>                 port (default 4010; 0 = any free port)
+  --host <h>                 host (default 127.0.0.1)
+  --catalog <file>           workflows from a YAML/JSON catalog
+  --from-schemas <dir>       twin mode: <dir>/<env>/openapi.(json|yaml)
+  --data <file>              persistence journal (default in-memory)
+  --allow-local-callbacks    accept http:// and private callback_url
+  --clock real|virtual       virtual: time moves only on POST /_emulator/clock/advance
+  --no-admin                 disable the /_emulator admin API
+  --cors-origin <origin>     permitted application origin (repeatable)
+  --webhook-secret <whsec_>  sign callbacks (Standard Webhooks)
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "4010" },
+      host: { type: "string", default: "127.0.0.1" },
+      catalog: { type: "string" },
+      "from-schemas": { type: "string" },
+      data: { type: "string" },
+      "allow-local-callbacks": { type: "boolean", default: false },
+      clock: { type: "string", default: "real" },
+      "no-admin": { type: "boolean", default: false },
+      "cors-origin": { type: "string", multiple: true },
+      "webhook-secret": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: bad port ${values.port}`);
+  if (values.clock !== "real" && values.clock !== "virtual") throw new Error("--clock must be real or virtual");
+  const opts: EmulatorOptions = {
+    port,
+    host: values.host,
+    clock: values.clock,
+    admin: !values["no-admin"],
+    allowLocalCallbacks: values["allow-local-callbacks"],
+    corsOrigins: values["cors-origin"] ?? [],
+  };
+  if (values.catalog) opts.catalog = values.catalog;
+  if (values["from-schemas"]) opts.fromSchemas = values["from-schemas"];
+  if (values.data) opts.data = values.data;
+  if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
+  const { running: emu, environments } = await launchEmulator(opts);
+  process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);
+  for (const e of environments) {
+    process.stdout.write(`  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}/api-docs/openapi.json)\n`);
+  }
+  if (opts.admin === false) process.stdout.write("  admin API disabled\n");
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`wfr-emulator: ${signal}, stopping\n`);
+    emu.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`wfr-emulator: ${(e as Error).message}\n`);
+  process.exit(1);
+});

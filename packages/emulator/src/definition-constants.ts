@@ -1,0 +1,287 @@
+// Fixed parts of the per-environment definition (definition-format.md "Shared components").
+// Written in the exact shape of shared/examples/schemas.
+
+export const RUN_PATHS = {
+  "/runs/{runId}": {
+    get: {
+      operationId: "getRun",
+      summary: "Read a run envelope",
+      tags: ["Runs"],
+      parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "Run envelope",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
+        },
+        "404": {
+          description: "RUN_NOT_FOUND",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+    },
+  },
+  "/runs/{runId}/result": {
+    get: {
+      operationId: "getRunResult",
+      summary: "Read outputs, or pending status",
+      tags: ["Runs"],
+      parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "Terminal run",
+          content: {
+            "application/json": { schema: { $ref: "#/components/schemas/ResultResponse" } },
+          },
+        },
+        "202": {
+          description: "Run not terminal",
+          content: {
+            "application/json": { schema: { $ref: "#/components/schemas/ResultResponse" } },
+          },
+        },
+        "404": {
+          description: "RUN_NOT_FOUND",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+    },
+  },
+  "/runs/{runId}/events": {
+    get: {
+      operationId: "getRunEvents",
+      summary: "Read a JSON snapshot of run events",
+      tags: ["Runs"],
+      parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "Event snapshot",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+        "404": {
+          description: "RUN_NOT_FOUND",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+    },
+  },
+  "/runs/{runId}/recording": {
+    get: {
+      operationId: "getRunRecording",
+      summary: "Download the session video",
+      tags: ["Runs"],
+      parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "MP4",
+          content: { "video/mp4": { schema: { type: "string", format: "binary" } } },
+        },
+        "202": {
+          description: "RECORDING_PROCESSING (Retry-After: 3)",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        "404": {
+          description: "RUN_NOT_FOUND or RECORDING_NOT_FOUND",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        "413": {
+          description: "RECORDING_TOO_LARGE",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        "429": {
+          description: "RECORDING_RATE_LIMITED",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+    },
+  },
+  "/runs/{runId}/human-input": {
+    post: {
+      operationId: "answerHumanInput",
+      summary: "Answer a human checkpoint",
+      tags: ["Runs"],
+      parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["response"],
+              properties: { checkpoint_id: { type: "string" }, response: {} },
+            },
+          },
+        },
+      },
+      responses: {
+        "202": {
+          description: "Run envelope",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
+        },
+        "404": {
+          description: "RUN_NOT_FOUND",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        "409": {
+          description: "HUMAN_WAIT_CONFLICT or NOT_WAITING_FOR_HUMAN",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        "410": {
+          description: "HUMAN_WAIT_EXPIRED",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+    },
+  },
+} as const;
+
+export const SHARED_SCHEMAS = {
+  FileReference: {
+    type: "object",
+    "x-input-type": "file",
+    description: "Reference to an attachment sent in input_context.attachments.",
+    required: ["attachment_id"],
+    additionalProperties: false,
+    properties: { attachment_id: { type: "string" } },
+  },
+  FileOutput: {
+    type: "object",
+    "x-output-type": "file",
+    description: "Download reference for a file output. Use download_url as given.",
+    required: ["download_url", "filename"],
+    properties: {
+      download_url: { type: "string", format: "uri" },
+      filename: { type: "string" },
+      mime_type: { type: "string" },
+      size_bytes: { type: "integer" },
+      expires_at: { type: ["string", "null"], format: "date-time" },
+    },
+  },
+  Attachment: {
+    type: "object",
+    required: ["id", "filename", "mimeType", "base64"],
+    additionalProperties: false,
+    properties: {
+      id: { type: "string" },
+      filename: { type: "string" },
+      mimeType: { type: "string" },
+      base64: { type: "string", contentEncoding: "base64" },
+    },
+  },
+  InputContext: {
+    type: "object",
+    properties: {
+      attachments: { type: "array", items: { $ref: "#/components/schemas/Attachment" } },
+    },
+  },
+  RunStatus: {
+    type: "string",
+    description:
+      "Run status. Named values include waiting_for_human_live, failed, error, cancelled, terminated, dead_letter, human_wait_expired; others may appear.",
+  },
+  RunError: {
+    type: ["object", "null"],
+    required: ["message"],
+    properties: { code: { type: "string" }, message: { type: "string" } },
+  },
+  HumanAction: {
+    type: "object",
+    properties: {
+      checkpoint_id: { type: "string" },
+      kind: { type: "string" },
+      reason: { type: "string" },
+      stuck: { type: "boolean" },
+      response_accepted: { type: "boolean" },
+      instructions: { type: ["string", "null"] },
+      stop_condition: { type: ["string", "null"] },
+      live_url: { type: ["string", "null"], format: "uri" },
+      live_view_url: { type: ["string", "null"], format: "uri" },
+      expires_at: { type: ["string", "null"], format: "date-time" },
+      resume_url: { type: ["string", "null"], format: "uri" },
+    },
+  },
+  RunEnvelope: {
+    type: "object",
+    required: ["run_id", "workflow_id", "status", "timestamps", "error", "metadata"],
+    properties: {
+      run_id: { type: "string" },
+      workflow_id: { type: "string" },
+      status: { $ref: "#/components/schemas/RunStatus" },
+      timestamps: {
+        type: "object",
+        properties: {
+          created_at: { type: "string", format: "date-time" },
+          updated_at: { type: "string", format: "date-time" },
+          started_at: { type: ["string", "null"], format: "date-time" },
+          finished_at: { type: ["string", "null"], format: "date-time" },
+        },
+      },
+      error: { $ref: "#/components/schemas/RunError" },
+      status_url: { type: ["string", "null"], format: "uri" },
+      result_url: { type: ["string", "null"], format: "uri" },
+      events_url: { type: ["string", "null"], format: "uri" },
+      recording_url: { type: ["string", "null"], format: "uri" },
+      metadata: { type: "object" },
+      model: { type: ["string", "null"] },
+      session_id: { type: ["string", "null"] },
+      live_view_url: { type: ["string", "null"], format: "uri" },
+      human_action: { anyOf: [{ $ref: "#/components/schemas/HumanAction" }, { type: "null" }] },
+    },
+  },
+  ResultResponse: {
+    type: "object",
+    required: ["status", "error", "metadata"],
+    properties: {
+      run_id: { type: "string" },
+      status: { $ref: "#/components/schemas/RunStatus" },
+      error: { $ref: "#/components/schemas/RunError" },
+      metadata: { type: "object" },
+      outputs: { type: ["object", "null"] },
+    },
+  },
+  Error: {
+    type: "object",
+    required: ["error", "code"],
+    properties: {
+      error: { type: "string" },
+      code: { type: "string" },
+      attachment_id: { type: "string" },
+      details: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["field", "reason"],
+          properties: {
+            field: { type: "string" },
+            reason: { type: "string", enum: ["INVALID_TYPE", "REQUIRED", "UNKNOWN_INPUT"] },
+            message: { type: "string" },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const SECURITY_SCHEMES = { bearerAuth: { type: "http", scheme: "bearer" } } as const;
+
+export const LAUNCH_RESPONSES = {
+  "202": {
+    description: "Accepted for execution",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
+  },
+  "400": {
+    description: "INVALID_INPUTS, INVALID_METADATA, INVALID_ATTACHMENTS, INVALID_JSON",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  },
+  "404": {
+    description: "WORKFLOW_NOT_FOUND",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  },
+  "409": {
+    description: "IDEMPOTENCY_CONFLICT",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  },
+  "413": {
+    description: "ATTACHMENT_TOO_LARGE or BODY_TOO_LARGE",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  },
+} as const;

@@ -1,0 +1,152 @@
+// Twin mode: read a per-environment definition (definition-format.md; OpenAPI 3.1 or 3.0.x,
+// JSON or YAML) back into workflows the emulator serves.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./types.js";
+import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./validate-inputs.js";
+
+export class DefinitionError extends Error {}
+
+function isObj(v: unknown): v is Record<string, JsonSchema> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function pointer(doc: JsonSchema, ref: string): JsonSchema {
+  if (!ref.startsWith("#/")) throw new DefinitionError(`unsupported external $ref ${ref}`);
+  let cur = doc;
+  for (const raw of ref.slice(2).split("/")) {
+    const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!isObj(cur) || !Object.hasOwn(cur, part)) {
+      throw new DefinitionError(`$ref ${ref} points at nothing`);
+    }
+    cur = cur[part];
+  }
+  return cur;
+}
+
+/** Inline local $refs (FileReference / FileOutput stay references) and 3.0 `nullable`. */
+export function normalizeSchema(doc: JsonSchema, schema: JsonSchema, seen: string[] = []): JsonSchema {
+  if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(doc, s, seen));
+  if (!isObj(schema)) return schema;
+  if (typeof schema.$ref === "string") {
+    const ref = schema.$ref;
+    const target = pointer(doc, ref);
+    if (ref === FILE_REFERENCE_REF || (isObj(target) && target["x-input-type"] === "file")) {
+      return { $ref: FILE_REFERENCE_REF };
+    }
+    if (ref === FILE_OUTPUT_REF || (isObj(target) && target["x-output-type"] === "file")) {
+      return { $ref: FILE_OUTPUT_REF };
+    }
+    if (seen.includes(ref) || seen.length > 32) return {};
+    return normalizeSchema(doc, target, [...seen, ref]);
+  }
+  const out: Record<string, JsonSchema> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "properties" && isObj(v)) {
+      const props: Record<string, JsonSchema> = {};
+      for (const [pk, pv] of Object.entries(v)) {
+        Object.defineProperty(props, pk, {
+          value: normalizeSchema(doc, pv, seen),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      out[k] = props;
+    } else if (k === "example" || k === "examples" || k === "default" || k === "enum") {
+      out[k] = v;
+    } else {
+      out[k] = normalizeSchema(doc, v, seen);
+    }
+  }
+  if (out.nullable === true) {
+    delete out.nullable;
+    if (typeof out.type === "string") return { ...out, type: [out.type, "null"] };
+    if (Array.isArray(out.type)) return { ...out, type: [...out.type, "null"] };
+    return { anyOf: [out, { type: "null" }] };
+  }
+  return out;
+}
+
+const STATES: WorkflowState[] = ["enabled", "draft", "disabled"];
+
+export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDef {
+  if (!isObj(doc) || typeof doc.openapi !== "string" || !/^3\.[01]\./.test(doc.openapi)) {
+    throw new DefinitionError("not an OpenAPI 3.0.x or 3.1.x document (missing `openapi`)");
+  }
+  const info = isObj(doc.info) ? doc.info : {};
+  const name = typeof info["x-environment"] === "string" ? info["x-environment"] : fallbackEnv;
+  const workspace = typeof info["x-workspace"] === "string" ? info["x-workspace"] : "ws_default";
+  const workflows = new Map<string, WorkflowDef>();
+  const paths = isObj(doc.paths) ? doc.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    const m = /^\/automations\/([^/]+)\/runs$/.exec(path);
+    if (!m?.[1] || !isObj(item) || !isObj(item.post)) continue;
+    const op = item.post;
+    const where = `paths["${path}"].post`;
+    const xw = isObj(op["x-workflow"]) ? op["x-workflow"] : {};
+    const id = typeof xw.id === "string" ? xw.id : decodeURIComponent(m[1]);
+    const bodySchemaRaw = op.requestBody?.content?.["application/json"]?.schema;
+    if (!bodySchemaRaw) throw new DefinitionError(`${where}: no application/json requestBody schema`);
+    const launch = isObj(bodySchemaRaw) && bodySchemaRaw.$ref ? pointer(doc, bodySchemaRaw.$ref) : bodySchemaRaw;
+    const inputsRaw = launch?.properties?.inputs;
+    if (!inputsRaw) throw new DefinitionError(`${where}: launch body schema has no \`inputs\` property`);
+    const inputs = normalizeSchema(doc, inputsRaw);
+    const outputs = xw.outputs ? normalizeSchema(doc, xw.outputs) : { type: "object", properties: {} };
+    const examples = op.requestBody?.content?.["application/json"]?.examples;
+    let example: Record<string, unknown> | undefined;
+    if (isObj(examples)) {
+      const first = examples.default ?? Object.values(examples)[0];
+      if (isObj(first) && isObj(first.value)) example = first.value;
+    }
+    const state = STATES.includes(xw.state) ? (xw.state as WorkflowState) : "enabled";
+    const summary = typeof op.summary === "string" ? op.summary.replace(/^Launch /, "") : id;
+    workflows.set(id, {
+      id,
+      name: typeof xw.name === "string" ? xw.name : summary,
+      description: typeof op.description === "string" ? op.description : "",
+      state,
+      revision: Number.isInteger(xw.revision) ? xw.revision : 1,
+      model: Boolean(launch?.properties?.model),
+      inputs,
+      outputs,
+      ...(example ? { example } : {}),
+    });
+  }
+  return { name, workspace, workflows, vault: {} };
+}
+
+export function parseDocument(text: string, file: string): unknown {
+  try {
+    return file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new DefinitionError(`${file}: cannot parse: ${(e as Error).message}`);
+  }
+}
+
+/** Twin mode: each folder `<dir>/<env>/` holding openapi.json|yaml|yml becomes one environment. */
+export function readSchemasDir(dir: string): EnvironmentDef[] {
+  const envs: EnvironmentDef[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const folder = join(dir, entry);
+    if (!statSync(folder).isDirectory()) continue;
+    const file = ["openapi.json", "openapi.yaml", "openapi.yml"]
+      .map((f) => join(folder, f))
+      .find((f) => {
+        try {
+          return statSync(f).isFile();
+        } catch {
+          return false;
+        }
+      });
+    if (!file) continue;
+    try {
+      envs.push(readDefinition(parseDocument(readFileSync(file, "utf8"), file), entry));
+    } catch (e) {
+      throw new DefinitionError(`${file}: ${(e as Error).message}`);
+    }
+  }
+  if (envs.length === 0) throw new DefinitionError(`${dir}: no <env>/openapi.(json|yaml) found`);
+  return envs;
+}

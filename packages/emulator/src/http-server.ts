@@ -1,0 +1,805 @@
+// The thin node:http edge: routing, auth, CORS, body limits, and JSON responses.
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { stringify as toYaml } from "yaml";
+import { CallbackDispatcher, type DeliveryAttempt, type PendingCallback } from "./callbacks.js";
+import { type Clock, iso, RealClock, VirtualClock } from "./clock.js";
+import { emitDefinition } from "./definition-emit.js";
+import { IdempotencyStore, idempotencyScope, requestFingerprint } from "./idempotency.js";
+import { Journal, type JournalRecord } from "./journal.js";
+import {
+  BODY_LIMIT,
+  type BodyProblem,
+  checkAttachments,
+  checkCallback,
+  checkMetadata,
+  checkModel,
+  checkTopLevel,
+  idempotencyKeyOf,
+} from "./launch-body.js";
+import {
+  hasBrowserRecording,
+  RecordingRateLimiter,
+  recordingBytes,
+  recordingState,
+} from "./recording.js";
+import { type NotifyType, newId, RunEngine } from "./run-engine.js";
+import { envelope, eventsView, type Links, resultView } from "./run-views.js";
+import { defaultScenario, parseScenario } from "./scenario.js";
+import { synthesizeOutputs } from "./synthesize-outputs.js";
+import { type EnvironmentDef, isTerminal, type RunRecord, type Scenario, type WorkflowState } from "./types.js";
+import { declaresFileInput, validateInputs } from "./validate-inputs.js";
+
+export const SCOPES = ["workflows:run", "runs:read"] as const;
+type Scope = (typeof SCOPES)[number];
+
+export interface ApiKey {
+  token: string;
+  environment: string;
+  workspace: string;
+  scopes: Scope[];
+}
+
+export interface ServerConfig {
+  environments: EnvironmentDef[];
+  clock: "real" | "virtual";
+  admin: boolean;
+  allowLocalCallbacks: boolean;
+  corsOrigins: string[];
+  webhookSecret?: string;
+  data?: string;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
+const HUMAN_INPUT_LIMIT = 1_048_576;
+const ADMIN_LIMIT = 8_388_608;
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+interface EnvState {
+  def: EnvironmentDef;
+  scenarios: Map<string, Scenario>;
+  deliveries: DeliveryAttempt[];
+}
+
+export class Emulator {
+  readonly clock: Clock;
+  readonly engine: RunEngine;
+  private readonly envs = new Map<string, EnvState>();
+  private readonly keys = new Map<string, ApiKey>();
+  private readonly idem = new IdempotencyStore();
+  private readonly limiter = new RecordingRateLimiter();
+  private readonly dispatcher: CallbackDispatcher;
+  private readonly pending = new Map<string, PendingCallback>();
+  private journal: Journal | null = null;
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  origin = "http://127.0.0.1:0";
+
+  constructor(private readonly cfg: ServerConfig) {
+    this.clock = cfg.clock === "virtual" ? new VirtualClock() : new RealClock();
+    for (const def of cfg.environments) {
+      this.envs.set(def.name, { def, scenarios: new Map(), deliveries: [] });
+    }
+    this.engine = new RunEngine(this.clock, {
+      persist: (run) => this.record({ t: "run", run }),
+      notify: (run, type) => this.notify(run, type),
+      vault: (env) => this.envs.get(env)?.def.vault ?? {},
+      synthesize: (run) => this.synthesize(run),
+    });
+    this.dispatcher = new CallbackDispatcher({
+      ...(cfg.webhookSecret ? { secret: cfg.webhookSecret } : {}),
+      onAttempt: (env, a) => this.envs.get(env)?.deliveries.push(a),
+      onDone: (cb) => {
+        this.pending.delete(cb.event_id);
+        this.record({ t: "cb_done", event_id: cb.event_id });
+      },
+    });
+  }
+
+  // ---------- persistence ----------
+
+  private record(rec: JournalRecord): void {
+    this.journal?.append(rec);
+  }
+
+  private replay(file: string): void {
+    for (const rec of Journal.read(file)) {
+      switch (rec.t) {
+        case "key":
+          this.keys.set((rec.key as ApiKey).token, rec.key as ApiKey);
+          break;
+        case "scenario": {
+          const env = this.envs.get(rec.env as string);
+          if (!env) break;
+          if (rec.scenario) env.scenarios.set(rec.workflow as string, rec.scenario as Scenario);
+          else env.scenarios.delete(rec.workflow as string);
+          break;
+        }
+        case "state": {
+          const wf = this.envs.get(rec.env as string)?.def.workflows.get(rec.workflow as string);
+          if (wf) wf.state = rec.state as WorkflowState;
+          break;
+        }
+        case "clock":
+          if (this.clock instanceof VirtualClock) this.clock.set(rec.now as number);
+          break;
+        case "run": {
+          const run = rec.run as RunRecord;
+          if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
+          this.engine.restore(run);
+          break;
+        }
+        case "cb":
+          this.pending.set((rec.cb as PendingCallback).event_id, rec.cb as PendingCallback);
+          break;
+        case "cb_done":
+          this.pending.delete(rec.event_id as string);
+          break;
+      }
+    }
+    for (const run of this.engine.runs.values()) {
+      if (run.idempotency_key !== null) {
+        this.idem.remember(
+          idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key),
+          run.run_id,
+          run.fingerprint,
+        );
+      }
+    }
+  }
+
+  // ---------- lifecycle ----------
+
+  async listen(port: number, host: string): Promise<void> {
+    if (this.cfg.data) {
+      this.replay(this.cfg.data);
+      this.journal = new Journal(this.cfg.data);
+    }
+    const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+      this.handle(req, res).catch((e) => this.fail(res, e));
+    });
+    server.on("connection", (s) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+    const addr = server.address() as AddressInfo;
+    const h = host.includes(":") ? `[${host}]` : host;
+    this.origin = `http://${h}:${addr.port}`;
+    // Runs continue after a restart: catch up on due steps, resend pending callbacks.
+    this.engine.tick();
+    for (const cb of this.pending.values()) this.dispatcher.send(cb);
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo | null)?.port ?? 0;
+  }
+
+  environmentNames(): string[] {
+    return [...this.envs.keys()];
+  }
+
+  links(env: string): Links {
+    return { apiBase: `${this.origin}/${env}/api/v1`, envBase: `${this.origin}/${env}` };
+  }
+
+  async close(): Promise<void> {
+    this.engine.stop();
+    await this.dispatcher.close();
+    const server = this.server;
+    this.server = null;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of this.sockets) s.destroy();
+      });
+    }
+    this.journal?.close();
+    this.journal = null;
+  }
+
+  // ---------- engine hooks ----------
+
+  private synthesize(run: RunRecord): Record<string, unknown> {
+    const wf = this.envs.get(run.environment)?.def.workflows.get(run.workflow_id);
+    let n = 0;
+    const base = this.links(run.environment).envBase;
+    return synthesizeOutputs(wf?.outputs ?? {}, run.run_id, {
+      file: (field) => {
+        n += 1;
+        const filename = `${(field.split(".").pop() ?? "file").replace(/[^A-Za-z0-9_-]/g, "_") || "file"}.pdf`;
+        return {
+          download_url: `${base}/_files/${encodeURIComponent(run.run_id)}/${n}/${filename}`,
+          filename,
+          mime_type: "application/pdf",
+          size_bytes: fileBytes(run.run_id, n, filename).length,
+          expires_at: iso(this.clock.now() + 3_600_000),
+        };
+      },
+    });
+  }
+
+  private notify(run: RunRecord, type: NotifyType): void {
+    if (!run.callback_url) return;
+    const payload: Record<string, unknown> = {
+      event_id: newId("evt"),
+      type,
+      run: envelope(run, this.links(run.environment)),
+    };
+    if (type === "workflow.run.completed") payload.result = resultView(run);
+    const cb: PendingCallback = {
+      event_id: payload.event_id as string,
+      environment: run.environment,
+      run_id: run.run_id,
+      type,
+      url: run.callback_url,
+      body: JSON.stringify(payload),
+    };
+    this.pending.set(cb.event_id, cb);
+    this.record({ t: "cb", cb });
+    this.dispatcher.send(cb);
+  }
+
+  // ---------- HTTP plumbing ----------
+
+  private send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
+    if (res.headersSent) return;
+    const text = JSON.stringify(body);
+    if (status === 409) headers["X-Should-Retry"] = "false";
+    res.writeHead(status, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(text),
+      "Cache-Control": "no-store",
+      ...headers,
+    });
+    res.end(text);
+  }
+
+  private fail(res: ServerResponse, e: unknown): void {
+    if (e instanceof HttpError) {
+      this.send(res, e.status, { error: e.message, code: e.code, ...e.extra }, { ...e.headers });
+      return;
+    }
+    console.error("wfr-emulator: internal error:", (e as Error)?.message ?? e);
+    this.send(res, 500, { error: "internal emulator error", code: "INTERNAL" });
+  }
+
+  private problem(p: BodyProblem): HttpError {
+    return new HttpError(p.status, p.code, p.message, p.attachment_id ? { attachment_id: p.attachment_id } : {});
+  }
+
+  /** Read the body, stopping as soon as it exceeds `limit` (spec: rejected before parsing). */
+  private readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      req.on("data", (c: Buffer) => {
+        if (done) return;
+        size += c.length;
+        if (size > limit) {
+          done = true;
+          chunks.length = 0;
+          resolve(null);
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on("end", () => {
+        if (!done) {
+          done = true;
+          resolve(Buffer.concat(chunks, size));
+        }
+      });
+      req.on("error", (e) => {
+        if (!done) {
+          done = true;
+          reject(e);
+        }
+      });
+    });
+  }
+
+  private async body(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer> {
+    const buf = await this.readBody(req, limit);
+    if (buf === null) {
+      // Spec "Limits": 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
+      res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
+      throw new HttpError(413, "BODY_TOO_LARGE", `request body exceeds ${limit} bytes`, {}, { Connection: "close" });
+    }
+    return buf;
+  }
+
+  private parseJson(buf: Buffer): unknown {
+    try {
+      return JSON.parse(buf.toString("utf8"));
+    } catch {
+      throw new HttpError(400, "INVALID_JSON", "request body is not parseable as JSON");
+    }
+  }
+
+  private cors(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    const allowed = typeof origin === "string" && this.cfg.corsOrigins.includes(origin);
+    if (allowed) {
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Vary", "Origin");
+      res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Should-Retry");
+    }
+    if (req.method === "OPTIONS") {
+      if (allowed) {
+        // Spec "Authentication" 8: preflights from permitted origins allow Idempotency-Key.
+        res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS");
+        res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
+        res.setHeader("Access-Control-Max-Age", "600");
+      }
+      res.writeHead(204, { "Content-Length": "0" });
+      res.end();
+      return true;
+    }
+    return false;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.cors(req, res)) return;
+    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    const parts = url.pathname.split("/").filter((p) => p !== "").map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
+    if (parts[0] === "_emulator") {
+      if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
+      return this.admin(req, res, parts.slice(1));
+    }
+    const env = parts[0] !== undefined ? this.envs.get(parts[0]) : undefined;
+    if (!env) throw new HttpError(404, "NOT_FOUND", "no such route");
+    const rest = parts.slice(1);
+    if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2), url);
+    if (rest[0] === "api-docs" && rest.length === 2 && req.method === "GET") {
+      const doc = emitDefinition(env.def, this.links(env.def.name).apiBase);
+      if (rest[1] === "openapi.json") return this.send(res, 200, doc);
+      if (rest[1] === "openapi.yaml" || rest[1] === "openapi.yml") {
+        const text = toYaml(doc, { aliasDuplicateObjects: false });
+        res.writeHead(200, { "Content-Type": "application/yaml; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
+    }
+    if (rest[0] === "portal" && rest[1] === "runs" && rest[3] === "live" && rest.length === 4) {
+      // Spec "Authentication" 5: a live view needs a signed-in portal user; an API key is not one.
+      throw new HttpError(
+        401,
+        "PORTAL_SESSION_REQUIRED",
+        "the live view opens only for a signed-in portal user; an API key is not a portal session",
+      );
+    }
+    if (rest[0] === "_files" && rest.length === 4 && req.method === "GET") {
+      const run = this.engine.runs.get(rest[1] as string);
+      const n = Number(rest[2]);
+      const link = `${this.links(env.def.name).envBase}/_files/${encodeURIComponent(rest[1] as string)}/${rest[2]}/${rest[3]}`;
+      if (run && run.environment === env.def.name && JSON.stringify(run.outputs ?? {}).includes(JSON.stringify(link))) {
+        const bytes = fileBytes(run.run_id, n, rest[3] as string);
+        res.writeHead(200, {
+          "Content-Type": "application/pdf",
+          "Content-Length": bytes.length,
+          "Content-Disposition": `attachment; filename="${rest[3]}"`,
+        });
+        res.end(bytes);
+        return;
+      }
+    }
+    throw new HttpError(404, "NOT_FOUND", "no such route");
+  }
+
+  // ---------- public API ----------
+
+  private authenticate(req: IncomingMessage, env: EnvState): ApiKey {
+    const h = req.headers.authorization;
+    const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
+    const key = m?.[1] ? this.keys.get(m[1]) : undefined;
+    if (!key || key.environment !== env.def.name) {
+      throw new HttpError(401, "UNAUTHENTICATED", "a valid API key is required: Authorization: Bearer <API_KEY>", {}, {
+        "WWW-Authenticate": 'Bearer realm="wfr"',
+      });
+    }
+    return key;
+  }
+
+  private requireScope(key: ApiKey, scope: Scope): void {
+    // Spec "Authentication" 2: workflows:run for launch and human-input; runs:read for reads.
+    if (!key.scopes.includes(scope)) {
+      throw new HttpError(403, "INSUFFICIENT_SCOPE", `this API key lacks the ${scope} scope`, { required_scope: scope });
+    }
+  }
+
+  private findRun(key: ApiKey, runId: string): RunRecord {
+    const run = this.engine.runs.get(runId);
+    // Spec "Authentication" 3: 404 for a run outside the workspace or environment, no leak.
+    if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
+      throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+    }
+    this.engine.process(run);
+    return run;
+  }
+
+  private async api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    env: EnvState,
+    p: string[],
+    url: URL,
+  ): Promise<void> {
+    // Spec "Authentication" 4: keys never in a URL.
+    for (const name of url.searchParams.keys()) {
+      if (QUERY_KEY_PARAMS.includes(name.toLowerCase())) {
+        throw new HttpError(400, "API_KEY_IN_QUERY", "API keys are accepted only in the Authorization header, never in the URL");
+      }
+    }
+    const m = req.method;
+    let route: string | null = null;
+    if (m === "POST" && p.length === 3 && p[0] === "automations" && p[2] === "runs") route = "launch";
+    else if (p[0] === "runs" && p.length === 2 && m === "GET") route = "status";
+    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "result") route = "result";
+    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "events") route = "events";
+    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "recording") route = "recording";
+    else if (p[0] === "runs" && p.length === 3 && m === "POST" && p[2] === "human-input") route = "human";
+    if (route === null) throw new HttpError(404, "NOT_FOUND", "no such route");
+    const key = this.authenticate(req, env);
+    this.requireScope(key, route === "launch" || route === "human" ? "workflows:run" : "runs:read");
+    if (!this.clock.virtual) this.engine.tick();
+    const links = this.links(env.def.name);
+    const id = p[1] as string;
+    switch (route) {
+      case "launch":
+        return this.launch(req, res, env, key, id);
+      case "status":
+        return this.send(res, 200, envelope(this.findRun(key, id), links));
+      case "result": {
+        const run = this.findRun(key, id);
+        // Spec "States and transitions" 1-2: 202 until terminal, 200 after (failures included).
+        return this.send(res, isTerminal(run.status) ? 200 : 202, resultView(run));
+      }
+      case "events":
+        return this.send(res, 200, eventsView(this.findRun(key, id)));
+      case "recording":
+        return this.recording(res, key, id);
+      case "human":
+        return this.humanInput(req, res, key, id, links);
+    }
+  }
+
+  private async launch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    env: EnvState,
+    key: ApiKey,
+    workflowId: string,
+  ): Promise<void> {
+    const buf = await this.body(req, res, BODY_LIMIT);
+    const wf = env.def.workflows.get(workflowId);
+    // Only a saved workflow id is valid; anything else (run or session ids) is not found.
+    if (!wf || !Object.hasOwn(Object.fromEntries(env.def.workflows), workflowId) || env.def.workspace !== key.workspace) {
+      throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+    }
+    const body = this.parseJson(buf);
+    const top = checkTopLevel(body);
+    if (top) throw this.problem(top);
+    const b = body as Record<string, unknown>;
+    const idemKey = idempotencyKeyOf(b, req.headers["idempotency-key"]);
+    if ("code" in idemKey) throw this.problem(idemKey);
+    const fingerprint = requestFingerprint(b);
+    const scope = idemKey.key === null ? null : idempotencyScope(key.workspace, env.def.name, wf.id, idemKey.key);
+    if (scope !== null) {
+      const hit = this.idem.check(scope, fingerprint);
+      const prior = hit.kind === "new" ? undefined : this.engine.runs.get(hit.runId);
+      if (hit.kind === "replay" && prior) {
+        this.engine.process(prior);
+        return this.send(res, 202, envelope(prior, this.links(env.def.name)));
+      }
+      if (hit.kind === "conflict") {
+        throw new HttpError(409, "IDEMPOTENCY_CONFLICT", "this idempotency key was used with a different request for this workflow");
+      }
+    }
+    if (wf.state !== "enabled") {
+      throw new HttpError(409, "WORKFLOW_NOT_ENABLED", `workflow is ${wf.state}; only an enabled workflow can be launched`, {
+        state: wf.state,
+      });
+    }
+    for (const check of [checkMetadata(b), checkModel(b, wf.model)]) if (check) throw this.problem(check);
+    const cb = checkCallback(b, this.cfg.allowLocalCallbacks);
+    if ("code" in cb) throw this.problem(cb);
+    const att = checkAttachments(b);
+    if ("code" in att) throw this.problem(att);
+    if (att.meta.length > 0 && !declaresFileInput(wf.inputs)) {
+      throw new HttpError(400, "INVALID_ATTACHMENTS", "this workflow declares no file input, so attachments cannot be used");
+    }
+    const v = validateInputs(wf.inputs, b.inputs);
+    if (!v.ok) {
+      throw new HttpError(400, "INVALID_INPUTS", "inputs failed validation against the workflow's input schema", {
+        details: v.details,
+      });
+    }
+    for (const ref of v.fileRefs) {
+      if (!att.ids.has(ref.attachment_id)) {
+        throw new HttpError(
+          400,
+          "INVALID_ATTACHMENTS",
+          `input ${ref.field} references attachment ${JSON.stringify(ref.attachment_id)}, which is not in input_context.attachments`,
+        );
+      }
+    }
+    const scenario = structuredClone(env.scenarios.get(wf.id) ?? wf.scenario ?? defaultScenario());
+    const run = this.engine.create({
+      environment: env.def.name,
+      workspace: key.workspace,
+      workflow_id: wf.id,
+      revision: wf.revision,
+      inputs: v.value,
+      metadata: isObj(b.metadata) ? b.metadata : {},
+      model: typeof b.model === "string" ? b.model : null,
+      callback_url: cb.url,
+      idempotency_key: idemKey.key,
+      fingerprint,
+      attachments: att.meta,
+      scenario,
+    });
+    if (scope !== null) this.idem.remember(scope, run.run_id, fingerprint);
+    this.send(res, 202, envelope(run, this.links(env.def.name)));
+  }
+
+  private recording(res: ServerResponse, key: ApiKey, runId: string): void {
+    const run = this.findRun(key, runId);
+    const now = this.clock.now();
+    const wait = this.limiter.attempt(key.workspace, now);
+    if (wait !== null) {
+      throw new HttpError(429, "RECORDING_RATE_LIMITED", "more than 10 recording downloads this hour for this workspace", {}, {
+        "Retry-After": String(wait),
+      });
+    }
+    const st = recordingState(run, now);
+    switch (st.kind) {
+      case "not_found":
+        throw new HttpError(404, "RECORDING_NOT_FOUND", `no recording is available: ${st.reason}`);
+      case "processing":
+        return this.send(res, 202, { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" }, {
+          "Retry-After": "3",
+        });
+      case "too_large":
+        throw new HttpError(413, "RECORDING_TOO_LARGE", `the recording is ${st.size} bytes, above the 128 MiB limit`);
+      case "ready": {
+        const bytes = recordingBytes();
+        // Plain GET only: a Range header still gets the whole file with 200.
+        res.writeHead(200, {
+          "Content-Type": "video/mp4",
+          "Content-Length": bytes.length,
+          "Content-Disposition": `attachment; filename="${run.run_id}.mp4"`,
+          "Accept-Ranges": "none",
+          "Cache-Control": "no-store",
+        });
+        res.end(bytes);
+      }
+    }
+  }
+
+  private async humanInput(
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: ApiKey,
+    runId: string,
+    links: Links,
+  ): Promise<void> {
+    const buf = await this.body(req, res, HUMAN_INPUT_LIMIT);
+    const run = this.findRun(key, runId);
+    const body = this.parseJson(buf);
+    if (!isObj(body) || !Object.hasOwn(body, "response")) {
+      throw new HttpError(400, "INVALID_BODY", "body must be an object with `response` (and `checkpoint_id`)");
+    }
+    if (body.checkpoint_id !== undefined && typeof body.checkpoint_id !== "string") {
+      throw new HttpError(400, "INVALID_BODY", "checkpoint_id must be a string");
+    }
+    const out = this.engine.answer(run, body.checkpoint_id as string | undefined, body.response);
+    switch (out.kind) {
+      case "accepted":
+      case "idempotent":
+        return this.send(res, 202, envelope(run, links));
+      case "conflict":
+        throw new HttpError(409, "HUMAN_WAIT_CONFLICT", out.message);
+      case "not_waiting":
+        throw new HttpError(409, "NOT_WAITING_FOR_HUMAN", "the run is not waiting for a human; nothing was stored");
+      case "expired":
+        throw new HttpError(410, "HUMAN_WAIT_EXPIRED", "the human wait expired");
+    }
+  }
+
+  // ---------- admin ----------
+
+  private adminEnv(name: string | undefined): EnvState {
+    const env = name === undefined ? undefined : this.envs.get(name);
+    if (!env) throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", `no environment ${JSON.stringify(name)}`);
+    return env;
+  }
+
+  private async adminJson(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
+    const body = this.parseJson(await this.body(req, res, ADMIN_LIMIT));
+    if (!isObj(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
+    return body;
+  }
+
+  private runHistory(run: RunRecord): Record<string, unknown> {
+    const links = this.links(run.environment);
+    const rec = run.scenario.recording ?? { mode: "ready" };
+    return {
+      run_id: run.run_id,
+      workflow_id: run.workflow_id,
+      revision: run.revision,
+      environment: run.environment,
+      workspace: run.workspace,
+      status: run.status,
+      inputs: run.inputs,
+      metadata: run.metadata,
+      model: run.model,
+      attachments: run.attachments,
+      callback_url: run.callback_url,
+      idempotency_key: run.idempotency_key,
+      error: run.error,
+      outputs: run.outputs,
+      created_at: iso(run.created_at),
+      finished_at: run.finished_at === null ? null : iso(run.finished_at),
+      events: run.events,
+      checkpoints: run.checkpoints.map((c) => ({
+        checkpoint_id: c.checkpoint_id,
+        kind: c.kind,
+        reason: c.reason,
+        expires_at: iso(c.expires_at),
+        answered: c.answer !== undefined,
+        answer: c.answer === undefined ? null : JSON.parse(c.answer),
+        acknowledged: c.acknowledged === true,
+        expired: c.expired === true,
+      })),
+      recording: {
+        mode: rec.mode,
+        session: run.scenario.session ?? "browser",
+        state: recordingState(run, this.clock.now()).kind,
+        url: hasBrowserRecording(run) ? `${links.apiBase}/runs/${run.run_id}/recording` : null,
+        size_bytes: rec.size_bytes ?? recordingBytes().length,
+      },
+      envelope: envelope(run, links),
+    };
+  }
+
+  private async admin(req: IncomingMessage, res: ServerResponse, p: string[]): Promise<void> {
+    const m = req.method;
+    if (m === "POST" && p.length === 1 && p[0] === "keys") {
+      const b = await this.adminJson(req, res);
+      const env = this.envs.get(b.environment as string);
+      if (!env) throw new HttpError(400, "INVALID_ENVIRONMENT", `unknown environment ${JSON.stringify(b.environment)}`);
+      const scopes = b.scopes ?? [...SCOPES];
+      if (!Array.isArray(scopes) || scopes.some((s) => !(SCOPES as readonly string[]).includes(s))) {
+        throw new HttpError(400, "INVALID_SCOPE", `scopes must be a list of ${SCOPES.join(", ")}`);
+      }
+      if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
+        throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string");
+      }
+      const key: ApiKey = {
+        token: `wfr_test_${randomBytes(24).toString("base64url")}`,
+        environment: env.def.name,
+        workspace: (b.workspace as string | undefined) ?? env.def.workspace,
+        scopes: [...new Set(scopes as Scope[])],
+      };
+      this.keys.set(key.token, key);
+      this.record({ t: "key", key });
+      return this.send(res, 201, { token: key.token, environment: key.environment, workspace: key.workspace, scopes: key.scopes });
+    }
+    if (m === "POST" && p[0] === "clock" && p[1] === "advance" && p.length === 2) {
+      const b = await this.adminJson(req, res);
+      if (!(this.clock instanceof VirtualClock)) {
+        throw new HttpError(409, "CLOCK_NOT_VIRTUAL", "the clock is real; start with clock virtual to advance it");
+      }
+      const ms = b.ms;
+      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
+        throw new HttpError(400, "INVALID_BODY", "ms must be a non-negative number");
+      }
+      const clock = this.clock;
+      this.engine.advance(Math.floor(ms), (t) => clock.set(t));
+      this.record({ t: "clock", now: clock.now() });
+      return this.send(res, 200, { now: iso(clock.now()) });
+    }
+    if (m === "GET" && p[0] === "clock" && p.length === 1) {
+      return this.send(res, 200, { now: iso(this.clock.now()), virtual: this.clock.virtual });
+    }
+    if (m === "GET" && p.length === 1 && p[0] === "environments") {
+      return this.send(res, 200, {
+        environments: [...this.envs.values()].map((e) => ({
+          name: e.def.name,
+          workspace: e.def.workspace,
+          base_url: this.links(e.def.name).apiBase,
+          workflows: [...e.def.workflows.values()].map((w) => ({ id: w.id, name: w.name, state: w.state, revision: w.revision })),
+        })),
+      });
+    }
+    if (p[0] === "environments" && p.length >= 3) {
+      if (!this.clock.virtual) this.engine.tick();
+      const env = this.adminEnv(p[1]);
+      if (m === "GET" && p[2] === "callbacks" && p.length === 3) {
+        return this.send(res, 200, { deliveries: env.deliveries });
+      }
+      if (m === "GET" && p[2] === "runs" && p.length === 3) {
+        const runs = [...this.engine.runs.values()].filter((r) => r.environment === env.def.name);
+        runs.forEach((r) => this.engine.process(r));
+        return this.send(res, 200, { runs: runs.map((r) => this.runHistory(r)) });
+      }
+      if (m === "GET" && p[2] === "runs" && p.length === 4) {
+        const run = this.engine.runs.get(p[3] as string);
+        if (!run || run.environment !== env.def.name) throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+        this.engine.process(run);
+        return this.send(res, 200, this.runHistory(run));
+      }
+      if (p[2] === "workflows" && p.length === 5) {
+        const wf = env.def.workflows.get(p[3] as string);
+        if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+        if (m === "PUT" && p[4] === "scenario") {
+          const b = await this.adminJson(req, res);
+          let scenario: Scenario;
+          try {
+            scenario = parseScenario(b);
+          } catch (e) {
+            throw new HttpError(400, "INVALID_SCENARIO", (e as Error).message);
+          }
+          env.scenarios.set(wf.id, scenario);
+          this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
+          return this.send(res, 200, { workflow_id: wf.id, scenario });
+        }
+        if (m === "DELETE" && p[4] === "scenario") {
+          env.scenarios.delete(wf.id);
+          this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
+          return this.send(res, 200, { workflow_id: wf.id, scenario: wf.scenario ?? defaultScenario() });
+        }
+        if (m === "PUT" && p[4] === "state") {
+          const b = await this.adminJson(req, res);
+          if (!["enabled", "draft", "disabled"].includes(b.state as string)) {
+            throw new HttpError(400, "INVALID_STATE", "state must be enabled, draft or disabled");
+          }
+          wf.state = b.state as WorkflowState;
+          this.record({ t: "state", env: env.def.name, workflow: wf.id, state: wf.state });
+          return this.send(res, 200, { workflow_id: wf.id, state: wf.state });
+        }
+      }
+    }
+    throw new HttpError(404, "NOT_FOUND", "no such admin route");
+  }
+}
+
+/** Deterministic bytes of a synthesized file output (a tiny PDF). */
+export function fileBytes(runId: string, n: number, filename: string): Buffer {
+  return Buffer.from(`%PDF-1.4\n% ${filename} (output ${n} of run ${runId}), synthesized by wfr-emulator\n%%EOF\n`);
+}

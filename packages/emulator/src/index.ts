@@ -1,0 +1,95 @@
+// @wfr/emulator: a stateful local twin of the Workflow Run service.
+import { type CatalogObject, builtinCatalogPath, catalogFromObject, loadCatalogFile } from "./catalog.js";
+import { readSchemasDir } from "./definition-read.js";
+import { Emulator } from "./http-server.js";
+import type { EnvironmentDef } from "./types.js";
+
+export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
+export { CatalogError } from "./catalog.js";
+export { DefinitionError, readDefinition } from "./definition-read.js";
+export { emitDefinition } from "./definition-emit.js";
+export { signWebhook } from "./callbacks.js";
+export type { Scenario, ScenarioStep } from "./types.js";
+
+export interface EmulatorOptions {
+  /** 0 = a free port (default for in-process use). */
+  port?: number;
+  host?: string;
+  /** A catalog file (YAML or JSON) or object; default: the sample catalog shipped in the package. */
+  catalog?: string | CatalogObject;
+  /** Twin mode: a directory of <env>/openapi.(json|yaml). */
+  fromSchemas?: string;
+  /** Persistence journal file; default in-memory. */
+  data?: string;
+  allowLocalCallbacks?: boolean;
+  clock?: "real" | "virtual";
+  /** The /_emulator admin API (default true). */
+  admin?: boolean;
+  corsOrigins?: string[];
+  webhookSecret?: string;
+  /** Vault credentials by environment: { production: { erp_password: "..." } }. */
+  vault?: Record<string, Record<string, string>>;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  adminToken?: never;
+}
+
+function loadEnvironments(o: EmulatorOptions): EnvironmentDef[] {
+  const envs: EnvironmentDef[] = [];
+  if (o.fromSchemas) envs.push(...readSchemasDir(o.fromSchemas));
+  if (o.catalog !== undefined) {
+    envs.push(...(typeof o.catalog === "string" ? loadCatalogFile(o.catalog) : catalogFromObject(o.catalog)));
+  }
+  if (!o.fromSchemas && o.catalog === undefined) envs.push(...loadCatalogFile(builtinCatalogPath()));
+  const names = new Set<string>();
+  for (const e of envs) {
+    if (names.has(e.name)) throw new Error(`environment ${e.name} is defined twice`);
+    names.add(e.name);
+  }
+  for (const [key, creds] of Object.entries(o.vault ?? {})) {
+    const env = envs.find((e) => e.name === key);
+    if (env) Object.assign(env.vault, creds);
+    else {
+      // Not an environment name: a credential with fields, usable as "<name>.<field>" everywhere.
+      for (const e of envs) for (const [f, v] of Object.entries(creds)) e.vault[`${key}.${f}`] = v;
+    }
+  }
+  return envs;
+}
+
+/** Start the emulator; also returns the server object (used by the bin). */
+export async function launchEmulator(
+  options: EmulatorOptions = {},
+): Promise<{ running: RunningEmulator; environments: { name: string; baseUrl: string }[] }> {
+  const emu = new Emulator({
+    environments: loadEnvironments(options),
+    clock: options.clock ?? "real",
+    admin: options.admin ?? true,
+    allowLocalCallbacks: options.allowLocalCallbacks ?? false,
+    corsOrigins: options.corsOrigins ?? [],
+    ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
+    ...(options.data ? { data: options.data } : {}),
+  });
+  await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
+  let closing: Promise<void> | undefined;
+  const running: RunningEmulator = {
+    url: emu.origin,
+    port: emu.port,
+    close: () => {
+      closing ??= emu.close();
+      return closing;
+    },
+  };
+  const environments = emu
+    .environmentNames()
+    .map((name) => ({ name, baseUrl: emu.links(name).apiBase }));
+  return { running, environments };
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return (await launchEmulator(options)).running;
+}

@@ -1,0 +1,164 @@
+// Checks of the launch body (spec "Launch body", "Errors", "Limits"), apart from `inputs`.
+import { checkCallbackUrl } from "./callback-url.js";
+import type { AttachmentMeta } from "./types.js";
+
+export const BODY_LIMIT = 37_748_736; // 36 MiB, spec "Limits"
+export const ATTACHMENT_LIMIT = 26_214_400; // 25 MiB decoded, spec "Limits"
+export const IDEMPOTENCY_KEY_MAX = 200;
+export const MODELS = ["pro", "flash", "lite", "max"];
+const ALLOWED_KEYS = ["inputs", "callback_url", "metadata", "idempotency_key", "model", "input_context"];
+/** Per-run browser or proxy overrides are rejected (spec "Launch body"). */
+const OVERRIDE_KEY = /browser|proxy|user_?agent|headless|viewport|profile|region|country|stealth|captcha/i;
+
+export interface BodyProblem {
+  status: number;
+  code: string;
+  message: string;
+  attachment_id?: string;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function decodedLength(b64: string): number {
+  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  return (b64.length / 4) * 3 - pad;
+}
+
+export function isStrictBase64(s: string): boolean {
+  return s.length % 4 === 0 && B64.test(s) && !/=[^=]/.test(s);
+}
+
+export function checkTopLevel(body: unknown): BodyProblem | null {
+  if (!isObj(body)) {
+    return { status: 400, code: "INVALID_BODY", message: "the launch body must be a JSON object" };
+  }
+  const keys = Object.keys(body);
+  const override = keys.find((k) => !ALLOWED_KEYS.includes(k) && OVERRIDE_KEY.test(k));
+  if (override !== undefined) {
+    return {
+      status: 400,
+      code: "RUN_OVERRIDE_NOT_ALLOWED",
+      message: `per-run browser or proxy overrides are not accepted (${JSON.stringify(override)}); they come from the saved workflow or workspace defaults`,
+    };
+  }
+  const unknown = keys.find((k) => !ALLOWED_KEYS.includes(k));
+  if (unknown !== undefined) {
+    return {
+      status: 400,
+      code: "INVALID_BODY",
+      message: `unknown launch body field ${JSON.stringify(unknown.slice(0, 100))}; allowed: ${ALLOWED_KEYS.join(", ")}`,
+    };
+  }
+  return null;
+}
+
+export function checkMetadata(body: Record<string, unknown>): BodyProblem | null {
+  // Spec: metadata must be a JSON object (null, array, string, number, boolean are invalid).
+  if (Object.hasOwn(body, "metadata") && !isObj(body.metadata)) {
+    return { status: 400, code: "INVALID_METADATA", message: "metadata must be a JSON object" };
+  }
+  return null;
+}
+
+export function idempotencyKeyOf(
+  body: Record<string, unknown>,
+  header: string | string[] | undefined,
+): { key: string | null } | BodyProblem {
+  const check = (v: unknown, where: string): BodyProblem | null => {
+    if (typeof v !== "string" || v.length === 0) {
+      return { status: 400, code: "INVALID_IDEMPOTENCY_KEY", message: `${where} must be a non-empty string` };
+    }
+    if (v.length > IDEMPOTENCY_KEY_MAX) {
+      return {
+        status: 400,
+        code: "INVALID_IDEMPOTENCY_KEY",
+        message: `${where} is longer than ${IDEMPOTENCY_KEY_MAX} characters`,
+      };
+    }
+    return null;
+  };
+  // Spec: idempotency_key takes precedence over the header when both are sent.
+  if (Object.hasOwn(body, "idempotency_key")) {
+    const p = check(body.idempotency_key, "idempotency_key");
+    return p ?? { key: body.idempotency_key as string };
+  }
+  if (header !== undefined) {
+    const h = Array.isArray(header) ? header[0] : header;
+    const p = check(h, "Idempotency-Key header");
+    return p ?? { key: h as string };
+  }
+  return { key: null };
+}
+
+export function checkModel(body: Record<string, unknown>, exposed: boolean): BodyProblem | null {
+  if (!Object.hasOwn(body, "model")) return null;
+  if (!exposed) {
+    return {
+      status: 400,
+      code: "INVALID_MODEL",
+      message: "this environment's schema does not expose `model` for this workflow",
+    };
+  }
+  if (typeof body.model !== "string" || !MODELS.includes(body.model)) {
+    return { status: 400, code: "INVALID_MODEL", message: `model must be one of ${MODELS.join(", ")}` };
+  }
+  return null;
+}
+
+export function checkCallback(
+  body: Record<string, unknown>,
+  allowLocal: boolean,
+): { url: string | null } | BodyProblem {
+  if (!Object.hasOwn(body, "callback_url")) return { url: null };
+  const c = checkCallbackUrl(body.callback_url, allowLocal);
+  if (!c.ok) return { status: 400, code: "INVALID_CALLBACK_URL", message: c.reason };
+  return { url: c.url };
+}
+
+export interface ParsedAttachments {
+  ids: Set<string>;
+  meta: AttachmentMeta[];
+}
+
+/** input_context.attachments: shape, strict base64, distinct ids, 25 MiB decoded each. */
+export function checkAttachments(body: Record<string, unknown>): ParsedAttachments | BodyProblem {
+  const out: ParsedAttachments = { ids: new Set(), meta: [] };
+  if (!Object.hasOwn(body, "input_context")) return out;
+  const ctx = body.input_context;
+  const bad = (message: string): BodyProblem => ({ status: 400, code: "INVALID_ATTACHMENTS", message });
+  if (!isObj(ctx)) return bad("input_context must be an object");
+  const extra = Object.keys(ctx).find((k) => k !== "attachments");
+  if (extra !== undefined) return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
+  if (!Object.hasOwn(ctx, "attachments")) return out;
+  if (!Array.isArray(ctx.attachments)) return bad("input_context.attachments must be an array");
+  for (const [i, a] of ctx.attachments.entries()) {
+    const where = `input_context.attachments[${i}]`;
+    if (!isObj(a)) return bad(`${where} must be an object`);
+    for (const k of ["id", "filename", "mimeType", "base64"]) {
+      if (typeof a[k] !== "string") return bad(`${where}.${k} must be a string`);
+    }
+    const extraKey = Object.keys(a).find((k) => !["id", "filename", "mimeType", "base64"].includes(k));
+    if (extraKey !== undefined) return bad(`${where} has an unknown field ${JSON.stringify(extraKey.slice(0, 100))}`);
+    const id = a.id as string;
+    if (id.length === 0) return bad(`${where}.id must not be empty`);
+    if (out.ids.has(id)) return bad(`attachment id ${JSON.stringify(id)} is used more than once`);
+    const b64 = a.base64 as string;
+    if (!isStrictBase64(b64)) return bad(`${where}.base64 is not valid base64`);
+    const size = decodedLength(b64);
+    if (size > ATTACHMENT_LIMIT) {
+      return {
+        status: 413,
+        code: "ATTACHMENT_TOO_LARGE",
+        message: `attachment ${JSON.stringify(id)} is ${size} bytes decoded; the limit is ${ATTACHMENT_LIMIT}`,
+        attachment_id: id,
+      };
+    }
+    out.ids.add(id);
+    out.meta.push({ id, filename: a.filename as string, mimeType: a.mimeType as string, size_bytes: size });
+  }
+  return out;
+}

@@ -1,0 +1,351 @@
+// The scenario engine: moves each run through queued -> starting -> running ->
+// (waiting_for_human_live) -> terminal, driven by its scenario on the real or virtual clock.
+import { randomBytes } from "node:crypto";
+import { type Clock, iso } from "./clock.js";
+import { canonicalJson } from "./idempotency.js";
+import type { FileOutputRef } from "./synthesize-outputs.js";
+import {
+  type AttachmentMeta,
+  type Checkpoint,
+  isTerminal,
+  type RunRecord,
+  type RunStatus,
+  type Scenario,
+} from "./types.js";
+import { redactVault } from "./vault.js";
+
+/** How long the runtime takes to acknowledge an accepted human answer. */
+export const ACK_MS = 100;
+export const DEFAULT_QUEUE_MS = 50;
+export const DEFAULT_START_MS = 50;
+
+export type NotifyType = "workflow.run.requires_action" | "workflow.run.completed";
+
+export interface EngineHooks {
+  persist(run: RunRecord): void;
+  notify(run: RunRecord, type: NotifyType): void;
+  vault(environment: string): Record<string, string>;
+  synthesize(run: RunRecord): Record<string, unknown>;
+}
+
+export interface NewRun {
+  environment: string;
+  workspace: string;
+  workflow_id: string;
+  revision: number;
+  inputs: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  model: string | null;
+  callback_url: string | null;
+  idempotency_key: string | null;
+  fingerprint: string;
+  attachments: AttachmentMeta[];
+  scenario: Scenario;
+}
+
+export const newId = (prefix: string): string => `${prefix}_${randomBytes(10).toString("hex")}`;
+
+export type AnswerOutcome =
+  | { kind: "accepted" }
+  | { kind: "idempotent" }
+  | { kind: "conflict"; message: string }
+  | { kind: "not_waiting" }
+  | { kind: "expired" };
+
+export class RunEngine {
+  readonly runs = new Map<string, RunRecord>();
+  private readonly active = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    readonly clock: Clock,
+    private readonly hooks: EngineHooks,
+  ) {}
+
+  /** Re-adopt a run (journal replay). */
+  restore(run: RunRecord): void {
+    this.runs.set(run.run_id, run);
+    if (run.next_at !== null && !isTerminal(run.status)) this.active.add(run.run_id);
+    else this.active.delete(run.run_id);
+  }
+
+  create(p: NewRun): RunRecord {
+    const now = this.clock.now();
+    const run: RunRecord = {
+      run_id: newId("run"),
+      ...p,
+      status: "queued",
+      step: 0,
+      next_at: now + (p.scenario.queue_ms ?? DEFAULT_QUEUE_MS),
+      created_at: now,
+      updated_at: now,
+      started_at: null,
+      finished_at: null,
+      session_id: null,
+      error: null,
+      outputs: null,
+      events: [],
+      checkpoints: [],
+      waiting: null,
+      event_seq: 0,
+    };
+    this.event(run, "run.queued", { workflow_id: p.workflow_id, revision: p.revision });
+    this.runs.set(run.run_id, run);
+    this.active.add(run.run_id);
+    // Zero-length steps run at once (virtual clock included).
+    this.process(run, false);
+    this.hooks.persist(run);
+    this.schedule();
+    return run;
+  }
+
+  private event(run: RunRecord, type: string, data?: Record<string, unknown>, step?: number): void {
+    run.event_seq += 1;
+    run.events.push({
+      id: `${run.run_id}_evt_${run.event_seq}`,
+      type,
+      at: iso(this.clock.now()),
+      ...(step !== undefined ? { step } : {}),
+      ...(data !== undefined ? { data } : {}),
+    });
+  }
+
+  private setStatus(run: RunRecord, status: RunStatus, data?: Record<string, unknown>): void {
+    run.status = status;
+    run.updated_at = this.clock.now();
+    this.event(run, `run.${status}`, data);
+  }
+
+  private finish(
+    run: RunRecord,
+    status: RunStatus,
+    error: RunRecord["error"],
+    outputs: Record<string, unknown> | null,
+  ): void {
+    run.error = error;
+    run.outputs = outputs;
+    run.finished_at = this.clock.now();
+    run.next_at = null;
+    run.waiting = null;
+    this.setStatus(run, status, error ? { error } : undefined);
+    this.active.delete(run.run_id);
+    this.hooks.notify(run, "workflow.run.completed");
+  }
+
+  /** Process everything due for `run` at the current clock time. Returns whether it changed. */
+  process(run: RunRecord, persist = true): boolean {
+    let changed = false;
+    let guard = 0;
+    while (run.next_at !== null && run.next_at <= this.clock.now() && !isTerminal(run.status)) {
+      if (++guard > 10_000) break;
+      changed = true;
+      this.stepOnce(run);
+    }
+    if (isTerminal(run.status)) this.active.delete(run.run_id);
+    if (changed && persist) this.hooks.persist(run);
+    return changed;
+  }
+
+  private stepOnce(run: RunRecord): void {
+    const now = this.clock.now();
+    const sc = run.scenario;
+    switch (run.status) {
+      case "queued":
+        this.setStatus(run, "starting");
+        run.next_at = now + (sc.start_ms ?? DEFAULT_START_MS);
+        return;
+      case "starting":
+        run.session_id = newId("ses");
+        run.started_at = now;
+        this.setStatus(run, "running", { session: sc.session ?? "browser" });
+        run.next_at = now;
+        return;
+      case "waiting_for_human_live": {
+        const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
+        if (!cp) {
+          run.next_at = now;
+          run.status = "running";
+          return;
+        }
+        if (cp.answer !== undefined && cp.answered_at !== undefined) {
+          cp.acknowledged = true;
+          run.waiting = null;
+          this.event(run, "human.acknowledged", { checkpoint_id: cp.checkpoint_id }, cp.step);
+          this.setStatus(run, "running");
+          run.next_at = now;
+          return;
+        }
+        cp.expired = true;
+        this.event(run, "human.expired", { checkpoint_id: cp.checkpoint_id }, cp.step);
+        run.waiting = null;
+        this.finish(
+          run,
+          "human_wait_expired",
+          { code: "HUMAN_WAIT_EXPIRED", message: "nobody answered the checkpoint before it expired" },
+          null,
+        );
+        return;
+      }
+      case "running":
+        this.runStep(run);
+        return;
+      default:
+        run.next_at = null;
+    }
+  }
+
+  private runStep(run: RunRecord): void {
+    const now = this.clock.now();
+    const index = run.step;
+    const step = run.scenario.steps[index];
+    const vault = this.hooks.vault(run.environment);
+    if (!step) {
+      this.finish(run, "succeeded", null, this.hooks.synthesize(run));
+      return;
+    }
+    run.step += 1;
+    if ("wait_ms" in step) {
+      run.next_at = now + step.wait_ms;
+      return;
+    }
+    if ("event" in step) {
+      const { type, ...rest } = step.event;
+      const r = redactVault(rest, vault);
+      if (r.missing.length > 0) {
+        this.finish(
+          run,
+          "failed",
+          {
+            code: "CREDENTIAL_NOT_FOUND",
+            message: `vault credential ${JSON.stringify(r.missing[0])} is not configured`,
+          },
+          null,
+        );
+        return;
+      }
+      const data = r.value as Record<string, unknown>;
+      this.event(run, type, Object.keys(data).length > 0 ? data : undefined, index);
+      run.next_at = now;
+      return;
+    }
+    if ("human" in step) {
+      const h = step.human;
+      const cp: Checkpoint = {
+        checkpoint_id: newId("chk"),
+        kind: h.kind,
+        reason: h.reason,
+        instructions: h.instructions ?? null,
+        stop_condition: h.stop_condition ?? null,
+        expires_at: now + h.expires_in_ms,
+        step: index,
+      };
+      run.checkpoints.push(cp);
+      run.waiting = run.checkpoints.length - 1;
+      this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind }, index);
+      this.setStatus(run, "waiting_for_human_live");
+      run.next_at = cp.expires_at;
+      this.hooks.notify(run, "workflow.run.requires_action");
+      return;
+    }
+    if ("succeed" in step) {
+      let outputs = step.succeed.outputs
+        ? structuredClone(step.succeed.outputs)
+        : this.hooks.synthesize(run);
+      outputs = redactVault(outputs, vault).value as Record<string, unknown>;
+      this.finish(run, "succeeded", null, outputs);
+      return;
+    }
+    if ("fail" in step) {
+      const error = redactVault(step.fail.error, vault).value as RunRecord["error"];
+      this.finish(run, step.fail.status, error, null);
+    }
+  }
+
+  /**
+   * Spec "POST /runs/{runId}/human-input": identical answer idempotent; changed answer or stale
+   * checkpoint 409 HUMAN_WAIT_CONFLICT; not waiting 409 NOT_WAITING_FOR_HUMAN; expired 410.
+   */
+  answer(run: RunRecord, checkpointId: string | undefined, response: unknown): AnswerOutcome {
+    this.process(run);
+    const canon = canonicalJson(response);
+    const current = run.waiting === null ? undefined : run.checkpoints[run.waiting];
+    const named =
+      checkpointId === undefined
+        ? (current ?? run.checkpoints[run.checkpoints.length - 1])
+        : run.checkpoints.find((c) => c.checkpoint_id === checkpointId);
+    if (named?.expired) return { kind: "expired" };
+    if (named && named.answer !== undefined) {
+      return named.answer === canon
+        ? { kind: "idempotent" }
+        : { kind: "conflict", message: "a different answer was already accepted for this checkpoint" };
+    }
+    if (!current || run.status !== "waiting_for_human_live") {
+      if (named) return { kind: "conflict", message: "this checkpoint is no longer awaited" };
+      // An answer that arrives before the run reaches a checkpoint is not stored (README).
+      return { kind: "not_waiting" };
+    }
+    if (named !== current) {
+      return { kind: "conflict", message: "stale or unknown checkpoint_id: another checkpoint is awaited" };
+    }
+    const now = this.clock.now();
+    current.answer = canon;
+    current.answered_at = now;
+    this.event(run, "human.answered", { checkpoint_id: current.checkpoint_id }, current.step);
+    run.updated_at = now;
+    run.next_at = now + ACK_MS;
+    this.active.add(run.run_id);
+    this.hooks.persist(run);
+    this.schedule();
+    return { kind: "accepted" };
+  }
+
+  /** Process every run that is due now. */
+  tick(): void {
+    for (const id of [...this.active]) {
+      const run = this.runs.get(id);
+      if (run) this.process(run);
+    }
+    this.schedule();
+  }
+
+  private earliest(): number | null {
+    let min: number | null = null;
+    for (const id of this.active) {
+      const at = this.runs.get(id)?.next_at;
+      if (at !== null && at !== undefined && (min === null || at < min)) min = at;
+    }
+    return min;
+  }
+
+  /** Virtual clock: move time forward by `ms`, running due steps in time order. */
+  advance(ms: number, setNow: (t: number) => void): void {
+    const target = this.clock.now() + ms;
+    for (let guard = 0; guard < 1_000_000; guard++) {
+      const at = this.earliest();
+      if (at === null || at > target) break;
+      setNow(at);
+      for (const id of [...this.active]) {
+        const run = this.runs.get(id);
+        if (run && run.next_at !== null && run.next_at <= at) this.process(run);
+      }
+    }
+    setNow(target);
+  }
+
+  /** Real clock: one timer for the earliest due run. */
+  schedule(): void {
+    if (this.clock.virtual || this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const at = this.earliest();
+    if (at === null) return;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,147 @@
+// Shared types of the emulator's model: environments, workflows, scenarios, runs.
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents are walked dynamically
+export type JsonSchema = any;
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+export type WorkflowState = "enabled" | "draft" | "disabled";
+
+export interface WorkflowDef {
+  id: string;
+  name: string;
+  description: string;
+  state: WorkflowState;
+  revision: number;
+  /** Whether this environment exposes `model` for this workflow (definition-format.md). */
+  model: boolean;
+  /** The `inputs` object schema (FileReference/FileOutput kept as $ref). */
+  inputs: JsonSchema;
+  /** The outputs object schema. */
+  outputs: JsonSchema;
+  /** Example launch body, shown in the definition. */
+  example?: Record<string, unknown>;
+  scenario?: Scenario;
+}
+
+export interface EnvironmentDef {
+  name: string;
+  workspace: string;
+  workflows: Map<string, WorkflowDef>;
+  vault: Record<string, string>;
+}
+
+export type FailStatus = "failed" | "error" | "cancelled" | "terminated" | "dead_letter";
+
+export type ScenarioStep =
+  | { wait_ms: number }
+  | { event: { type: string; [k: string]: unknown } }
+  | {
+      human: {
+        kind: string;
+        reason: string;
+        instructions?: string;
+        stop_condition?: string;
+        expires_in_ms: number;
+      };
+    }
+  | { succeed: { outputs?: Record<string, unknown> } }
+  | { fail: { status: FailStatus; error: { code?: string; message: string } } };
+
+export interface RecordingConfig {
+  mode: "none" | "ready" | "processing";
+  processing_ms?: number;
+  size_bytes?: number;
+}
+
+export interface Scenario {
+  steps: ScenarioStep[];
+  recording?: RecordingConfig;
+  session?: "browser" | "computer";
+  /** Time spent queued and starting before the session exists (defaults 50 / 50 ms). */
+  queue_ms?: number;
+  start_ms?: number;
+}
+
+export const TERMINAL_STATUSES = [
+  "succeeded",
+  "failed",
+  "error",
+  "cancelled",
+  "terminated",
+  "dead_letter",
+  "human_wait_expired",
+] as const;
+
+export type RunStatus =
+  | "queued"
+  | "starting"
+  | "running"
+  | "waiting_for_human_live"
+  | (typeof TERMINAL_STATUSES)[number];
+
+export function isTerminal(status: string): boolean {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export interface RunEvent {
+  id: string;
+  type: string;
+  at: string;
+  step?: number;
+  data?: Record<string, unknown>;
+}
+
+export interface Checkpoint {
+  checkpoint_id: string;
+  kind: string;
+  reason: string;
+  instructions: string | null;
+  stop_condition: string | null;
+  expires_at: number;
+  step: number;
+  /** Canonical JSON of the accepted answer, once one was accepted. */
+  answer?: string;
+  answered_at?: number;
+  acknowledged?: boolean;
+  expired?: boolean;
+}
+
+export interface AttachmentMeta {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size_bytes: number;
+}
+
+export interface RunRecord {
+  run_id: string;
+  environment: string;
+  workspace: string;
+  workflow_id: string;
+  revision: number;
+  status: RunStatus;
+  inputs: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  model: string | null;
+  callback_url: string | null;
+  idempotency_key: string | null;
+  fingerprint: string;
+  attachments: AttachmentMeta[];
+  scenario: Scenario;
+  /** Index of the next scenario step to run. */
+  step: number;
+  /** Clock time (ms) when the engine next has work for this run; null when none. */
+  next_at: number | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  session_id: string | null;
+  error: { code?: string; message: string } | null;
+  outputs: Record<string, unknown> | null;
+  events: RunEvent[];
+  checkpoints: Checkpoint[];
+  /** The checkpoint currently awaited (index into checkpoints), or null. */
+  waiting: number | null;
+  event_seq: number;
+}
