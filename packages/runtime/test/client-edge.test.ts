@@ -198,6 +198,33 @@ describe("launch", () => {
   });
 });
 
+describe("retries on reads", () => {
+  it("retries 408, 502 and 504 on a GET, then answers", async () => {
+    const wfr = client();
+    const run = await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
+    const STATUS = new RegExp(`/runs/${run.run_id}$`);
+    for (const status of [408, 502, 504])
+      fake.script("GET", STATUS, { status, body: { error: "x", code: `HTTP_${status}` } });
+    expect((await wfr.getRun(run.run_id)).run_id).toBe(run.run_id);
+    expect(fake.requestsTo("GET", STATUS)).toHaveLength(4);
+  });
+
+  it("stops retrying when Retry-After would pass totalTimeoutMs, and returns the typed error", async () => {
+    const clock = createVirtualClock();
+    fake.script("GET", /\/runs\/run_9$/, {
+      status: 503,
+      headers: { "retry-after": "120" },
+      body: { error: "busy", code: "UNAVAILABLE" },
+    });
+    const error = await client({ clock, retry: { totalTimeoutMs: 60_000 } })
+      .getRun("run_9")
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, code: "UNAVAILABLE", retryAfterSeconds: 120 });
+    expect(clock.sleeps).toEqual([]);
+    expect(fake.requestsTo("GET", /run_9/)).toHaveLength(1);
+  });
+});
+
 describe("results and polling", () => {
   it("The result endpoint returns 202 while the run is not terminal and 200 once it is terminal", async () => {
     const wfr = client();
