@@ -171,7 +171,7 @@ describe("Definition download", () => {
     }
   });
 
-  it("Twin mode synthesizes outputs deterministically from the output schema", async () => {
+  it("Twin mode synthesizes outputs deterministically from the output schema (declared fields, declared types)", async () => {
     const twin = await Harness.start({
       fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),
     });
@@ -179,24 +179,21 @@ describe("Definition download", () => {
       const tk = await twin.key("production");
       const auth = { authorization: `Bearer ${tk}` };
       await twin.scenario("production", "wf_P9hHc2Vb", { steps: [{ succeed: {} }] });
-      const outputs: Json[] = [];
-      for (let i = 0; i < 2; i++) {
-        const r = await http(
-          "POST",
-          `${twin.base()}/automations/wf_P9hHc2Vb/runs`,
-          { inputs: { contacts: [] } },
-          auth,
-        );
-        expect(r.status).toBe(202);
-        let res = await http("GET", `${twin.base()}/runs/${r.body.run_id}/result`, undefined, auth);
-        for (let t = 0; t < 100 && res.status === 202; t++) {
-          await twin.advance(500);
-          res = await http("GET", `${twin.base()}/runs/${r.body.run_id}/result`, undefined, auth);
-        }
-        expect(res.status).toBe(200);
-        expect(res.body.status).toBe("succeeded");
-        outputs.push(res.body.outputs);
+      const r = await http(
+        "POST",
+        `${twin.base()}/automations/wf_P9hHc2Vb/runs`,
+        { inputs: { contacts: [] } },
+        auth,
+      );
+      expect(r.status).toBe(202);
+      const resultUrl = `${twin.base()}/runs/${r.body.run_id}/result`;
+      let res = await http("GET", resultUrl, undefined, auth);
+      for (let t = 0; t < 100 && res.status === 202; t++) {
+        await twin.advance(500);
+        res = await http("GET", resultUrl, undefined, auth);
       }
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe("succeeded");
       const def = await http(
         "GET",
         `${twin.url}/production/api-docs/openapi.json`,
@@ -205,10 +202,26 @@ describe("Definition download", () => {
       );
       const op = launchOps(def.body).get("wf_P9hHc2Vb");
       const outSchema = resolve(def.body, op["x-workflow"].outputs);
-      expect(outputs[0]).toBeTypeOf("object");
-      expect(outputs[0]).not.toBeNull();
-      for (const req of outSchema.required ?? []) expect(outputs[0]).toHaveProperty(req);
-      expect(outputs[1]).toEqual(outputs[0]);
+      const outputs = res.body.outputs;
+      expect(outputs).toBeTypeOf("object");
+      expect(outputs).not.toBeNull();
+      // Every synthesized field is declared and has the declared JSON type.
+      for (const [k, v] of Object.entries<Json>(outputs)) {
+        const prop = resolve(def.body, outSchema.properties?.[k]);
+        expect(prop, `output ${k} is declared`).toBeDefined();
+        const types = ([] as string[]).concat(prop.type ?? []);
+        const actual = Array.isArray(v) ? "array" : v === null ? "null" : typeof v;
+        if (types.length > 0) {
+          expect(
+            types.some((t) => t === actual || (t === "integer" && Number.isInteger(v))),
+            `output ${k}: ${actual} vs ${types}`,
+          ).toBe(true);
+        }
+      }
+      for (const req of outSchema.required ?? []) expect(outputs).toHaveProperty(req);
+      // Deterministic: reading the same run again gives the same outputs.
+      const again = await http("GET", resultUrl, undefined, auth);
+      expect(again.body.outputs).toEqual(outputs);
     } finally {
       await twin.close();
     }

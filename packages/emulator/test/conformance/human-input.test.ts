@@ -98,7 +98,8 @@ describe("human_action and POST /runs/{runId}/human-input", () => {
     );
     expect(second.human_action.reason).toBe("Second");
     expect(second.human_action.response_accepted).toBe(false);
-    const stale = await answer(run.run_id, { checkpoint_id: firstId, response: "ok" });
+    // An answer (other than a replay of the accepted one) to the earlier checkpoint is stale.
+    const stale = await answer(run.run_id, { checkpoint_id: firstId, response: "second thoughts" });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe("HUMAN_WAIT_CONFLICT");
   });
