@@ -1,0 +1,117 @@
+// `pnpm demo`: the whole loop, offline, start to finish. The emulator starts
+// on a free port, production's definition is downloaded from it, code is
+// generated from that download, the app (src/invoice-demo.ts) is
+// type-checked against the freshly generated code and run: a launch through
+// the generated types, its human checkpoint answered, the typed result
+// printed. Everything is shut down and removed at the end.
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { generate } from "@wfr/codegen";
+import { startEmulator } from "@wfr/emulator";
+import { build } from "esbuild";
+import ts from "typescript";
+
+const demoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+const appSource = join(demoRoot, "src", "invoice-demo.ts");
+const ENVIRONMENT = "production";
+const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function admin(baseUrl: string, method: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${baseUrl}/_emulator${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`emulator admin ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Type-checks the app with `@wfr/generated/<env>` pointing at the freshly generated code. */
+function typeCheckApp(generatedDir: string): void {
+  const program = ts.createProgram([appSource], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ["node"],
+    baseUrl: demoRoot,
+    paths: { [`@wfr/generated/${ENVIRONMENT}`]: [join(generatedDir, ENVIRONMENT, "index.ts")] },
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  if (diagnostics.length > 0) {
+    const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => demoRoot, getNewLine: () => "\n" };
+    throw new Error(`the app does not type-check against the downloaded definition:\n${ts.formatDiagnostics(diagnostics, host)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  // Inside the app folder so that generated imports of @wfr/runtime and zod resolve.
+  const work = join(demoRoot, ".work");
+  await rm(work, { recursive: true, force: true });
+  const emulator = await startEmulator({ port: 0, host: "127.0.0.1", clock: "real" });
+  try {
+    log(`emulator listening at ${emulator.url}`);
+    const { token } = (await admin(emulator.url, "POST", "/keys", {
+      environment: ENVIRONMENT,
+      scopes: ["workflows:run", "runs:read"],
+    })) as { token: string };
+    await admin(emulator.url, "PUT", `/environments/${ENVIRONMENT}/workflows/${INVOICE_INTAKE_ID}/scenario`, {
+      steps: [
+        { wait_ms: 150 },
+        { event: { type: "step.completed", step: "open_erp_portal" } },
+        { human: { kind: "approval", reason: "Amount is above the auto-approve limit", expires_in_ms: 60_000 } },
+        { wait_ms: 150 },
+        { succeed: {} },
+      ],
+      recording: { mode: "ready" },
+    });
+
+    const definitionUrl = `${emulator.url}/${ENVIRONMENT}/api-docs/openapi.json`;
+    const definition = await fetch(definitionUrl);
+    if (!definition.ok) throw new Error(`downloading ${definitionUrl}: HTTP ${definition.status}`);
+    const schemasDir = join(work, "schemas");
+    await mkdir(join(schemasDir, ENVIRONMENT), { recursive: true });
+    await writeFile(join(schemasDir, ENVIRONMENT, "openapi.json"), await definition.text());
+    log(`downloaded ${definitionUrl}`);
+
+    const generatedDir = join(work, "generated");
+    const { models, files } = generate({ schemas: schemasDir, out: generatedDir });
+    const workflowCount = models.reduce((n, m) => n + m.workflows.length, 0);
+    log(`generated ${Object.keys(files).length} files for ${workflowCount} workflows`);
+
+    typeCheckApp(generatedDir);
+    log("the app type-checks against the generated code");
+
+    const bundle = join(work, "invoice-demo.mjs");
+    await build({
+      entryPoints: [appSource],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: bundle,
+      logLevel: "error",
+      alias: { [`@wfr/generated/${ENVIRONMENT}`]: join(generatedDir, ENVIRONMENT, "index.ts") },
+    });
+    const app = (await import(pathToFileURL(bundle).href)) as typeof import("./invoice-demo.js");
+    const outputs = await app.runInvoiceDemo({
+      baseUrl: `${emulator.url}/${ENVIRONMENT}/api/v1`,
+      apiKey: token,
+      log,
+    });
+    log(`typed outputs: ${JSON.stringify(outputs)}`);
+  } finally {
+    await emulator.close();
+    await rm(work, { recursive: true, force: true });
+    log("emulator stopped; temporary files removed");
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
