@@ -21,10 +21,19 @@ interface Io {
 class UsageError extends Error {}
 
 function parseGenerateArgs(argv: readonly string[]) {
-  const options = { schemas: "schemas", out: "packages/generated/src", check: false, config: "wfr.codegen.json", configGiven: false };
+  const options = {
+    schemas: "schemas",
+    out: "packages/generated/src",
+    check: false,
+    config: "wfr.codegen.json",
+    configGiven: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
@@ -69,15 +78,21 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
       ...r.extra.map((p) => `extra:   ${p}`),
     ];
     if (problems.length > 0) {
-      io.stderr.write(`wfr-codegen: ${o.out} does not match ${o.schemas} (run \`pnpm generate\`):\n${problems.map((p) => `  ${p}\n`).join("")}`);
+      io.stderr.write(
+        `wfr-codegen: ${o.out} does not match ${o.schemas} (run \`pnpm generate\`):\n${problems.map((p) => `  ${p}\n`).join("")}`,
+      );
       return 1;
     }
-    io.stdout.write(`wfr-codegen: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`);
+    io.stdout.write(
+      `wfr-codegen: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`,
+    );
     return 0;
   }
   writeOutput(out, files);
   const count = models.reduce((n, m) => n + m.workflows.length, 0);
-  io.stdout.write(`wfr-codegen: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`);
+  io.stdout.write(
+    `wfr-codegen: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`,
+  );
   return 0;
 }
 
@@ -90,7 +105,9 @@ async function runDiff(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   // A computed specifier: the diff command is owned and built separately.
-  const mod = (await import(pathToFileURL(found).href)) as { runDiffCommand?: (argv: string[]) => Promise<number> };
+  const mod = (await import(pathToFileURL(found).href)) as {
+    runDiffCommand?: (argv: string[]) => Promise<number>;
+  };
   if (typeof mod.runDiffCommand !== "function") {
     io.stderr.write("diff: not available\n");
     return 2;
@@ -98,7 +115,10 @@ async function runDiff(argv: string[], io: Io): Promise<number> {
   return mod.runDiffCommand(argv);
 }
 
-export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Io = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "generate") return await runGenerate(rest, io);
@@ -123,7 +143,9 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+const invokedDirectly =
+  process.argv[1] !== undefined &&
+  resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
 if (invokedDirectly) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;

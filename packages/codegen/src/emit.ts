@@ -3,7 +3,7 @@
 // of the types modules and formats every file; zod schemas are written as
 // zod 4 expressions; every definition string goes through escape.ts.
 import { IndentationText, NewLineKind, Project, QuoteKind, ts } from "ts-morph";
-import { docComment, commentLines, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
+import { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
 import { pascalCase } from "./identifiers.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "./model.js";
 
@@ -76,19 +76,34 @@ export function tsType(f: FieldModel, side: Side, imports: TypeImports, indent =
       t = arrayOf(f.items ? tsType(f.items, side, imports, indent) : "unknown");
       break;
     case "object":
-      t = objectType(f.fields ?? [], side, imports, indent, side === "input" && f.additionalProperties === true);
+      t = objectType(
+        f.fields ?? [],
+        side,
+        imports,
+        indent,
+        side === "input" && f.additionalProperties === true,
+      );
       break;
     default:
       t = "unknown";
   }
-  if (f.nullable && t !== "unknown") t = t.includes(" ") && !t.startsWith("{") ? `${t} | null` : `${t} | null`;
+  if (f.nullable && t !== "unknown")
+    t = t.includes(" ") && !t.startsWith("{") ? `${t} | null` : `${t} | null`;
   return t;
 }
 
-function objectType(fields: readonly FieldModel[], side: Side, imports: TypeImports, indent: string, open: boolean): string {
+function objectType(
+  fields: readonly FieldModel[],
+  side: Side,
+  imports: TypeImports,
+  indent: string,
+  open: boolean,
+): string {
   if (fields.length === 0 && !open) return "Record<string, never>";
   const inner = `${indent}  `;
-  const members = fields.map((f) => `${docComment(fieldDocs(f), inner)}${inner}${memberSignature(f, side, imports, inner)}`);
+  const members = fields.map(
+    (f) => `${docComment(fieldDocs(f), inner)}${inner}${memberSignature(f, side, imports, inner)}`,
+  );
   if (open) members.push(`${inner}[key: string]: unknown;`);
   return `{\n${members.join("\n")}\n${indent}}`;
 }
@@ -100,7 +115,15 @@ function memberSignature(f: FieldModel, side: Side, imports: TypeImports, indent
 }
 
 /** Names every object literal already has through Object.prototype (as TypeScript sees it). */
-const OBJECT_MEMBERS = new Set(["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"]);
+const OBJECT_MEMBERS = new Set([
+  "constructor",
+  "toString",
+  "toLocaleString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+]);
 
 /**
  * The type of a property. An optional property named like an
@@ -117,23 +140,40 @@ function memberType(f: FieldModel, side: Side, imports: TypeImports, indent: str
 function typesModule(env: EnvironmentModel, wf: WorkflowModel, project: Project): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
   const inputMembers = wf.inputs.map((f) => ({ f, type: memberType(f, "input", imports, "  ") }));
-  const outputMembers = wf.outputs.map((f) => ({ f, type: memberType(f, "output", imports, "  ") }));
-  const sf = project.createSourceFile(`/tmp/${env.name}/${wf.identifier}.types.ts`, "", { overwrite: true });
+  const outputMembers = wf.outputs.map((f) => ({
+    f,
+    type: memberType(f, "output", imports, "  "),
+  }));
+  const sf = project.createSourceFile(`/tmp/${env.name}/${wf.identifier}.types.ts`, "", {
+    overwrite: true,
+  });
   const runtimeNames = [
     ...(imports.fileInput ? ["FileInput"] : []),
     ...(imports.fileOutput ? ["FileOutputReference"] : []),
   ];
   if (runtimeNames.length > 0) {
-    sf.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: "@wfr/runtime", namedImports: runtimeNames });
+    sf.addImportDeclaration({
+      isTypeOnly: true,
+      moduleSpecifier: "@wfr/runtime",
+      namedImports: runtimeNames,
+    });
   }
   if (imports.json) {
-    sf.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: "../json.js", namedImports: ["JsonArray", "JsonObject"] });
+    sf.addImportDeclaration({
+      isTypeOnly: true,
+      moduleSpecifier: "../json.js",
+      namedImports: ["JsonArray", "JsonObject"],
+    });
   }
   const doc = (lines: string[]) => lines.flatMap(commentLines).join("\n");
   sf.addInterface({
     name: "Inputs",
     isExported: true,
-    docs: [doc([`Inputs of ${stringLiteral(wf.name)} (${wf.id}), as the caller passes them. Fields with a saved default are optional.`])],
+    docs: [
+      doc([
+        `Inputs of ${stringLiteral(wf.name)} (${wf.id}), as the caller passes them. Fields with a saved default are optional.`,
+      ]),
+    ],
     properties: inputMembers.map(({ f, type }) => ({
       name: propertyKey(f.name, "type"),
       type,
@@ -144,7 +184,11 @@ function typesModule(env: EnvironmentModel, wf: WorkflowModel, project: Project)
   sf.addInterface({
     name: "Outputs",
     isExported: true,
-    docs: [doc([`Outputs of ${stringLiteral(wf.name)} (${wf.id}) in a successful result. The service may add fields.`])],
+    docs: [
+      doc([
+        `Outputs of ${stringLiteral(wf.name)} (${wf.id}) in a successful result. The service may add fields.`,
+      ]),
+    ],
     properties: outputMembers.map(({ f, type }) => ({
       name: propertyKey(f.name, "type"),
       type,
@@ -153,7 +197,7 @@ function typesModule(env: EnvironmentModel, wf: WorkflowModel, project: Project)
       ...(fieldDocs(f).length > 0 ? { docs: [doc(fieldDocs(f))] } : {}),
     })),
   });
-  return header(env.sourceFile, env.sourceHash) + "\n" + sf.getFullText();
+  return `${header(env.sourceFile, env.sourceHash)}\n${sf.getFullText()}`;
 }
 
 // ---------------------------------------------------------------- zod
@@ -162,7 +206,10 @@ function zodExpr(f: FieldModel, side: Side): string {
   let z: string;
   switch (f.kind) {
     case "text":
-      z = f.maxLength !== undefined && side === "input" ? `z.string().max(${f.maxLength})` : "z.string()";
+      z =
+        f.maxLength !== undefined && side === "input"
+          ? `z.string().max(${f.maxLength})`
+          : "z.string()";
       break;
     case "number":
       z = "z.number()";
@@ -244,7 +291,9 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel): string {
     );
   }
   if (needsJson) {
-    parts.push(`const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);`);
+    parts.push(
+      `const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);`,
+    );
   }
   parts.push(
     "",
@@ -275,7 +324,8 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel): string {
 function definitionModule(env: EnvironmentModel, wf: WorkflowModel): string {
   const id = wf.identifier;
   const P = pascalCase(id);
-  const launchable = wf.state === "enabled" ? "" : ` Its state is ${wf.state}: readable, not launchable.`;
+  const launchable =
+    wf.state === "enabled" ? "" : ` Its state is ${wf.state}: readable, not launchable.`;
   return [
     header(env.sourceFile, env.sourceHash),
     "import {",
@@ -291,7 +341,9 @@ function definitionModule(env: EnvironmentModel, wf: WorkflowModel): string {
     `export { InvalidInputsError, InvalidOutputsError } from "../support.js";`,
     `export type { Inputs, Outputs } from "./${id}.types.js";`,
     "",
-    docComment([`The type of the ${stringLiteral(wf.name)} (${wf.id}) definition in ${env.name}.${launchable}`]).trimEnd(),
+    docComment([
+      `The type of the ${stringLiteral(wf.name)} (${wf.id}) definition in ${env.name}.${launchable}`,
+    ]).trimEnd(),
     `export type ${P}Definition = WorkflowDefinition$<${stringLiteral(wf.id)}, Inputs, Outputs, ${stringLiteral(wf.state)}, ${wf.modelExposed}>;`,
     "",
     docComment([
@@ -334,9 +386,12 @@ function definitionModule(env: EnvironmentModel, wf: WorkflowModel): string {
 }
 
 function environmentIndex(env: EnvironmentModel): string {
-  const wfs = [...env.workflows].sort((a, b) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0));
+  const wfs = [...env.workflows].sort((a, b) =>
+    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
+  );
   const lines = [header(env.sourceFile, env.sourceHash)];
-  for (const wf of wfs) lines.push(`import { ${wf.identifier} as wf$${wf.identifier} } from "./${wf.identifier}.js";`);
+  for (const wf of wfs)
+    lines.push(`import { ${wf.identifier} as wf$${wf.identifier} } from "./${wf.identifier}.js";`);
   lines.push("");
   for (const wf of wfs) {
     const P = pascalCase(wf.identifier);
@@ -355,7 +410,10 @@ function environmentIndex(env: EnvironmentModel): string {
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,
     "export const workflows = {",
-    ...wfs.map((wf) => `${docComment([`${stringLiteral(wf.name)} (${wf.id}), ${wf.state}`])}${wf.identifier}: wf$${wf.identifier},`),
+    ...wfs.map(
+      (wf) =>
+        `${docComment([`${stringLiteral(wf.name)} (${wf.id}), ${wf.state}`])}${wf.identifier}: wf$${wf.identifier},`,
+    ),
     "} as const;",
     "",
   );
@@ -483,7 +541,11 @@ function format(project: Project, path: string, text: string): string {
     semicolons: ts.SemicolonPreference.Insert,
     insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
   });
-  const out = sf.getFullText().replace(/\r\n/g, "\n").replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n");
+  const out = sf
+    .getFullText()
+    .replace(/\r\n/g, "\n")
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n");
   project.removeSourceFile(sf);
   return out.endsWith("\n") ? out : `${out}\n`;
 }
@@ -503,7 +565,10 @@ export function emit(models: readonly EnvironmentModel[]): GeneratedFiles {
   files.set("json.ts", JSON_MODULE);
   files.set("support.ts", SUPPORT_MODULE);
   for (const env of models) {
-    files.set(`${env.name}.ts`, `${header(env.sourceFile, env.sourceHash)}\nexport * from "./${env.name}/index.js";\n`);
+    files.set(
+      `${env.name}.ts`,
+      `${header(env.sourceFile, env.sourceHash)}\nexport * from "./${env.name}/index.js";\n`,
+    );
     files.set(`${env.name}/index.ts`, environmentIndex(env));
     for (const wf of env.workflows) {
       files.set(`${env.name}/${wf.identifier}.types.ts`, typesModule(env, wf, project));
@@ -512,6 +577,7 @@ export function emit(models: readonly EnvironmentModel[]): GeneratedFiles {
     }
   }
   const sorted = new Map<string, string>();
-  for (const path of [...files.keys()].sort()) sorted.set(path, format(project, path, files.get(path) as string));
+  for (const path of [...files.keys()].sort())
+    sorted.set(path, format(project, path, files.get(path) as string));
   return sorted;
 }

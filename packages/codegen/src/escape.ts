@@ -4,7 +4,9 @@
 
 /** A TypeScript/JavaScript string literal for any string (double-quoted, JSON-escaped, line and paragraph separators escaped). */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** A literal for a JSON value (strings, numbers, booleans, null, arrays, objects). */

@@ -23,7 +23,9 @@ export interface GenerateResult {
 
 /** Reads and emits without touching the disk's output. */
 export function buildFiles(options: GenerateOptions): GenerateResult {
-  const config = options.config ? readConfig(resolve(options.config), options.configRequired ?? false) : { aliases: {} };
+  const config = options.config
+    ? readConfig(resolve(options.config), options.configRequired ?? false)
+    : { aliases: {} };
   const models = readSchemas(resolve(options.schemas), { aliases: config.aliases });
   return { models, files: emit(models) };
 }

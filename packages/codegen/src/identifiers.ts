@@ -8,19 +8,86 @@ import { createHash } from "node:crypto";
 /** Words that cannot (or should not) be a binding or a plain object key. */
 export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   // ECMAScript reserved words, strict-mode and contextual ones
-  "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
-  "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import",
-  "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try",
-  "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface",
-  "package", "private", "protected", "public", "arguments", "eval", "undefined", "NaN", "Infinity",
-  "async", "of", "get", "set", "as", "from", "type", "declare", "namespace", "module", "require",
-  "exports", "globalThis",
+  "await",
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "instanceof",
+  "new",
+  "null",
+  "return",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "void",
+  "while",
+  "with",
+  "yield",
+  "let",
+  "static",
+  "implements",
+  "interface",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "arguments",
+  "eval",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "async",
+  "of",
+  "get",
+  "set",
+  "as",
+  "from",
+  "type",
+  "declare",
+  "namespace",
+  "module",
+  "require",
+  "exports",
+  "globalThis",
   // Object.prototype members
-  "constructor", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
-  "__lookupSetter__", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
-  "toString", "valueOf",
+  "constructor",
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "toString",
+  "valueOf",
   // names the generated index module uses itself
-  "environment", "workflows",
+  "environment",
+  "workflows",
 ]);
 
 const WORD_SPLIT = /[^\p{ID_Continue}]+|_+/u;
@@ -38,7 +105,9 @@ export function baseIdentifier(name: string): string {
   let id = words
     .map((word, i) => {
       if (i === 0) {
-        return word === word.toUpperCase() ? word.toLowerCase() : word[0]?.toLowerCase() + word.slice(1);
+        return word === word.toUpperCase()
+          ? word.toLowerCase()
+          : word[0]?.toLowerCase() + word.slice(1);
       }
       return (word[0]?.toUpperCase() ?? "") + word.slice(1);
     })
@@ -87,11 +156,15 @@ export function assignIdentifiers(
     const alias = aliases[wf.id];
     if (alias === undefined) continue;
     if (!isValidAlias(alias)) {
-      throw new IdentifierError(`alias ${JSON.stringify(alias)} for ${wf.id} is not a usable identifier`);
+      throw new IdentifierError(
+        `alias ${JSON.stringify(alias)} for ${wf.id} is not a usable identifier`,
+      );
     }
     const other = taken.get(alias.toLowerCase());
     if (other !== undefined) {
-      throw new IdentifierError(`alias ${JSON.stringify(alias)} is pinned for both ${other} and ${wf.id}`);
+      throw new IdentifierError(
+        `alias ${JSON.stringify(alias)} is pinned for both ${other} and ${wf.id}`,
+      );
     }
     taken.set(alias.toLowerCase(), wf.id);
     result.set(wf.id, alias);

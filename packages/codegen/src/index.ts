@@ -1,10 +1,23 @@
-export { checkOutput, listFiles, writeOutput, type CheckResult } from "./write-output.js";
+export { main } from "./cli.js";
+export { type CodegenConfig, readConfig } from "./config.js";
 export { DefinitionError } from "./definition-error.js";
 export { emit, type GeneratedFiles } from "./emit.js";
 export { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
-export { generate, check, buildFiles, type GenerateOptions, type GenerateResult } from "./generate.js";
-export { assignIdentifiers, baseIdentifier, IdentifierError, idSuffix, pascalCase, RESERVED_WORDS } from "./identifiers.js";
+export {
+  buildFiles,
+  check,
+  type GenerateOptions,
+  type GenerateResult,
+  generate,
+} from "./generate.js";
+export {
+  assignIdentifiers,
+  baseIdentifier,
+  IdentifierError,
+  idSuffix,
+  pascalCase,
+  RESERVED_WORDS,
+} from "./identifiers.js";
 export type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
-export { readDefinition, readSchemas, type ReadOptions } from "./read-definition.js";
-export { readConfig, type CodegenConfig } from "./config.js";
-export { main } from "./cli.js";
+export { type ReadOptions, readDefinition, readSchemas } from "./read-definition.js";
+export { type CheckResult, checkOutput, listFiles, writeOutput } from "./write-output.js";

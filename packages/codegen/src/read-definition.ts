@@ -6,7 +6,14 @@ import { join, relative, resolve, sep } from "node:path";
 import { DefinitionError } from "./definition-error.js";
 import { assignIdentifiers, IdentifierError } from "./identifiers.js";
 import type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
-import { child, escapePointer, isRecord, type Located, parseDocument, RefResolver } from "./resolve-refs.js";
+import {
+  child,
+  escapePointer,
+  isRecord,
+  type Located,
+  parseDocument,
+  RefResolver,
+} from "./resolve-refs.js";
 
 export { DefinitionError } from "./definition-error.js";
 
@@ -40,7 +47,11 @@ export function readSchemas(schemasDir: string, options: ReadOptions = {}): Envi
   for (const m of models) {
     const prev = seen.get(m.name);
     if (prev !== undefined) {
-      throw new DefinitionError(m.sourceFile, "/info/x-environment", `environment ${JSON.stringify(m.name)} is also defined by ${prev}`);
+      throw new DefinitionError(
+        m.sourceFile,
+        "/info/x-environment",
+        `environment ${JSON.stringify(m.name)} is also defined by ${prev}`,
+      );
     }
     seen.set(m.name, m.sourceFile);
   }
@@ -68,23 +79,39 @@ export function readDefinition(
   const root: Located = { node: doc, file: absolute, pointer: "" };
 
   if (!isRecord(doc) || typeof doc.openapi !== "string") {
-    throw new DefinitionError(sourceFile, "", "not an OpenAPI definition (no `openapi` version field)");
+    throw new DefinitionError(
+      sourceFile,
+      "",
+      "not an OpenAPI definition (no `openapi` version field)",
+    );
   }
   if (!/^3\.[01](\.\d+)?([-.].*)?$/.test(doc.openapi)) {
-    throw new DefinitionError(sourceFile, "/openapi", `unsupported OpenAPI version ${JSON.stringify(doc.openapi)} (3.0.x and 3.1.x are read)`);
+    throw new DefinitionError(
+      sourceFile,
+      "/openapi",
+      `unsupported OpenAPI version ${JSON.stringify(doc.openapi)} (3.0.x and 3.1.x are read)`,
+    );
   }
   const info = isRecord(doc.info) ? doc.info : {};
   const folderName = absolute.split(sep).at(-2) ?? "default";
   const name = typeof info["x-environment"] === "string" ? info["x-environment"] : folderName;
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) {
-    throw new DefinitionError(sourceFile, "/info/x-environment", `environment name ${JSON.stringify(name)} must be letters, digits, "-" or "_"`);
+    throw new DefinitionError(
+      sourceFile,
+      "/info/x-environment",
+      `environment name ${JSON.stringify(name)} must be letters, digits, "-" or "_"`,
+    );
   }
   const workspace = typeof info["x-workspace"] === "string" ? info["x-workspace"] : null;
   const servers = Array.isArray(doc.servers) ? doc.servers : [];
   const server0 = servers[0];
   const baseUrl = isRecord(server0) && typeof server0.url === "string" ? server0.url : "";
   if (baseUrl === "") {
-    throw new DefinitionError(sourceFile, "/servers", "no `servers[0].url` (the environment's API base)");
+    throw new DefinitionError(
+      sourceFile,
+      "/servers",
+      "no `servers[0].url` (the environment's API base)",
+    );
   }
   if (!isRecord(doc.paths)) throw new DefinitionError(sourceFile, "/paths", "no `paths` object");
 
@@ -101,14 +128,20 @@ export function readDefinition(
   const ids = new Map<string, string>();
   for (const wf of partial) {
     const prev = ids.get(wf.id);
-    if (prev !== undefined) throw new DefinitionError(sourceFile, wf.pointer, `workflow id ${wf.id} is also used at ${prev}`);
+    if (prev !== undefined)
+      throw new DefinitionError(
+        sourceFile,
+        wf.pointer,
+        `workflow id ${wf.id} is also used at ${prev}`,
+      );
     ids.set(wf.id, wf.pointer);
   }
   let identifiers: Map<string, string>;
   try {
     identifiers = assignIdentifiers(partial, options.aliases?.[name] ?? {});
   } catch (error) {
-    if (error instanceof IdentifierError) throw new DefinitionError(sourceFile, "/paths", error.message);
+    if (error instanceof IdentifierError)
+      throw new DefinitionError(sourceFile, "/paths", error.message);
     throw error;
   }
   const workflows = partial
@@ -117,7 +150,11 @@ export function readDefinition(
   return { name, workspace, baseUrl, sourceFile, sourceHash, workflows };
 }
 
-function readWorkflow(reader: FieldReader, op: Located, pathId: string): Omit<WorkflowModel, "identifier"> {
+function readWorkflow(
+  reader: FieldReader,
+  op: Located,
+  pathId: string,
+): Omit<WorkflowModel, "identifier"> {
   const r = reader.resolver;
   const file = r.display(op.file);
   const opNode = op.node as Record<string, unknown>;
@@ -127,43 +164,88 @@ function readWorkflow(reader: FieldReader, op: Located, pathId: string): Omit<Wo
   }
   const x = xw.node;
   if (typeof x.id !== "string" || x.id !== pathId) {
-    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/id`, `x-workflow.id ${JSON.stringify(x.id)} does not match the path's workflow id ${JSON.stringify(pathId)}`);
+    throw new DefinitionError(
+      r.display(xw.file),
+      `${xw.pointer}/id`,
+      `x-workflow.id ${JSON.stringify(x.id)} does not match the path's workflow id ${JSON.stringify(pathId)}`,
+    );
   }
   if (typeof x.name !== "string") {
-    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/name`, "x-workflow.name is missing or not a string");
+    throw new DefinitionError(
+      r.display(xw.file),
+      `${xw.pointer}/name`,
+      "x-workflow.name is missing or not a string",
+    );
   }
   const state = x.state ?? "enabled";
   if (typeof state !== "string" || !STATES.has(state)) {
-    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/state`, `x-workflow.state ${JSON.stringify(state)} is not enabled, draft or disabled`);
+    throw new DefinitionError(
+      r.display(xw.file),
+      `${xw.pointer}/state`,
+      `x-workflow.state ${JSON.stringify(state)} is not enabled, draft or disabled`,
+    );
   }
   const revision = x.revision ?? 0;
   if (typeof revision !== "number" || !Number.isInteger(revision)) {
-    throw new DefinitionError(r.display(xw.file), `${xw.pointer}/revision`, "x-workflow.revision is not an integer");
+    throw new DefinitionError(
+      r.display(xw.file),
+      `${xw.pointer}/revision`,
+      "x-workflow.revision is not an integer",
+    );
   }
-  const body = r.deref(child(r.deref(child(r.deref(child(op, "requestBody")), "content", "application/json")), "schema"));
+  const body = r.deref(
+    child(
+      r.deref(child(r.deref(child(op, "requestBody")), "content", "application/json")),
+      "schema",
+    ),
+  );
   if (!isRecord(body.node)) {
-    throw new DefinitionError(file, `${op.pointer}/requestBody`, "no application/json launch body schema");
+    throw new DefinitionError(
+      file,
+      `${op.pointer}/requestBody`,
+      "no application/json launch body schema",
+    );
   }
   const inputs = r.deref(child(body, "properties", "inputs"));
   const inputsNode = inputs.node;
-  if (!isRecord(inputsNode) || (inputsNode.type !== undefined && inputsNode.type !== "object") || Array.isArray(inputsNode.enum)) {
-    throw new DefinitionError(r.display(inputs.file), inputs.pointer, "the inputs schema is not an object schema");
+  if (
+    !isRecord(inputsNode) ||
+    (inputsNode.type !== undefined && inputsNode.type !== "object") ||
+    Array.isArray(inputsNode.enum)
+  ) {
+    throw new DefinitionError(
+      r.display(inputs.file),
+      inputs.pointer,
+      "the inputs schema is not an object schema",
+    );
   }
-  const modelExposed = isRecord(body.node.properties) && Object.hasOwn(body.node.properties, "model");
+  const modelExposed =
+    isRecord(body.node.properties) && Object.hasOwn(body.node.properties, "model");
   const inputFields = reader.objectFields(inputs, "input", []);
 
   let outputFields: FieldModel[] = [];
   let outputsClosed = false;
   const outputs = r.deref(child(xw, "outputs"));
   if (outputs.node !== undefined) {
-    if (!isRecord(outputs.node) || (outputs.node.type !== undefined && outputs.node.type !== "object")) {
-      throw new DefinitionError(r.display(outputs.file), outputs.pointer, "the outputs schema is not an object schema");
+    if (
+      !isRecord(outputs.node) ||
+      (outputs.node.type !== undefined && outputs.node.type !== "object")
+    ) {
+      throw new DefinitionError(
+        r.display(outputs.file),
+        outputs.pointer,
+        "the outputs schema is not an object schema",
+      );
     }
     outputFields = reader.objectFields(outputs, "output", []);
     outputsClosed = outputs.node.additionalProperties === false;
   }
   const description =
-    typeof opNode.description === "string" ? opNode.description : typeof x.description === "string" ? x.description : undefined;
+    typeof opNode.description === "string"
+      ? opNode.description
+      : typeof x.description === "string"
+        ? x.description
+        : undefined;
   return {
     id: x.id,
     name: x.name,
@@ -196,19 +278,31 @@ class FieldReader {
   objectFields(at: Located, side: Side, stack: readonly string[]): FieldModel[] {
     const node = at.node as Record<string, unknown>;
     const props = child(at, "properties");
-    if (props.node !== undefined && !isRecord(props.node)) this.fail(props, "`properties` is not an object");
-    const required = new Set(Array.isArray(node.required) ? node.required.filter((x) => typeof x === "string") : []);
-    const names = Object.keys((props.node as Record<string, unknown> | undefined) ?? {}).sort(compare);
-    return names.map((name) => this.field(name, child(props, name), required.has(name), side, stack));
+    if (props.node !== undefined && !isRecord(props.node))
+      this.fail(props, "`properties` is not an object");
+    const required = new Set(
+      Array.isArray(node.required) ? node.required.filter((x) => typeof x === "string") : [],
+    );
+    const names = Object.keys((props.node as Record<string, unknown> | undefined) ?? {}).sort(
+      compare,
+    );
+    return names.map((name) =>
+      this.field(name, child(props, name), required.has(name), side, stack),
+    );
   }
 
   /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
-  private normalize(at: Located, stack: readonly string[]): Normalized & { stack: readonly string[] } {
+  private normalize(
+    at: Located,
+    stack: readonly string[],
+  ): Normalized & { stack: readonly string[] } {
     const key = this.resolver.refKey(at);
-    if (key !== undefined && stack.includes(key)) this.fail(at, "cyclic $ref: a schema contains itself");
+    if (key !== undefined && stack.includes(key))
+      this.fail(at, "cyclic $ref: a schema contains itself");
     const nextStack = key !== undefined ? [...stack, key] : stack;
     const d = this.resolver.deref(at);
-    if (typeof d.node === "boolean" || d.node === undefined) return { schema: {}, at: d, nullable: false, stack: nextStack };
+    if (typeof d.node === "boolean" || d.node === undefined)
+      return { schema: {}, at: d, nullable: false, stack: nextStack };
     if (!isRecord(d.node)) this.fail(d, "a schema must be an object");
     let schema = d.node;
     let nullable = schema.nullable === true;
@@ -221,7 +315,10 @@ class FieldReader {
       const branches = schema[combiner];
       if (!Array.isArray(branches)) continue;
       const resolved = branches.map((_, i) => this.resolver.deref(child(d, combiner, i)));
-      const isNull = (b: Located) => isRecord(b.node) && (b.node.type === "null" || (b.node.enum as unknown[] | undefined)?.every((v) => v === null) === true);
+      const isNull = (b: Located) =>
+        isRecord(b.node) &&
+        (b.node.type === "null" ||
+          (b.node.enum as unknown[] | undefined)?.every((v) => v === null) === true);
       const nonNull = branches.map((_, i) => i).filter((i) => !isNull(resolved[i] as Located));
       if (nonNull.length === branches.length) continue;
       nullable = true;
@@ -260,7 +357,13 @@ class FieldReader {
     return false;
   }
 
-  field(name: string, at: Located, inRequired: boolean, side: Side, stack: readonly string[]): FieldModel {
+  field(
+    name: string,
+    at: Located,
+    inRequired: boolean,
+    side: Side,
+    stack: readonly string[],
+  ): FieldModel {
     const n = this.normalize(at, stack);
     const s = n.schema;
     const here: Located = { node: s, file: n.at.file, pointer: n.at.pointer };
@@ -285,12 +388,20 @@ class FieldReader {
     } else if (marker === "json" || this.isJsonUnion(here)) {
       kind = "json";
     } else if (Array.isArray(s.enum)) {
-      const values = s.enum.filter((v): v is string | number => typeof v === "string" || typeof v === "number");
+      const values = s.enum.filter(
+        (v): v is string | number => typeof v === "string" || typeof v === "number",
+      );
       if (s.enum.includes(null)) base.nullable = true;
       kind = "enum";
       extra.enumValues = values;
       extra.enumBase =
-        type === "integer" ? "integer" : type === "number" ? "number" : values.every((v) => typeof v === "number") && values.length > 0 && type === undefined ? "number" : "text";
+        type === "integer"
+          ? "integer"
+          : type === "number"
+            ? "number"
+            : values.every((v) => typeof v === "number") && values.length > 0 && type === undefined
+              ? "number"
+              : "text";
     } else if (type === "string") {
       kind = "text";
     } else if (type === "number") {
@@ -309,14 +420,18 @@ class FieldReader {
     } else {
       kind = "unknown";
     }
-    if (typeof s.format === "string" && (kind === "text" || kind === "enum")) extra.format = s.format;
-    if (typeof s.maxLength === "number" && (kind === "text" || kind === "enum")) extra.maxLength = s.maxLength;
+    if (typeof s.format === "string" && (kind === "text" || kind === "enum"))
+      extra.format = s.format;
+    if (typeof s.maxLength === "number" && (kind === "text" || kind === "enum"))
+      extra.maxLength = s.maxLength;
     return { ...base, kind, ...extra } as FieldModel;
   }
 
   private itemsAreFiles(at: Located): boolean {
     const items = this.resolver.deref(child(at, "items")).node;
-    return isRecord(items) && (items["x-input-type"] === "file" || items["x-output-type"] === "file");
+    return (
+      isRecord(items) && (items["x-input-type"] === "file" || items["x-output-type"] === "file")
+    );
   }
 }
 

@@ -43,7 +43,11 @@ export function parseDocument(text: string, file: string): unknown {
     if (/\.ya?ml$/i.test(file)) return parseYaml(text, { maxAliasCount: 10_000 });
     return JSON.parse(text);
   } catch (error) {
-    throw new DefinitionError(file, "", `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`);
+    throw new DefinitionError(
+      file,
+      "",
+      `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -68,7 +72,12 @@ export class RefResolver {
     try {
       text = readFileSync(file, "utf8");
     } catch {
-      if (from) throw new DefinitionError(this.display(from.file), from.pointer, `broken $ref: cannot read ${this.display(file)}`);
+      if (from)
+        throw new DefinitionError(
+          this.display(from.file),
+          from.pointer,
+          `broken $ref: cannot read ${this.display(file)}`,
+        );
       throw new DefinitionError(this.display(file), "", "cannot read the file");
     }
     const doc = parseDocument(text, this.display(file));
@@ -80,7 +89,11 @@ export class RefResolver {
     const doc = this.load(file, from);
     if (pointer === "" || pointer === "/") return { node: doc, file, pointer: "" };
     if (!pointer.startsWith("/")) {
-      throw new DefinitionError(this.display(from.file), from.pointer, `broken $ref: ${JSON.stringify(pointer)} is not a JSON pointer`);
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `broken $ref: ${JSON.stringify(pointer)} is not a JSON pointer`,
+      );
     }
     let node: unknown = doc;
     for (const raw of pointer.slice(1).split("/")) {
@@ -109,7 +122,8 @@ export class RefResolver {
     const hash = ref.indexOf("#");
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
     const pointer = hash === -1 ? "" : ref.slice(hash + 1);
-    const file = filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
+    const file =
+      filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
     const key = `${file}#${pointer}`;
     if (seen.has(key)) {
       throw new DefinitionError(this.display(located.file), located.pointer, `cyclic $ref: ${ref}`);
@@ -117,7 +131,8 @@ export class RefResolver {
     const target = this.deref(this.lookup(file, pointer, located), new Set([...seen, key]));
     const { $ref: _ignored, ...siblings } = node;
     if (Object.keys(siblings).length === 0) return target;
-    if (!isRecord(target.node)) return { node: siblings, file: located.file, pointer: located.pointer };
+    if (!isRecord(target.node))
+      return { node: siblings, file: located.file, pointer: located.pointer };
     return { node: { ...target.node, ...siblings }, file: target.file, pointer: target.pointer };
   }
 
@@ -128,7 +143,8 @@ export class RefResolver {
     const ref = node.$ref;
     const hash = ref.indexOf("#");
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
-    const file = filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
+    const file =
+      filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
     return `${file}#${hash === -1 ? "" : ref.slice(hash + 1)}`;
   }
 }

@@ -1,7 +1,16 @@
 // Writing the generated tree safely: everything goes to a temporary folder
 // next to the output, and only a complete tree replaces the old one (two
 // renames). On any error the output folder is left exactly as it was.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import type { GeneratedFiles } from "./emit.js";
 
@@ -40,7 +49,11 @@ export function checkOutput(outDir: string, files: GeneratedFiles): CheckResult 
 }
 
 /** Writes the files as the new content of `outDir` (replacing it entirely), atomically per folder swap. */
-export function writeOutput(outDir: string, files: GeneratedFiles, hooks: { beforeSwap?: () => void } = {}): void {
+export function writeOutput(
+  outDir: string,
+  files: GeneratedFiles,
+  hooks: { beforeSwap?: () => void } = {},
+): void {
   const parent = dirname(outDir);
   mkdirSync(parent, { recursive: true });
   const suffix = `${process.pid}-${Date.now().toString(36)}`;

@@ -1,6 +1,15 @@
 // Shared by the codegen tests: definition builders, temp folders, and a
 // type checker over generated code plus a small app.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +36,10 @@ export function cleanupTempDirs(): void {
 /** A temp project folder that resolves `@wfr/runtime` and `zod` like the generated package does. */
 export function projectDir(): string {
   const dir = tempDir("wfr-app-");
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module", private: true }));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "app", type: "module", private: true }),
+  );
   mkdirSync(join(dir, "node_modules", "@wfr"), { recursive: true });
   symlinkSync(RUNTIME_DIR, join(dir, "node_modules", "@wfr", "runtime"), "dir");
   symlinkSync(ZOD_DIR, join(dir, "node_modules", "zod"), "dir");
@@ -61,7 +73,10 @@ export interface WorkflowSpec {
 }
 
 /** A minimal definition in the project's format (3.1 unless told). */
-export function definition(workflows: readonly WorkflowSpec[], options: { openapi?: string; environment?: string } = {}) {
+export function definition(
+  workflows: readonly WorkflowSpec[],
+  options: { openapi?: string; environment?: string } = {},
+) {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {
     FileReference: {
@@ -79,7 +94,11 @@ export function definition(workflows: readonly WorkflowSpec[], options: { openap
     },
   };
   for (const wf of workflows) {
-    schemas[`Workflow_${wf.id}_Inputs`] = wf.inputs ?? { type: "object", properties: {}, additionalProperties: false };
+    schemas[`Workflow_${wf.id}_Inputs`] = wf.inputs ?? {
+      type: "object",
+      properties: {},
+      additionalProperties: false,
+    };
     schemas[`Workflow_${wf.id}_Outputs`] = wf.outputs ?? { type: "object", properties: {} };
     paths[`/automations/${wf.id}/runs`] = {
       post: {
@@ -103,7 +122,9 @@ export function definition(workflows: readonly WorkflowSpec[], options: { openap
                 properties: {
                   inputs: { $ref: `#/components/schemas/Workflow_${wf.id}_Inputs` },
                   metadata: { type: "object" },
-                  ...(wf.model ? { model: { type: "string", enum: ["pro", "flash", "lite", "max"] } } : {}),
+                  ...(wf.model
+                    ? { model: { type: "string", enum: ["pro", "flash", "lite", "max"] } }
+                    : {}),
                 },
               },
             },
@@ -115,7 +136,12 @@ export function definition(workflows: readonly WorkflowSpec[], options: { openap
   }
   return {
     openapi: options.openapi ?? "3.1.0",
-    info: { title: "test", version: "1", "x-environment": options.environment ?? "test", "x-workspace": "ws_test" },
+    info: {
+      title: "test",
+      version: "1",
+      "x-environment": options.environment ?? "test",
+      "x-workspace": "ws_test",
+    },
     servers: [{ url: "https://api.example.test/api/v1" }],
     paths,
     components: { schemas },
@@ -146,8 +172,13 @@ export function typeCheck(dir: string, rootFiles: readonly string[]): Diagnostic
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const file = d.file ? d.file.fileName : "";
-    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-    return { file: file.startsWith(dir) ? file.slice(dir.length + 1) : file, line, message: ts.flattenDiagnosticMessageText(d.messageText, "\n") };
+    const line =
+      d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    return {
+      file: file.startsWith(dir) ? file.slice(dir.length + 1) : file,
+      line,
+      message: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+    };
   });
 }
 
@@ -163,7 +194,11 @@ export function transpileTree(dir: string, files: Iterable<string>): void {
   for (const rel of files) {
     const source = readFileSync(join(dir, rel), "utf8");
     const out = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: false,
+      },
     });
     writeFileSync(join(dir, rel.replace(/\.ts$/, ".js")), out.outputText);
   }

@@ -37,7 +37,17 @@ describe("baseIdentifier", () => {
   });
 
   it("always gives a valid identifier", () => {
-    for (const name of ["😀 smile", "a\u200db", "$$$ money", "x-1-2", "名前", "٣ digits", "a.b.c", "\u2028", "null"]) {
+    for (const name of [
+      "😀 smile",
+      "a\u200db",
+      "$$$ money",
+      "x-1-2",
+      "名前",
+      "٣ digits",
+      "a.b.c",
+      "\u2028",
+      "null",
+    ]) {
       const id = baseIdentifier(name);
       expect(isIdentifier(id), `${name} -> ${id}`).toBe(true);
       expect(() => new Function(`"use strict"; const ${id} = 1; return ${id};`)).not.toThrow();
@@ -62,13 +72,19 @@ describe("assignIdentifiers", () => {
   it("is stable across regenerations, input order, and unrelated additions", () => {
     const first = assignIdentifiers(colliding);
     const again = assignIdentifiers([...colliding].reverse());
-    const added = assignIdentifiers([...colliding, { id: "wf_z", name: "Payroll" }, { id: "wf_0", name: "Another one" }]);
+    const added = assignIdentifiers([
+      ...colliding,
+      { id: "wf_z", name: "Payroll" },
+      { id: "wf_0", name: "Another one" },
+    ]);
     for (const wf of colliding) {
       expect(again.get(wf.id)).toBe(first.get(wf.id));
       expect(added.get(wf.id)).toBe(first.get(wf.id));
     }
     const solo = assignIdentifiers([{ id: "wf_p", name: "Payroll" }]);
-    expect(assignIdentifiers([{ id: "wf_p", name: "Payroll" }, ...colliding]).get("wf_p")).toBe(solo.get("wf_p"));
+    expect(assignIdentifiers([{ id: "wf_p", name: "Payroll" }, ...colliding]).get("wf_p")).toBe(
+      solo.get("wf_p"),
+    );
   });
 
   it("treats names differing only in case as colliding (they name files)", () => {
@@ -83,20 +99,39 @@ describe("assignIdentifiers", () => {
     const ids = assignIdentifiers(colliding, { wf_a: "invoiceIntake" });
     expect(ids.get("wf_a")).toBe("invoiceIntake");
     expect(ids.get("wf_b")).toBe(`invoiceIntake_${idSuffix("wf_b")}`);
-    expect(() => assignIdentifiers(colliding, { wf_a: "delete" })).toThrow(/not a usable identifier/);
+    expect(() => assignIdentifiers(colliding, { wf_a: "delete" })).toThrow(
+      /not a usable identifier/,
+    );
     expect(() => assignIdentifiers(colliding, { wf_a: "1x" })).toThrow(/not a usable identifier/);
-    expect(() => assignIdentifiers(colliding, { wf_a: "same", wf_b: "same" })).toThrow(/pinned for both/);
+    expect(() => assignIdentifiers(colliding, { wf_a: "same", wf_b: "same" })).toThrow(
+      /pinned for both/,
+    );
   });
 
   it("reads aliases from wfr.codegen.json through the CLI", async () => {
     const dir = tempDir();
-    writeJson(join(dir, "schemas", "prod", "openapi.json"), definition(colliding, { environment: "prod" }));
-    writeJson(join(dir, "wfr.codegen.json"), { aliases: { prod: { wf_c: "invoiceIntakeLegacy" } } });
-    const code = await main(["generate"], { cwd: dir, stdout: { write: () => true }, stderr: { write: () => true } });
+    writeJson(
+      join(dir, "schemas", "prod", "openapi.json"),
+      definition(colliding, { environment: "prod" }),
+    );
+    writeJson(join(dir, "wfr.codegen.json"), {
+      aliases: { prod: { wf_c: "invoiceIntakeLegacy" } },
+    });
+    const code = await main(["generate"], {
+      cwd: dir,
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+    });
     expect(code).toBe(0);
-    const model = readSchemas(join(dir, "schemas"), { aliases: { prod: { wf_c: "invoiceIntakeLegacy" } } });
-    expect(model[0]?.workflows.find((w) => w.id === "wf_c")?.identifier).toBe("invoiceIntakeLegacy");
+    const model = readSchemas(join(dir, "schemas"), {
+      aliases: { prod: { wf_c: "invoiceIntakeLegacy" } },
+    });
+    expect(model[0]?.workflows.find((w) => w.id === "wf_c")?.identifier).toBe(
+      "invoiceIntakeLegacy",
+    );
     const { existsSync } = await import("node:fs");
-    expect(existsSync(join(dir, "packages", "generated", "src", "prod", "invoiceIntakeLegacy.ts"))).toBe(true);
+    expect(
+      existsSync(join(dir, "packages", "generated", "src", "prod", "invoiceIntakeLegacy.ts")),
+    ).toBe(true);
   });
 });

@@ -8,7 +8,14 @@ import { DefinitionError } from "../src/definition-error.js";
 import type { FieldModel } from "../src/model.js";
 import { readDefinition, readSchemas } from "../src/read-definition.js";
 import { listFiles } from "../src/write-output.js";
-import { cleanupTempDirs, definition, EXAMPLE_SCHEMAS, REPO, tempDir, writeJson } from "./helpers.js";
+import {
+  cleanupTempDirs,
+  definition,
+  EXAMPLE_SCHEMAS,
+  REPO,
+  tempDir,
+  writeJson,
+} from "./helpers.js";
 
 afterAll(cleanupTempDirs);
 
@@ -38,7 +45,9 @@ describe("reader: the example schemas", () => {
     expect(prod.baseUrl).toBe("https://api.workflows.example.com/api/v1");
     expect(prod.sourceFile).toBe("production/openapi.json");
     expect(prod.sourceHash).toBe(
-      createHash("sha256").update(readFileSync(join(EXAMPLE_SCHEMAS, "production", "openapi.json"))).digest("hex"),
+      createHash("sha256")
+        .update(readFileSync(join(EXAMPLE_SCHEMAS, "production", "openapi.json")))
+        .digest("hex"),
     );
     const invoice = prod.workflows.find((w) => w.id === "wf_P7Qd2Lx9");
     expect(invoice?.identifier).toBe("invoiceIntake");
@@ -47,13 +56,26 @@ describe("reader: the example schemas", () => {
     expect(field(inputs, "invoice_pdf")).toMatchObject({ kind: "file", required: true });
     expect(field(inputs, "supporting_docs")).toMatchObject({ kind: "files", required: false });
     expect(field(inputs, "line_items")).toMatchObject({ kind: "json" });
-    expect(field(inputs, "currency")).toMatchObject({ kind: "enum", enumValues: ["USD", "EUR", "GBP"], hasDefault: true, required: false, default: "USD" });
+    expect(field(inputs, "currency")).toMatchObject({
+      kind: "enum",
+      enumValues: ["USD", "EUR", "GBP"],
+      hasDefault: true,
+      required: false,
+      default: "USD",
+    });
     expect(field(inputs, "due_date")).toMatchObject({ kind: "text", format: "date" });
-    expect(field(invoice?.outputs ?? [], "receipt")).toMatchObject({ kind: "file", required: false });
+    expect(field(invoice?.outputs ?? [], "receipt")).toMatchObject({
+      kind: "file",
+      required: false,
+    });
     const draft = prod.workflows.find((w) => w.id === "wf_P1dRaft0");
     expect(draft?.state).toBe("draft");
     const reply = prod.workflows.find((w) => w.id === "wf_P0ZrTt55");
-    expect(field(reply?.inputs ?? [], "context")).toMatchObject({ kind: "json", nullable: true, required: false });
+    expect(field(reply?.inputs ?? [], "context")).toMatchObject({
+      kind: "json",
+      nullable: true,
+      required: false,
+    });
   });
 });
 
@@ -64,7 +86,10 @@ describe("reader: OpenAPI 3.0 and 3.1, JSON and YAML", () => {
     required: ["title", "doc", "payload"],
     properties: {
       title: { type: ["string", "null"], "x-input-type": "text" },
-      note: { anyOf: [{ type: "string", maxLength: 20 }, { type: "null" }], "x-input-type": "text" },
+      note: {
+        anyOf: [{ type: "string", maxLength: 20 }, { type: "null" }],
+        "x-input-type": "text",
+      },
       payload: { type: ["object", "array"], "x-input-type": "json" },
       doc: { $ref: "common.yaml#/FileRef", description: "The document" },
       count: { type: "integer", default: 3, "x-input-type": "number" },
@@ -72,31 +97,60 @@ describe("reader: OpenAPI 3.0 and 3.1, JSON and YAML", () => {
         type: "object",
         additionalProperties: false,
         required: ["a"],
-        properties: { a: { type: "number" }, tags: { type: "array", items: { type: "string", enum: ["x", "y"] } } },
+        properties: {
+          a: { type: "number" },
+          tags: { type: "array", items: { type: "string", enum: ["x", "y"] } },
+        },
       },
     },
   };
 
   it("reads 3.1 with sibling-file $ref, $ref with siblings and type-array nullability", () => {
     const dir = tempDir();
-    writeJson(join(dir, "e31", "openapi.json"), definition([{ id: "wf_1", name: "One", inputs: inputs31 }], { environment: "e31" }));
+    writeJson(
+      join(dir, "e31", "openapi.json"),
+      definition([{ id: "wf_1", name: "One", inputs: inputs31 }], { environment: "e31" }),
+    );
     writeFileSync(
       join(dir, "e31", "common.yaml"),
-      stringify({ FileRef: { type: "object", "x-input-type": "file", properties: { attachment_id: { type: "string" } } } }),
+      stringify({
+        FileRef: {
+          type: "object",
+          "x-input-type": "file",
+          properties: { attachment_id: { type: "string" } },
+        },
+      }),
     );
     const [env] = readSchemas(dir);
     const wf = env?.workflows[0];
     const f = wf?.inputs ?? [];
     expect(field(f, "title")).toMatchObject({ kind: "text", nullable: true, required: true });
-    expect(field(f, "note")).toMatchObject({ kind: "text", nullable: true, required: false, maxLength: 20 });
+    expect(field(f, "note")).toMatchObject({
+      kind: "text",
+      nullable: true,
+      required: false,
+      maxLength: 20,
+    });
     expect(field(f, "payload")).toMatchObject({ kind: "json", nullable: false });
-    expect(field(f, "doc")).toMatchObject({ kind: "file", required: true, description: "The document" });
-    expect(field(f, "count")).toMatchObject({ kind: "integer", hasDefault: true, required: false, default: 3 });
+    expect(field(f, "doc")).toMatchObject({
+      kind: "file",
+      required: true,
+      description: "The document",
+    });
+    expect(field(f, "count")).toMatchObject({
+      kind: "integer",
+      hasDefault: true,
+      required: false,
+      default: 3,
+    });
     const nested = field(f, "nested");
     expect(nested.kind).toBe("object");
     expect(nested.additionalProperties).toBe(false);
     expect(field(nested.fields ?? [], "a")).toMatchObject({ kind: "number", required: true });
-    expect(field(nested.fields ?? [], "tags").items).toMatchObject({ kind: "enum", enumValues: ["x", "y"] });
+    expect(field(nested.fields ?? [], "tags").items).toMatchObject({
+      kind: "enum",
+      enumValues: ["x", "y"],
+    });
   });
 
   it("reads 3.0 YAML with nullable: true and oneOf object/array json", () => {
@@ -112,12 +166,22 @@ describe("reader: OpenAPI 3.0 and 3.1, JSON and YAML", () => {
             required: ["when", "data"],
             properties: {
               when: { type: "string", format: "date-time", nullable: true },
-              data: { oneOf: [{ type: "object" }, { type: "array", items: {} }], "x-input-type": "json" },
-              files: { type: "array", items: { $ref: "#/components/schemas/FileReference" }, "x-input-type": "files" },
+              data: {
+                oneOf: [{ type: "object" }, { type: "array", items: {} }],
+                "x-input-type": "json",
+              },
+              files: {
+                type: "array",
+                items: { $ref: "#/components/schemas/FileReference" },
+                "x-input-type": "files",
+              },
               mode: { type: "string", enum: ["a", "b"], default: "a" },
             },
           },
-          outputs: { type: "object", properties: { report: { $ref: "#/components/schemas/FileOutput" }, any: {} } },
+          outputs: {
+            type: "object",
+            properties: { report: { $ref: "#/components/schemas/FileOutput" }, any: {} },
+          },
         },
       ],
       { openapi: "3.0.3", environment: "yamlenv" },
@@ -130,7 +194,12 @@ describe("reader: OpenAPI 3.0 and 3.1, JSON and YAML", () => {
     const [env] = readSchemas(dir);
     expect(env?.sourceFile).toBe("yamlenv/openapi.yaml");
     const f = env?.workflows[0]?.inputs ?? [];
-    expect(field(f, "when")).toMatchObject({ kind: "text", nullable: true, format: "date-time", required: true });
+    expect(field(f, "when")).toMatchObject({
+      kind: "text",
+      nullable: true,
+      format: "date-time",
+      required: true,
+    });
     expect(field(f, "data")).toMatchObject({ kind: "json", required: true });
     expect(field(f, "files")).toMatchObject({ kind: "files", required: false });
     expect(field(f, "mode")).toMatchObject({ kind: "enum", hasDefault: true, required: false });
@@ -172,25 +241,51 @@ describe("reader: bad input names the file and the JSON pointer", () => {
   });
 
   it("rejects a broken local $ref and a missing sibling file", () => {
-    const doc = definition([{ id: "wf_1", name: "One", inputs: { type: "object", properties: { a: { $ref: "#/components/schemas/Nope" } } } }]);
+    const doc = definition([
+      {
+        id: "wf_1",
+        name: "One",
+        inputs: { type: "object", properties: { a: { $ref: "#/components/schemas/Nope" } } },
+      },
+    ]);
     const e = errorOf(() => readSchemas(write(doc)));
     expect(e.file).toBe("env/openapi.json");
     expect(e.pointer).toBe("/components/schemas/Workflow_wf_1_Inputs/properties/a");
     expect(e.message).toMatch(/broken \$ref/);
-    const doc2 = definition([{ id: "wf_1", name: "One", inputs: { type: "object", properties: { a: { $ref: "missing.json#/A" } } } }]);
-    expect(errorOf(() => readSchemas(write(doc2))).message).toMatch(/broken \$ref: cannot read env\/missing\.json/);
+    const doc2 = definition([
+      {
+        id: "wf_1",
+        name: "One",
+        inputs: { type: "object", properties: { a: { $ref: "missing.json#/A" } } },
+      },
+    ]);
+    expect(errorOf(() => readSchemas(write(doc2))).message).toMatch(
+      /broken \$ref: cannot read env\/missing\.json/,
+    );
   });
 
   it("detects $ref cycles", () => {
-    const doc = definition([{ id: "wf_1", name: "One", inputs: { type: "object", properties: { a: { $ref: "#/components/schemas/Node" } } } }]);
+    const doc = definition([
+      {
+        id: "wf_1",
+        name: "One",
+        inputs: { type: "object", properties: { a: { $ref: "#/components/schemas/Node" } } },
+      },
+    ]);
     (doc.components.schemas as Record<string, unknown>).Node = {
       type: "object",
       properties: { child: { $ref: "#/components/schemas/Node" } },
     };
-    (doc.components.schemas as Record<string, unknown>).Loop = { $ref: "#/components/schemas/Loop" };
+    (doc.components.schemas as Record<string, unknown>).Loop = {
+      $ref: "#/components/schemas/Loop",
+    };
     expect(errorOf(() => readSchemas(write(doc))).message).toMatch(/cyclic \$ref/);
-    const doc2 = definition([{ id: "wf_1", name: "One", inputs: { $ref: "#/components/schemas/Loop" } }]);
-    (doc2.components.schemas as Record<string, unknown>).Loop = { $ref: "#/components/schemas/Loop" };
+    const doc2 = definition([
+      { id: "wf_1", name: "One", inputs: { $ref: "#/components/schemas/Loop" } },
+    ]);
+    (doc2.components.schemas as Record<string, unknown>).Loop = {
+      $ref: "#/components/schemas/Loop",
+    };
     expect(errorOf(() => readSchemas(write(doc2))).message).toMatch(/cyclic \$ref/);
   });
 
@@ -203,7 +298,8 @@ describe("reader: bad input names the file and the JSON pointer", () => {
 
   it("rejects an x-workflow.id that does not match the path", () => {
     const doc = definition([{ id: "wf_1", name: "One" }]);
-    const op = (doc.paths["/automations/wf_1/runs"] as { post: { "x-workflow": { id: string } } }).post;
+    const op = (doc.paths["/automations/wf_1/runs"] as { post: { "x-workflow": { id: string } } })
+      .post;
     op["x-workflow"].id = "wf_2";
     const e = errorOf(() => readSchemas(write(doc)));
     expect(e.pointer).toBe("/paths/~1automations~1wf_1~1runs/post/x-workflow/id");
@@ -211,14 +307,18 @@ describe("reader: bad input names the file and the JSON pointer", () => {
 
   it("reads a single file for the diff (readDefinition)", () => {
     const dir = write(definition([{ id: "wf_1", name: "One" }]));
-    expect(readDefinition(join(dir, "env", "openapi.json")).workflows.map((w) => w.id)).toEqual(["wf_1"]);
+    expect(readDefinition(join(dir, "env", "openapi.json")).workflows.map((w) => w.id)).toEqual([
+      "wf_1",
+    ]);
   });
 
   it("CLI: exit 1 with file and pointer, and packages/generated/src left exactly as it was", async () => {
     const out = join(REPO, "packages", "generated", "src");
     const snapshot = () => listFiles(out).map((f) => [f, readFileSync(join(out, f), "utf8")]);
     const before = snapshot();
-    const parent = readdirSync(join(REPO, "packages", "generated")).filter((f) => f.startsWith(".src"));
+    const parent = readdirSync(join(REPO, "packages", "generated")).filter((f) =>
+      f.startsWith(".src"),
+    );
     const doc = definition([{ id: "wf_1", name: "One", inputs: { type: "string" } }]);
     const dir = write(doc);
     let stderr = "";
@@ -229,6 +329,8 @@ describe("reader: bad input names the file and the JSON pointer", () => {
     expect(code).toBe(1);
     expect(stderr).toContain("env/openapi.json#/components/schemas/Workflow_wf_1_Inputs");
     expect(snapshot()).toEqual(before);
-    expect(readdirSync(join(REPO, "packages", "generated")).filter((f) => f.startsWith(".src"))).toEqual(parent);
+    expect(
+      readdirSync(join(REPO, "packages", "generated")).filter((f) => f.startsWith(".src")),
+    ).toEqual(parent);
   });
 });
