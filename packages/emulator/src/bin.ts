@@ -38,8 +38,10 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: bad port ${values.port}`);
-  if (values.clock !== "real" && values.clock !== "virtual") throw new Error("--clock must be real or virtual");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port: bad port ${values.port}`);
+  if (values.clock !== "real" && values.clock !== "virtual")
+    throw new Error("--clock must be real or virtual");
   const opts: EmulatorOptions = {
     port,
     host: values.host,
@@ -55,7 +57,9 @@ async function main(): Promise<void> {
   const { running: emu, environments } = await launchEmulator(opts);
   process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);
   for (const e of environments) {
-    process.stdout.write(`  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}/api-docs/openapi.json)\n`);
+    process.stdout.write(
+      `  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}/api-docs/openapi.json)\n`,
+    );
   }
   if (opts.admin === false) process.stdout.write("  admin API disabled\n");
   let stopping = false;

@@ -87,7 +87,8 @@ export class CallbackDispatcher {
         await res.arrayBuffer().catch(() => undefined);
       } catch (e) {
         const err = e as Error & { cause?: { code?: string } };
-        error = err.name === "TimeoutError" ? "timeout after 10000 ms" : (err.cause?.code ?? err.message);
+        error =
+          err.name === "TimeoutError" ? "timeout after 10000 ms" : (err.cause?.code ?? err.message);
       }
       this.hooks.onAttempt(cb.environment, {
         event_id: cb.event_id,

@@ -46,8 +46,10 @@ export function catalogFromObject(raw: unknown, source = "catalog"): Environment
   const envs: EnvironmentDef[] = [];
   for (const [name, e] of Object.entries(raw.environments)) {
     const where = `${source}: environments.${name}`;
-    if (!ENV_NAME.test(name) || name === "_emulator") throw new CatalogError(`${where}: bad environment name`);
-    if (!isObj(e) || !Array.isArray(e.workflows)) throw new CatalogError(`${where}.workflows must be a list`);
+    if (!ENV_NAME.test(name) || name === "_emulator")
+      throw new CatalogError(`${where}: bad environment name`);
+    if (!isObj(e) || !Array.isArray(e.workflows))
+      throw new CatalogError(`${where}.workflows must be a list`);
     const workflows = new Map<string, WorkflowDef>();
     e.workflows.forEach((w: unknown, i: number) => {
       const wl = `${where}.workflows[${i}]`;

@@ -1,6 +1,11 @@
 // The per-environment OpenAPI definition served at /<env>/api-docs/openapi.(json|yaml),
 // in the exact shape of design/definition-format.md (same structure as shared/examples/schemas).
-import { LAUNCH_RESPONSES, RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
+import {
+  LAUNCH_RESPONSES,
+  RUN_PATHS,
+  SECURITY_SCHEMES,
+  SHARED_SCHEMAS,
+} from "./definition-constants.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef } from "./types.js";
 import { FILE_REFERENCE_REF, isFileSchema, setOwn } from "./validate-inputs.js";
 

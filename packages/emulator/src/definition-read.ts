@@ -26,7 +26,11 @@ function pointer(doc: JsonSchema, ref: string): JsonSchema {
 }
 
 /** Inline local $refs (FileReference / FileOutput stay references) and 3.0 `nullable`. */
-export function normalizeSchema(doc: JsonSchema, schema: JsonSchema, seen: string[] = []): JsonSchema {
+export function normalizeSchema(
+  doc: JsonSchema,
+  schema: JsonSchema,
+  seen: string[] = [],
+): JsonSchema {
   if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(doc, s, seen));
   if (!isObj(schema)) return schema;
   if (typeof schema.$ref === "string") {
@@ -88,12 +92,17 @@ export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDe
     const xw = isObj(op["x-workflow"]) ? op["x-workflow"] : {};
     const id = typeof xw.id === "string" ? xw.id : decodeURIComponent(m[1]);
     const bodySchemaRaw = op.requestBody?.content?.["application/json"]?.schema;
-    if (!bodySchemaRaw) throw new DefinitionError(`${where}: no application/json requestBody schema`);
-    const launch = isObj(bodySchemaRaw) && bodySchemaRaw.$ref ? pointer(doc, bodySchemaRaw.$ref) : bodySchemaRaw;
+    if (!bodySchemaRaw)
+      throw new DefinitionError(`${where}: no application/json requestBody schema`);
+    const launch =
+      isObj(bodySchemaRaw) && bodySchemaRaw.$ref ? pointer(doc, bodySchemaRaw.$ref) : bodySchemaRaw;
     const inputsRaw = launch?.properties?.inputs;
-    if (!inputsRaw) throw new DefinitionError(`${where}: launch body schema has no \`inputs\` property`);
+    if (!inputsRaw)
+      throw new DefinitionError(`${where}: launch body schema has no \`inputs\` property`);
     const inputs = normalizeSchema(doc, inputsRaw);
-    const outputs = xw.outputs ? normalizeSchema(doc, xw.outputs) : { type: "object", properties: {} };
+    const outputs = xw.outputs
+      ? normalizeSchema(doc, xw.outputs)
+      : { type: "object", properties: {} };
     const examples = op.requestBody?.content?.["application/json"]?.examples;
     let example: Record<string, unknown> | undefined;
     if (isObj(examples)) {

@@ -28,7 +28,13 @@ import { type NotifyType, newId, RunEngine } from "./run-engine.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario, parseScenario } from "./scenario.js";
 import { synthesizeOutputs } from "./synthesize-outputs.js";
-import { type EnvironmentDef, isTerminal, type RunRecord, type Scenario, type WorkflowState } from "./types.js";
+import {
+  type EnvironmentDef,
+  isTerminal,
+  type RunRecord,
+  type Scenario,
+  type WorkflowState,
+} from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
 export const SCOPES = ["workflows:run", "runs:read"] as const;
@@ -290,7 +296,12 @@ export class Emulator {
   }
 
   private problem(p: BodyProblem): HttpError {
-    return new HttpError(p.status, p.code, p.message, p.attachment_id ? { attachment_id: p.attachment_id } : {});
+    return new HttpError(
+      p.status,
+      p.code,
+      p.message,
+      p.attachment_id ? { attachment_id: p.attachment_id } : {},
+    );
   }
 
   /** Read the body, stopping as soon as it exceeds `limit` (spec: rejected before parsing). */
@@ -332,7 +343,13 @@ export class Emulator {
     if (buf === null) {
       // Spec "Limits": 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
       res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
-      throw new HttpError(413, "BODY_TOO_LARGE", `request body exceeds ${limit} bytes`, {}, { Connection: "close" });
+      throw new HttpError(
+        413,
+        "BODY_TOO_LARGE",
+        `request body exceeds ${limit} bytes`,
+        {},
+        { Connection: "close" },
+      );
     }
     return buf;
   }
@@ -357,7 +374,10 @@ export class Emulator {
       if (allowed) {
         // Spec "Authentication" 8: preflights from permitted origins allow Idempotency-Key.
         res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS");
-        res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
+        res.setHeader(
+          "Access-Control-Allow-Headers",
+          "Authorization, Content-Type, Idempotency-Key",
+        );
         res.setHeader("Access-Control-Max-Age", "600");
       }
       res.writeHead(204, { "Content-Length": "0" });
@@ -370,13 +390,16 @@ export class Emulator {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.cors(req, res)) return;
     const url = new URL(req.url ?? "/", "http://emulator.invalid");
-    const parts = url.pathname.split("/").filter((p) => p !== "").map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return p;
-      }
-    });
+    const parts = url.pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .map((p) => {
+        try {
+          return decodeURIComponent(p);
+        } catch {
+          return p;
+        }
+      });
     if (parts[0] === "_emulator") {
       if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
       return this.admin(req, res, parts.slice(1));
@@ -390,7 +413,10 @@ export class Emulator {
       if (rest[1] === "openapi.json") return this.send(res, 200, doc);
       if (rest[1] === "openapi.yaml" || rest[1] === "openapi.yml") {
         const text = toYaml(doc, { aliasDuplicateObjects: false });
-        res.writeHead(200, { "Content-Type": "application/yaml; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+        res.writeHead(200, {
+          "Content-Type": "application/yaml; charset=utf-8",
+          "Content-Length": Buffer.byteLength(text),
+        });
         res.end(text);
         return;
       }
@@ -407,7 +433,11 @@ export class Emulator {
       const run = this.engine.runs.get(rest[1] as string);
       const n = Number(rest[2]);
       const link = `${this.links(env.def.name).envBase}/_files/${encodeURIComponent(rest[1] as string)}/${rest[2]}/${rest[3]}`;
-      if (run && run.environment === env.def.name && JSON.stringify(run.outputs ?? {}).includes(JSON.stringify(link))) {
+      if (
+        run &&
+        run.environment === env.def.name &&
+        JSON.stringify(run.outputs ?? {}).includes(JSON.stringify(link))
+      ) {
         const bytes = fileBytes(run.run_id, n, rest[3] as string);
         res.writeHead(200, {
           "Content-Type": "application/pdf",
@@ -428,9 +458,15 @@ export class Emulator {
     const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
     const key = m?.[1] ? this.keys.get(m[1]) : undefined;
     if (!key || key.environment !== env.def.name) {
-      throw new HttpError(401, "UNAUTHENTICATED", "a valid API key is required: Authorization: Bearer <API_KEY>", {}, {
-        "WWW-Authenticate": 'Bearer realm="wfr"',
-      });
+      throw new HttpError(
+        401,
+        "UNAUTHENTICATED",
+        "a valid API key is required: Authorization: Bearer <API_KEY>",
+        {},
+        {
+          "WWW-Authenticate": 'Bearer realm="wfr"',
+        },
+      );
     }
     return key;
   }
@@ -438,7 +474,9 @@ export class Emulator {
   private requireScope(key: ApiKey, scope: Scope): void {
     // Spec "Authentication" 2: workflows:run for launch and human-input; runs:read for reads.
     if (!key.scopes.includes(scope)) {
-      throw new HttpError(403, "INSUFFICIENT_SCOPE", `this API key lacks the ${scope} scope`, { required_scope: scope });
+      throw new HttpError(403, "INSUFFICIENT_SCOPE", `this API key lacks the ${scope} scope`, {
+        required_scope: scope,
+      });
     }
   }
 
@@ -462,17 +500,26 @@ export class Emulator {
     // Spec "Authentication" 4: keys never in a URL.
     for (const name of url.searchParams.keys()) {
       if (QUERY_KEY_PARAMS.includes(name.toLowerCase())) {
-        throw new HttpError(400, "API_KEY_IN_QUERY", "API keys are accepted only in the Authorization header, never in the URL");
+        throw new HttpError(
+          400,
+          "API_KEY_IN_QUERY",
+          "API keys are accepted only in the Authorization header, never in the URL",
+        );
       }
     }
     const m = req.method;
     let route: string | null = null;
-    if (m === "POST" && p.length === 3 && p[0] === "automations" && p[2] === "runs") route = "launch";
+    if (m === "POST" && p.length === 3 && p[0] === "automations" && p[2] === "runs")
+      route = "launch";
     else if (p[0] === "runs" && p.length === 2 && m === "GET") route = "status";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "result") route = "result";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "events") route = "events";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "recording") route = "recording";
-    else if (p[0] === "runs" && p.length === 3 && m === "POST" && p[2] === "human-input") route = "human";
+    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "result")
+      route = "result";
+    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "events")
+      route = "events";
+    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "recording")
+      route = "recording";
+    else if (p[0] === "runs" && p.length === 3 && m === "POST" && p[2] === "human-input")
+      route = "human";
     if (route === null) throw new HttpError(404, "NOT_FOUND", "no such route");
     const key = this.authenticate(req, env);
     this.requireScope(key, route === "launch" || route === "human" ? "workflows:run" : "runs:read");
@@ -508,7 +555,11 @@ export class Emulator {
     const buf = await this.body(req, res, BODY_LIMIT);
     const wf = env.def.workflows.get(workflowId);
     // Only a saved workflow id is valid; anything else (run or session ids) is not found.
-    if (!wf || !Object.hasOwn(Object.fromEntries(env.def.workflows), workflowId) || env.def.workspace !== key.workspace) {
+    if (
+      !wf ||
+      !Object.hasOwn(Object.fromEntries(env.def.workflows), workflowId) ||
+      env.def.workspace !== key.workspace
+    ) {
       throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
     }
     const body = this.parseJson(buf);
@@ -518,7 +569,10 @@ export class Emulator {
     const idemKey = idempotencyKeyOf(b, req.headers["idempotency-key"]);
     if ("code" in idemKey) throw this.problem(idemKey);
     const fingerprint = requestFingerprint(b);
-    const scope = idemKey.key === null ? null : idempotencyScope(key.workspace, env.def.name, wf.id, idemKey.key);
+    const scope =
+      idemKey.key === null
+        ? null
+        : idempotencyScope(key.workspace, env.def.name, wf.id, idemKey.key);
     if (scope !== null) {
       const hit = this.idem.check(scope, fingerprint);
       const prior = hit.kind === "new" ? undefined : this.engine.runs.get(hit.runId);
@@ -527,27 +581,46 @@ export class Emulator {
         return this.send(res, 202, envelope(prior, this.links(env.def.name)));
       }
       if (hit.kind === "conflict") {
-        throw new HttpError(409, "IDEMPOTENCY_CONFLICT", "this idempotency key was used with a different request for this workflow");
+        throw new HttpError(
+          409,
+          "IDEMPOTENCY_CONFLICT",
+          "this idempotency key was used with a different request for this workflow",
+        );
       }
     }
     if (wf.state !== "enabled") {
-      throw new HttpError(409, "WORKFLOW_NOT_ENABLED", `workflow is ${wf.state}; only an enabled workflow can be launched`, {
-        state: wf.state,
-      });
+      throw new HttpError(
+        409,
+        "WORKFLOW_NOT_ENABLED",
+        `workflow is ${wf.state}; only an enabled workflow can be launched`,
+        {
+          state: wf.state,
+        },
+      );
     }
-    for (const check of [checkMetadata(b), checkModel(b, wf.model)]) if (check) throw this.problem(check);
+    for (const check of [checkMetadata(b), checkModel(b, wf.model)])
+      if (check) throw this.problem(check);
     const cb = checkCallback(b, this.cfg.allowLocalCallbacks);
     if ("code" in cb) throw this.problem(cb);
     const att = checkAttachments(b);
     if ("code" in att) throw this.problem(att);
     if (att.meta.length > 0 && !declaresFileInput(wf.inputs)) {
-      throw new HttpError(400, "INVALID_ATTACHMENTS", "this workflow declares no file input, so attachments cannot be used");
+      throw new HttpError(
+        400,
+        "INVALID_ATTACHMENTS",
+        "this workflow declares no file input, so attachments cannot be used",
+      );
     }
     const v = validateInputs(wf.inputs, b.inputs);
     if (!v.ok) {
-      throw new HttpError(400, "INVALID_INPUTS", "inputs failed validation against the workflow's input schema", {
-        details: v.details,
-      });
+      throw new HttpError(
+        400,
+        "INVALID_INPUTS",
+        "inputs failed validation against the workflow's input schema",
+        {
+          details: v.details,
+        },
+      );
     }
     for (const ref of v.fileRefs) {
       if (!att.ids.has(ref.attachment_id)) {
@@ -582,20 +655,34 @@ export class Emulator {
     const now = this.clock.now();
     const wait = this.limiter.attempt(key.workspace, now);
     if (wait !== null) {
-      throw new HttpError(429, "RECORDING_RATE_LIMITED", "more than 10 recording downloads this hour for this workspace", {}, {
-        "Retry-After": String(wait),
-      });
+      throw new HttpError(
+        429,
+        "RECORDING_RATE_LIMITED",
+        "more than 10 recording downloads this hour for this workspace",
+        {},
+        {
+          "Retry-After": String(wait),
+        },
+      );
     }
     const st = recordingState(run, now);
     switch (st.kind) {
       case "not_found":
         throw new HttpError(404, "RECORDING_NOT_FOUND", `no recording is available: ${st.reason}`);
       case "processing":
-        return this.send(res, 202, { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" }, {
-          "Retry-After": "3",
-        });
+        this.send(
+          res,
+          202,
+          { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" },
+          { "Retry-After": "3" },
+        );
+        return;
       case "too_large":
-        throw new HttpError(413, "RECORDING_TOO_LARGE", `the recording is ${st.size} bytes, above the 128 MiB limit`);
+        throw new HttpError(
+          413,
+          "RECORDING_TOO_LARGE",
+          `the recording is ${st.size} bytes, above the 128 MiB limit`,
+        );
       case "ready": {
         const bytes = recordingBytes();
         // Plain GET only: a Range header still gets the whole file with 200.
@@ -622,7 +709,11 @@ export class Emulator {
     const run = this.findRun(key, runId);
     const body = this.parseJson(buf);
     if (!isObj(body) || !Object.hasOwn(body, "response")) {
-      throw new HttpError(400, "INVALID_BODY", "body must be an object with `response` (and `checkpoint_id`)");
+      throw new HttpError(
+        400,
+        "INVALID_BODY",
+        "body must be an object with `response` (and `checkpoint_id`)",
+      );
     }
     if (body.checkpoint_id !== undefined && typeof body.checkpoint_id !== "string") {
       throw new HttpError(400, "INVALID_BODY", "checkpoint_id must be a string");
@@ -635,7 +726,11 @@ export class Emulator {
       case "conflict":
         throw new HttpError(409, "HUMAN_WAIT_CONFLICT", out.message);
       case "not_waiting":
-        throw new HttpError(409, "NOT_WAITING_FOR_HUMAN", "the run is not waiting for a human; nothing was stored");
+        throw new HttpError(
+          409,
+          "NOT_WAITING_FOR_HUMAN",
+          "the run is not waiting for a human; nothing was stored",
+        );
       case "expired":
         throw new HttpError(410, "HUMAN_WAIT_EXPIRED", "the human wait expired");
     }
@@ -645,11 +740,15 @@ export class Emulator {
 
   private adminEnv(name: string | undefined): EnvState {
     const env = name === undefined ? undefined : this.envs.get(name);
-    if (!env) throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", `no environment ${JSON.stringify(name)}`);
+    if (!env)
+      throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", `no environment ${JSON.stringify(name)}`);
     return env;
   }
 
-  private async adminJson(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
+  private async adminJson(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<Record<string, unknown>> {
     const body = this.parseJson(await this.body(req, res, ADMIN_LIMIT));
     if (!isObj(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
     return body;
@@ -702,9 +801,17 @@ export class Emulator {
     if (m === "POST" && p.length === 1 && p[0] === "keys") {
       const b = await this.adminJson(req, res);
       const env = this.envs.get(b.environment as string);
-      if (!env) throw new HttpError(400, "INVALID_ENVIRONMENT", `unknown environment ${JSON.stringify(b.environment)}`);
+      if (!env)
+        throw new HttpError(
+          400,
+          "INVALID_ENVIRONMENT",
+          `unknown environment ${JSON.stringify(b.environment)}`,
+        );
       const scopes = b.scopes ?? [...SCOPES];
-      if (!Array.isArray(scopes) || scopes.some((s) => !(SCOPES as readonly string[]).includes(s))) {
+      if (
+        !Array.isArray(scopes) ||
+        scopes.some((s) => !(SCOPES as readonly string[]).includes(s))
+      ) {
         throw new HttpError(400, "INVALID_SCOPE", `scopes must be a list of ${SCOPES.join(", ")}`);
       }
       if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
@@ -718,12 +825,21 @@ export class Emulator {
       };
       this.keys.set(key.token, key);
       this.record({ t: "key", key });
-      return this.send(res, 201, { token: key.token, environment: key.environment, workspace: key.workspace, scopes: key.scopes });
+      return this.send(res, 201, {
+        token: key.token,
+        environment: key.environment,
+        workspace: key.workspace,
+        scopes: key.scopes,
+      });
     }
     if (m === "POST" && p[0] === "clock" && p[1] === "advance" && p.length === 2) {
       const b = await this.adminJson(req, res);
       if (!(this.clock instanceof VirtualClock)) {
-        throw new HttpError(409, "CLOCK_NOT_VIRTUAL", "the clock is real; start with clock virtual to advance it");
+        throw new HttpError(
+          409,
+          "CLOCK_NOT_VIRTUAL",
+          "the clock is real; start with clock virtual to advance it",
+        );
       }
       const ms = b.ms;
       if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
@@ -743,7 +859,12 @@ export class Emulator {
           name: e.def.name,
           workspace: e.def.workspace,
           base_url: this.links(e.def.name).apiBase,
-          workflows: [...e.def.workflows.values()].map((w) => ({ id: w.id, name: w.name, state: w.state, revision: w.revision })),
+          workflows: [...e.def.workflows.values()].map((w) => ({
+            id: w.id,
+            name: w.name,
+            state: w.state,
+            revision: w.revision,
+          })),
         })),
       });
     }
@@ -755,12 +876,13 @@ export class Emulator {
       }
       if (m === "GET" && p[2] === "runs" && p.length === 3) {
         const runs = [...this.engine.runs.values()].filter((r) => r.environment === env.def.name);
-        runs.forEach((r) => this.engine.process(r));
+        for (const r of runs) this.engine.process(r);
         return this.send(res, 200, { runs: runs.map((r) => this.runHistory(r)) });
       }
       if (m === "GET" && p[2] === "runs" && p.length === 4) {
         const run = this.engine.runs.get(p[3] as string);
-        if (!run || run.environment !== env.def.name) throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+        if (!run || run.environment !== env.def.name)
+          throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
         this.engine.process(run);
         return this.send(res, 200, this.runHistory(run));
       }
@@ -782,7 +904,10 @@ export class Emulator {
         if (m === "DELETE" && p[4] === "scenario") {
           env.scenarios.delete(wf.id);
           this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
-          return this.send(res, 200, { workflow_id: wf.id, scenario: wf.scenario ?? defaultScenario() });
+          return this.send(res, 200, {
+            workflow_id: wf.id,
+            scenario: wf.scenario ?? defaultScenario(),
+          });
         }
         if (m === "PUT" && p[4] === "state") {
           const b = await this.adminJson(req, res);
@@ -801,5 +926,7 @@ export class Emulator {
 
 /** Deterministic bytes of a synthesized file output (a tiny PDF). */
 export function fileBytes(runId: string, n: number, filename: string): Buffer {
-  return Buffer.from(`%PDF-1.4\n% ${filename} (output ${n} of run ${runId}), synthesized by wfr-emulator\n%%EOF\n`);
+  return Buffer.from(
+    `%PDF-1.4\n% ${filename} (output ${n} of run ${runId}), synthesized by wfr-emulator\n%%EOF\n`,
+  );
 }

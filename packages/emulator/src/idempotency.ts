@@ -21,7 +21,8 @@ export function canonicalJson(value: unknown): string {
 export function requestFingerprint(body: Record<string, unknown>): string {
   const rest: Record<string, unknown> = {};
   for (const k of Object.keys(body)) {
-    if (k !== "idempotency_key") Object.defineProperty(rest, k, { value: body[k], enumerable: true });
+    if (k !== "idempotency_key")
+      Object.defineProperty(rest, k, { value: body[k], enumerable: true });
   }
   return createHash("sha256").update(canonicalJson(rest)).digest("hex");
 }

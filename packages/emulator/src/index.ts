@@ -1,14 +1,19 @@
 // @wfr/emulator: a stateful local twin of the Workflow Run service.
-import { type CatalogObject, builtinCatalogPath, catalogFromObject, loadCatalogFile } from "./catalog.js";
+import {
+  builtinCatalogPath,
+  type CatalogObject,
+  catalogFromObject,
+  loadCatalogFile,
+} from "./catalog.js";
 import { readSchemasDir } from "./definition-read.js";
 import { Emulator } from "./http-server.js";
 import type { EnvironmentDef } from "./types.js";
 
+export { signWebhook } from "./callbacks.js";
 export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
 export { CatalogError } from "./catalog.js";
-export { DefinitionError, readDefinition } from "./definition-read.js";
 export { emitDefinition } from "./definition-emit.js";
-export { signWebhook } from "./callbacks.js";
+export { DefinitionError, readDefinition } from "./definition-read.js";
 export type { Scenario, ScenarioStep } from "./types.js";
 
 export interface EmulatorOptions {
@@ -42,9 +47,14 @@ function loadEnvironments(o: EmulatorOptions): EnvironmentDef[] {
   const envs: EnvironmentDef[] = [];
   if (o.fromSchemas) envs.push(...readSchemasDir(o.fromSchemas));
   if (o.catalog !== undefined) {
-    envs.push(...(typeof o.catalog === "string" ? loadCatalogFile(o.catalog) : catalogFromObject(o.catalog)));
+    envs.push(
+      ...(typeof o.catalog === "string"
+        ? loadCatalogFile(o.catalog)
+        : catalogFromObject(o.catalog)),
+    );
   }
-  if (!o.fromSchemas && o.catalog === undefined) envs.push(...loadCatalogFile(builtinCatalogPath()));
+  if (!o.fromSchemas && o.catalog === undefined)
+    envs.push(...loadCatalogFile(builtinCatalogPath()));
   const names = new Set<string>();
   for (const e of envs) {
     if (names.has(e.name)) throw new Error(`environment ${e.name} is defined twice`);

@@ -6,9 +6,17 @@ export const BODY_LIMIT = 37_748_736; // 36 MiB, spec "Limits"
 export const ATTACHMENT_LIMIT = 26_214_400; // 25 MiB decoded, spec "Limits"
 export const IDEMPOTENCY_KEY_MAX = 200;
 export const MODELS = ["pro", "flash", "lite", "max"];
-const ALLOWED_KEYS = ["inputs", "callback_url", "metadata", "idempotency_key", "model", "input_context"];
+const ALLOWED_KEYS = [
+  "inputs",
+  "callback_url",
+  "metadata",
+  "idempotency_key",
+  "model",
+  "input_context",
+];
 /** Per-run browser or proxy overrides are rejected (spec "Launch body"). */
-const OVERRIDE_KEY = /browser|proxy|user_?agent|headless|viewport|profile|region|country|stealth|captcha/i;
+const OVERRIDE_KEY =
+  /browser|proxy|user_?agent|headless|viewport|profile|region|country|stealth|captcha/i;
 
 export interface BodyProblem {
   status: number;
@@ -70,7 +78,11 @@ export function idempotencyKeyOf(
 ): { key: string | null } | BodyProblem {
   const check = (v: unknown, where: string): BodyProblem | null => {
     if (typeof v !== "string" || v.length === 0) {
-      return { status: 400, code: "INVALID_IDEMPOTENCY_KEY", message: `${where} must be a non-empty string` };
+      return {
+        status: 400,
+        code: "INVALID_IDEMPOTENCY_KEY",
+        message: `${where} must be a non-empty string`,
+      };
     }
     if (v.length > IDEMPOTENCY_KEY_MAX) {
       return {
@@ -104,7 +116,11 @@ export function checkModel(body: Record<string, unknown>, exposed: boolean): Bod
     };
   }
   if (typeof body.model !== "string" || !MODELS.includes(body.model)) {
-    return { status: 400, code: "INVALID_MODEL", message: `model must be one of ${MODELS.join(", ")}` };
+    return {
+      status: 400,
+      code: "INVALID_MODEL",
+      message: `model must be one of ${MODELS.join(", ")}`,
+    };
   }
   return null;
 }
@@ -129,10 +145,15 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
   const out: ParsedAttachments = { ids: new Set(), meta: [] };
   if (!Object.hasOwn(body, "input_context")) return out;
   const ctx = body.input_context;
-  const bad = (message: string): BodyProblem => ({ status: 400, code: "INVALID_ATTACHMENTS", message });
+  const bad = (message: string): BodyProblem => ({
+    status: 400,
+    code: "INVALID_ATTACHMENTS",
+    message,
+  });
   if (!isObj(ctx)) return bad("input_context must be an object");
   const extra = Object.keys(ctx).find((k) => k !== "attachments");
-  if (extra !== undefined) return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
+  if (extra !== undefined)
+    return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
   if (!Object.hasOwn(ctx, "attachments")) return out;
   if (!Array.isArray(ctx.attachments)) return bad("input_context.attachments must be an array");
   for (const [i, a] of ctx.attachments.entries()) {
@@ -141,8 +162,11 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
     for (const k of ["id", "filename", "mimeType", "base64"]) {
       if (typeof a[k] !== "string") return bad(`${where}.${k} must be a string`);
     }
-    const extraKey = Object.keys(a).find((k) => !["id", "filename", "mimeType", "base64"].includes(k));
-    if (extraKey !== undefined) return bad(`${where} has an unknown field ${JSON.stringify(extraKey.slice(0, 100))}`);
+    const extraKey = Object.keys(a).find(
+      (k) => !["id", "filename", "mimeType", "base64"].includes(k),
+    );
+    if (extraKey !== undefined)
+      return bad(`${where} has an unknown field ${JSON.stringify(extraKey.slice(0, 100))}`);
     const id = a.id as string;
     if (id.length === 0) return bad(`${where}.id must not be empty`);
     if (out.ids.has(id)) return bad(`attachment id ${JSON.stringify(id)} is used more than once`);
@@ -158,7 +182,12 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
       };
     }
     out.ids.add(id);
-    out.meta.push({ id, filename: a.filename as string, mimeType: a.mimeType as string, size_bytes: size });
+    out.meta.push({
+      id,
+      filename: a.filename as string,
+      mimeType: a.mimeType as string,
+      size_bytes: size,
+    });
   }
   return out;
 }

@@ -20,7 +20,9 @@ export type RecordingState =
 /** Whether the run has a browser session whose video can exist (recording_url non-null). */
 export function hasBrowserRecording(run: RunRecord): boolean {
   const mode = run.scenario.recording?.mode ?? "ready";
-  return run.session_id !== null && (run.scenario.session ?? "browser") === "browser" && mode !== "none";
+  return (
+    run.session_id !== null && (run.scenario.session ?? "browser") === "browser" && mode !== "none"
+  );
 }
 
 /**
@@ -28,12 +30,14 @@ export function hasBrowserRecording(run: RunRecord): boolean {
  * it is still running). "ready" mode: downloadable as soon as the browser session exists.
  */
 export function recordingState(run: RunRecord, now: number): RecordingState {
-  if (run.session_id === null) return { kind: "not_found", reason: "no browser session exists yet" };
+  if (run.session_id === null)
+    return { kind: "not_found", reason: "no browser session exists yet" };
   if ((run.scenario.session ?? "browser") === "computer") {
     return { kind: "not_found", reason: "computer sessions have no recording" };
   }
   const rec = run.scenario.recording ?? { mode: "ready" };
-  if (rec.mode === "none") return { kind: "not_found", reason: "no recording was made for this run" };
+  if (rec.mode === "none")
+    return { kind: "not_found", reason: "no recording was made for this run" };
   if (rec.mode === "processing") {
     const done =
       isTerminal(run.status) &&
@@ -68,6 +72,8 @@ export class RecordingRateLimiter {
 let cached: Buffer | undefined;
 /** The shipped fixture: a 1 s 64x64 H.264 MP4 (ffprobe-valid). */
 export function recordingBytes(): Buffer {
-  cached ??= readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "recording.mp4"));
+  cached ??= readFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "recording.mp4"),
+  );
   return cached;
 }

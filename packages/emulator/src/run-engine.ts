@@ -3,7 +3,6 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
-import type { FileOutputRef } from "./synthesize-outputs.js";
 import {
   type AttachmentMeta,
   type Checkpoint,
@@ -182,7 +181,10 @@ export class RunEngine {
         this.finish(
           run,
           "human_wait_expired",
-          { code: "HUMAN_WAIT_EXPIRED", message: "nobody answered the checkpoint before it expired" },
+          {
+            code: "HUMAN_WAIT_EXPIRED",
+            message: "nobody answered the checkpoint before it expired",
+          },
           null,
         );
         return;
@@ -278,7 +280,10 @@ export class RunEngine {
     if (named && named.answer !== undefined) {
       return named.answer === canon
         ? { kind: "idempotent" }
-        : { kind: "conflict", message: "a different answer was already accepted for this checkpoint" };
+        : {
+            kind: "conflict",
+            message: "a different answer was already accepted for this checkpoint",
+          };
     }
     if (!current || run.status !== "waiting_for_human_live") {
       if (named) return { kind: "conflict", message: "this checkpoint is no longer awaited" };
@@ -286,7 +291,10 @@ export class RunEngine {
       return { kind: "not_waiting" };
     }
     if (named !== current) {
-      return { kind: "conflict", message: "stale or unknown checkpoint_id: another checkpoint is awaited" };
+      return {
+        kind: "conflict",
+        message: "stale or unknown checkpoint_id: another checkpoint is awaited",
+      };
     }
     const now = this.clock.now();
     current.answer = canon;
@@ -340,7 +348,10 @@ export class RunEngine {
     this.timer = null;
     const at = this.earliest();
     if (at === null) return;
-    this.timer = setTimeout(() => this.tick(), Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)));
+    this.timer = setTimeout(
+      () => this.tick(),
+      Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)),
+    );
   }
 
   stop(): void {

@@ -21,7 +21,9 @@ function step(raw: unknown, i: number): ScenarioStep {
   if (!isObj(raw)) throw new ScenarioError(`${where} must be an object`);
   const keys = Object.keys(raw);
   if (keys.length !== 1) {
-    throw new ScenarioError(`${where} must have exactly one of wait_ms, event, human, succeed, fail`);
+    throw new ScenarioError(
+      `${where} must have exactly one of wait_ms, event, human, succeed, fail`,
+    );
   }
   const [kind] = keys;
   const v = raw[kind as string];
@@ -88,8 +90,10 @@ export function parseScenario(raw: unknown): Scenario {
       throw new ScenarioError('scenario.recording.mode must be "none", "ready" or "processing"');
     }
     const rec: RecordingConfig = { mode: r.mode as RecordingConfig["mode"] };
-    if (r.processing_ms !== undefined) rec.processing_ms = nonNegInt(r.processing_ms, "recording.processing_ms");
-    if (r.size_bytes !== undefined) rec.size_bytes = nonNegInt(r.size_bytes, "recording.size_bytes");
+    if (r.processing_ms !== undefined)
+      rec.processing_ms = nonNegInt(r.processing_ms, "recording.processing_ms");
+    if (r.size_bytes !== undefined)
+      rec.size_bytes = nonNegInt(r.size_bytes, "recording.size_bytes");
     out.recording = rec;
   }
   if (raw.session !== undefined) {

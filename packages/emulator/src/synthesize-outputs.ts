@@ -52,13 +52,20 @@ export function synthesizeOutputs(
     }
     let type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
     if (!type && isObj(s.properties)) type = "object";
-    const leaf = field.split(".").pop()?.replace(/\[\d+\]$/, "") || "value";
+    const leaf =
+      field
+        .split(".")
+        .pop()
+        ?.replace(/\[\d+\]$/, "") || "value";
     switch (type) {
       case "string":
         if (s.format === "date") return `2026-01-${String(int(28)).padStart(2, "0")}`;
-        if (s.format === "date-time") return `2026-01-${String(int(28)).padStart(2, "0")}T12:00:00Z`;
-        if (s.format === "uri") return `https://example.com/${encodeURIComponent(leaf)}-${int(999)}`;
-        if (s.format === "email") return `${leaf.replace(/[^A-Za-z0-9]/g, "") || "user"}-${int(999)}@example.com`;
+        if (s.format === "date-time")
+          return `2026-01-${String(int(28)).padStart(2, "0")}T12:00:00Z`;
+        if (s.format === "uri")
+          return `https://example.com/${encodeURIComponent(leaf)}-${int(999)}`;
+        if (s.format === "email")
+          return `${leaf.replace(/[^A-Za-z0-9]/g, "") || "user"}-${int(999)}@example.com`;
         return `${leaf}-${int(999)}`;
       case "integer":
         return int(100);
@@ -71,7 +78,9 @@ export function synthesizeOutputs(
       case "array": {
         if (depth > 6) return [];
         const n = int(2);
-        return Array.from({ length: n }, (_, i) => value(s.items ?? {}, `${field}[${i}]`, depth + 1));
+        return Array.from({ length: n }, (_, i) =>
+          value(s.items ?? {}, `${field}[${i}]`, depth + 1),
+        );
       }
       case "object": {
         const out: Record<string, unknown> = {};

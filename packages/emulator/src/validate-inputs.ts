@@ -29,7 +29,12 @@ export const FILE_OUTPUT_REF = "#/components/schemas/FileOutput";
 
 /** Set an own property safely, even for keys such as `__proto__`. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function jsonType(v: unknown): string {
@@ -71,7 +76,8 @@ export function declaresFileInput(schema: JsonSchema): boolean {
   if (isFileSchema(schema) || schema["x-input-type"] === "files") return true;
   for (const key of ["properties"]) {
     const props = schema[key];
-    if (isSchemaObj(props) && Object.values(props as object).some((p) => declaresFileInput(p))) return true;
+    if (isSchemaObj(props) && Object.values(props as object).some((p) => declaresFileInput(p)))
+      return true;
   }
   if (schema.items && declaresFileInput(schema.items)) return true;
   for (const k of ["anyOf", "oneOf", "allOf"]) {
@@ -155,8 +161,7 @@ class Walker {
       for (const s of schema.allOf) out = this.check(s, out, path);
       return out;
     }
-    let types: string[] | undefined =
-      typeof schema.type === "string" ? [schema.type] : schema.type;
+    let types: string[] | undefined = typeof schema.type === "string" ? [schema.type] : schema.type;
     if (types && schema.nullable === true && !types.includes("null")) types = [...types, "null"];
     const actual = jsonType(v);
     if (types) {

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { checkFormat, declaresFileInput, validateInputs } from "../../src/validate-inputs.js";
+
+const schema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "amount", "doc"],
+  properties: {
+    name: { type: "string", "x-input-type": "text", maxLength: 10 },
+    amount: { type: "number", "x-input-type": "number" },
+    count: { type: "integer", default: 2 },
+    paid: { type: "boolean", default: false },
+    currency: { type: "string", enum: ["USD", "EUR"], default: "USD" },
+    due: { type: "string", format: "date" },
+    data: { type: ["object", "array"], "x-input-type": "json" },
+    maybe: { anyOf: [{ type: ["object", "array"] }, { type: "null" }] },
+    legacy: { type: "string", nullable: true },
+    doc: { $ref: "#/components/schemas/FileReference" },
+    docs: { type: "array", items: { $ref: "#/components/schemas/FileReference" } },
+    address: {
+      type: "object",
+      additionalProperties: false,
+      required: ["city"],
+      properties: { city: { type: "string" }, zip: { type: "string" } },
+    },
+  },
+};
+
+const ok = { name: "Acme", amount: 5, doc: { attachment_id: "a1" } };
+
+describe("validateInputs (spec: Input value types, no conversion)", () => {
+  it("accepts valid inputs and applies saved defaults into the stored value", () => {
+    const r = validateInputs(schema, ok);
+    expect(r.ok).toBe(true);
+    expect(r.value).toEqual({ ...ok, count: 2, paid: false, currency: "USD" });
+    expect(r.fileRefs).toEqual([{ field: "doc", attachment_id: "a1" }]);
+  });
+
+  it("reports INVALID_TYPE, REQUIRED and UNKNOWN_INPUT per field", () => {
+    const r = validateInputs(schema, { name: 5, amount: "5", extra: 1 });
+    expect(r.ok).toBe(false);
+    expect(r.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "name", reason: "INVALID_TYPE" }),
+        expect.objectContaining({ field: "amount", reason: "INVALID_TYPE" }),
+        expect.objectContaining({ field: "extra", reason: "UNKNOWN_INPUT" }),
+        expect.objectContaining({ field: "doc", reason: "REQUIRED" }),
+      ]),
+    );
+  });
+
+  it("never converts: '5' is not a number, 'true' not a boolean, 1 not a boolean", () => {
+    expect(validateInputs(schema, { ...ok, amount: "5" }).ok).toBe(false);
+    expect(validateInputs(schema, { ...ok, paid: "true" }).ok).toBe(false);
+    expect(validateInputs(schema, { ...ok, paid: 1 }).ok).toBe(false);
+    expect(validateInputs(schema, { ...ok, count: 1.5 }).ok).toBe(false);
+  });
+
+  it("json inputs take an object or array, never a string of JSON", () => {
+    expect(validateInputs(schema, { ...ok, data: [1] }).ok).toBe(true);
+    expect(validateInputs(schema, { ...ok, data: { a: 1 } }).ok).toBe(true);
+    expect(validateInputs(schema, { ...ok, data: '{"a":1}' }).ok).toBe(false);
+    expect(validateInputs(schema, { ...ok, data: 3 }).ok).toBe(false);
+  });
+
+  it("handles nullable written as anyOf null and as 3.0 nullable", () => {
+    expect(validateInputs(schema, { ...ok, maybe: null, legacy: null }).ok).toBe(true);
+    expect(validateInputs(schema, { ...ok, maybe: "x" }).ok).toBe(false);
+    expect(validateInputs(schema, { ...ok, name: null }).ok).toBe(false);
+  });
+
+  it("checks enums, formats and maxLength", () => {
+    expect(validateInputs(schema, { ...ok, currency: "JPY" }).details[0]?.field).toBe("currency");
+    expect(validateInputs(schema, { ...ok, due: "2026-02-30" }).ok).toBe(false);
+    expect(validateInputs(schema, { ...ok, due: "2026-02-28" }).ok).toBe(true);
+    expect(validateInputs(schema, { ...ok, name: "x".repeat(11) }).ok).toBe(false);
+  });
+
+  it("file inputs need {attachment_id}, not a path string", () => {
+    const r = validateInputs(schema, { ...ok, doc: "/tmp/invoice.pdf" });
+    expect(r.details).toEqual([expect.objectContaining({ field: "doc", reason: "INVALID_TYPE" })]);
+    const m = validateInputs(schema, {
+      ...ok,
+      docs: [{ attachment_id: "b" }, { attachment_id: "c" }],
+    });
+    expect(m.fileRefs.map((f) => f.attachment_id)).toEqual(["a1", "b", "c"]);
+  });
+
+  it("validates nested objects with their own required and additionalProperties", () => {
+    const r = validateInputs(schema, { ...ok, address: { zip: "1", street: "x" } });
+    expect(r.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "address.street", reason: "UNKNOWN_INPUT" }),
+        expect.objectContaining({ field: "address.city", reason: "REQUIRED" }),
+      ]),
+    );
+  });
+
+  it("treats prototype words as plain field names", () => {
+    const s = {
+      type: "object",
+      additionalProperties: false,
+      properties: { constructor: { type: "string" }, __proto__x: { type: "string" } },
+    };
+    const body = JSON.parse('{"constructor":"a","__proto__":{"polluted":true}}');
+    const r = validateInputs(s, body);
+    expect(r.details).toEqual([
+      expect.objectContaining({ field: "__proto__", reason: "UNKNOWN_INPUT" }),
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("rejects a non-object inputs and a missing one", () => {
+    expect(validateInputs(schema, [1]).details[0]).toMatchObject({
+      field: "inputs",
+      reason: "INVALID_TYPE",
+    });
+    expect(validateInputs(schema, undefined).details[0]).toMatchObject({
+      field: "inputs",
+      reason: "REQUIRED",
+    });
+  });
+
+  it("knows which schemas declare file inputs", () => {
+    expect(declaresFileInput(schema)).toBe(true);
+    expect(declaresFileInput({ type: "object", properties: { a: { type: "string" } } })).toBe(
+      false,
+    );
+  });
+
+  it("checks formats", () => {
+    expect(checkFormat("date-time", "2026-01-01T10:00:00Z")).toBe(true);
+    expect(checkFormat("date-time", "2026-01-01")).toBe(false);
+    expect(checkFormat("email", "a@b.co")).toBe(true);
+    expect(checkFormat("uri", "portal.example.com")).toBe(false);
+    expect(checkFormat("uri", "https://portal.example.com")).toBe(true);
+  });
+});
