@@ -49,7 +49,11 @@ describe("generate", () => {
 
   it("the committed packages/generated/src is up to date", () => {
     const { files } = buildFiles({ schemas: join(REPO, "schemas"), out: "unused" });
-    expect(checkOutput(join(REPO, "packages", "generated", "src"), files)).toEqual({ stale: [], missing: [], extra: [] });
+    expect(checkOutput(join(REPO, "packages", "generated", "src"), files)).toEqual({
+      stale: [],
+      missing: [],
+      extra: [],
+    });
   });
 
   it("--check lists every stale, missing and extra file and exits 1; exits 0 when up to date", async () => {
@@ -58,7 +62,9 @@ describe("generate", () => {
     const out = join(dir, "out");
     generate({ schemas, out });
     const ok = quiet();
-    expect(await main(["generate", "--check", "--schemas", schemas, "--out", out], ok.streams)).toBe(0);
+    expect(
+      await main(["generate", "--check", "--schemas", schemas, "--out", out], ok.streams),
+    ).toBe(0);
     expect(ok.io.out).toMatch(/up to date/);
 
     writeFileSync(join(out, "production", "invoiceIntake.types.ts"), "// edited\n");
@@ -66,7 +72,9 @@ describe("generate", () => {
     mkdirSync(join(out, "old"));
     writeFileSync(join(out, "old", "gone.ts"), "");
     const bad = quiet();
-    expect(await main(["generate", "--check", "--schemas", schemas, "--out", out], bad.streams)).toBe(1);
+    expect(
+      await main(["generate", "--check", "--schemas", schemas, "--out", out], bad.streams),
+    ).toBe(1);
     expect(bad.io.err).toContain("stale:   production/invoiceIntake.types.ts");
     expect(bad.io.err).toContain("missing: staging/index.ts");
     expect(bad.io.err).toContain("extra:   old/gone.ts");
@@ -102,10 +110,13 @@ describe("generate", () => {
   it("emits pure type modules (no zod) and definition modules whose declared types never mention zod", () => {
     const { files } = buildFiles({ schemas: EXAMPLE_SCHEMAS, out: "unused" });
     for (const [path, content] of files) {
-      if (path.endsWith(".types.ts") || path === "json.ts" || path === "support.ts") expect(content, path).not.toMatch(/zod/);
+      if (path.endsWith(".types.ts") || path === "json.ts" || path === "support.ts")
+        expect(content, path).not.toMatch(/zod/);
     }
     const def = files.get("production/invoiceIntake.ts") ?? "";
     expect(def).toMatch(/export const invoiceIntake: InvoiceIntakeDefinition/);
-    expect(readFileSync(join(EXAMPLE_SCHEMAS, "production", "openapi.json"), "utf8").length).toBeGreaterThan(0);
+    expect(
+      readFileSync(join(EXAMPLE_SCHEMAS, "production", "openapi.json"), "utf8").length,
+    ).toBeGreaterThan(0);
   });
 });
