@@ -171,6 +171,41 @@ describe("Definition download", () => {
     }
   });
 
+  it("File outputs are returned as download references; callers use those and never construct storage URLs", async () => {
+    const twin = await Harness.start({
+      fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),
+    });
+    try {
+      const tk = await twin.key("production");
+      const auth = { authorization: `Bearer ${tk}` };
+      await twin.scenario("production", "wf_P3mKs81a", { steps: [{ succeed: {} }] });
+      const r = await http(
+        "POST",
+        `${twin.base()}/automations/wf_P3mKs81a/runs`,
+        { inputs: { portal_url: "https://p.example/login", account_label: "x" } },
+        auth,
+      );
+      expect(r.status).toBe(202);
+      const resultUrl = `${twin.base()}/runs/${r.body.run_id}/result`;
+      let res = await http("GET", resultUrl, undefined, auth);
+      for (let t = 0; t < 100 && res.status === 202; t++) {
+        await twin.advance(500);
+        res = await http("GET", resultUrl, undefined, auth);
+      }
+      expect(res.status).toBe(200);
+      const file = res.body.outputs?.screenshot;
+      expect(file, JSON.stringify(res.body.outputs)).toBeTruthy();
+      expect(typeof file.filename).toBe("string");
+      expect(() => new URL(file.download_url)).not.toThrow();
+      const dl = await fetch(file.download_url, { headers: auth });
+      const bytes = Buffer.from(await dl.arrayBuffer());
+      expect(dl.status).toBe(200);
+      if (typeof file.size_bytes === "number") expect(bytes.length).toBe(file.size_bytes);
+    } finally {
+      await twin.close();
+    }
+  });
+
   it("Twin mode synthesizes outputs deterministically from the output schema (declared fields, declared types)", async () => {
     const twin = await Harness.start({
       fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),

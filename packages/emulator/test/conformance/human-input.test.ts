@@ -62,6 +62,20 @@ describe("human_action and POST /runs/{runId}/human-input", () => {
     expect(r.body.human_action.response_accepted).toBe(true);
     const end = await c.untilTerminal(run.run_id);
     expect(end.status).toBe("succeeded");
+    // human_action is present only while a person is awaited.
+    expect(end.human_action ?? null).toBeNull();
+  });
+
+  it("human_action: present when a person is awaited (and only then)", async () => {
+    await h.scenario("production", PORTAL, {
+      steps: [{ wait_ms: 2_000 }, human("Now"), { succeed: {} }],
+    });
+    const run = await c.start(PORTAL, portalBody());
+    expect(run.human_action ?? null).toBeNull();
+    const running = await c.until(run.run_id, (r) => r.status === "running", { stepMs: 100 });
+    expect(running.human_action ?? null).toBeNull();
+    const waiting = await c.untilWaiting(run.run_id, { stepMs: 250 });
+    expect(waiting.human_action).toBeTruthy();
   });
 
   it("An identical answer to the same checkpoint is idempotent", async () => {

@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, Harness, INVOICE, invoiceBody, type Res } from "./support.js";
+import { type Client, Harness, INVOICE, invoiceBody, type Json, type Res } from "./support.js";
 
 const BODY_LIMIT = 37_748_736; // 36 MiB
 const ATTACHMENT_LIMIT = 26_214_400; // 25 MiB
@@ -97,7 +97,68 @@ function post(body: Buffer): Promise<Res> {
   });
 }
 
+/** Stream `total` bytes with chunked transfer encoding (no Content-Length); stop on an answer. */
+function postChunked(total: number): Promise<{ status: number; body: Json; sent: number }> {
+  const url = new URL(`${c.base}/automations/${INVOICE}/runs`);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    let sent = 0;
+    const req = request(
+      url,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${c.token}`, "content-type": "application/json" },
+      },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (d: Buffer) => chunks.push(d));
+        res.on("end", () => {
+          let body: Json;
+          try {
+            body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body, sent });
+          req.destroy();
+        });
+      },
+    );
+    req.on("error", (err) => {
+      if (!answered) setTimeout(() => (answered ? undefined : reject(err)), 500);
+    });
+    const head = Buffer.from('{"inputs":{},"metadata":{"pad":"');
+    const chunk = Buffer.alloc(1 << 20, 0x61);
+    const pump = () => {
+      if (answered) return;
+      if (sent === 0) {
+        req.write(head);
+        sent += head.length;
+      }
+      while (sent < total && !answered) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once("drain", pump);
+          return;
+        }
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+}
+
 describe("Limits", { timeout: 60_000 }, () => {
+  it("BODY_TOO_LARGE applies to a streamed (chunked) body without Content-Length, before parsing", async () => {
+    const before = (await h.runs()).length;
+    const r = await postChunked(BODY_LIMIT + 4 * (1 << 20));
+    expect(r.status).toBe(413);
+    expect(r.body?.code).toBe("BODY_TOO_LARGE");
+    expect((await h.runs()).length).toBe(before);
+  });
+
   it("Entire JSON request body incl. all encoded attachments: 36 MiB (37,748,736 bytes) -> 413 BODY_TOO_LARGE", async () => {
     const before = (await h.runs()).length;
     const body = paddedBody(BODY_LIMIT + 1);

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Client, Harness, http, type Json, PORTAL, portalBody } from "./support.js";
 
@@ -43,6 +47,51 @@ describe("GET /runs/{runId}/recording", () => {
     expect(isMp4(bytes)).toBe(true);
     const len = res.headers.get("content-length");
     if (len !== null) expect(Number(len)).toBe(bytes.length);
+  });
+
+  it("The recording is a real, playable MP4 (box structure and ffprobe)", async () => {
+    const run = await finishedRun({ mode: "ready" });
+    const { res, bytes } = await download(run.run_id);
+    expect(res.status).toBe(200);
+    // Top-level ISO BMFF boxes tile the file exactly and include ftyp, moov and mdat.
+    const boxes: string[] = [];
+    let at = 0;
+    while (at + 8 <= bytes.length) {
+      let size = bytes.readUInt32BE(at);
+      const type = bytes.subarray(at + 4, at + 8).toString("latin1");
+      if (size === 1) size = Number(bytes.readBigUInt64BE(at + 8));
+      if (size === 0) size = bytes.length - at;
+      expect(size, `box ${type} at ${at}`).toBeGreaterThanOrEqual(8);
+      boxes.push(type);
+      at += size;
+    }
+    expect(at).toBe(bytes.length);
+    expect(boxes[0]).toBe("ftyp");
+    expect(boxes).toContain("moov");
+    expect(boxes).toContain("mdat");
+    let ffprobe = true;
+    try {
+      execFileSync("ffprobe", ["-version"], { stdio: "ignore" });
+    } catch {
+      ffprobe = false;
+    }
+    if (ffprobe) {
+      const dir = mkdtempSync(join(tmpdir(), "wfr-rec-"));
+      try {
+        const file = join(dir, "run.mp4");
+        writeFileSync(file, bytes);
+        const out = execFileSync(
+          "ffprobe",
+          ["-v", "error", "-show_streams", "-show_format", "-of", "json", file],
+          { encoding: "utf8" },
+        );
+        const info = JSON.parse(out);
+        expect(info.streams.some((st: Json) => st.codec_type === "video")).toBe(true);
+        expect(Number(info.format.duration)).toBeGreaterThan(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it("Plain GET only; byte-range requests are not supported", async () => {

@@ -13,6 +13,8 @@ const PKG = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = join(PKG, "dist", "bin.js");
 
 const children: ChildProcess[] = [];
+/** Everything the children printed, for failure messages. */
+let logs = "";
 const dirs: string[] = [];
 let rx: Receiver | undefined;
 
@@ -53,9 +55,11 @@ async function startChild(port: number, data: string): Promise<ChildProcess> {
   let output = "";
   child.stdout?.on("data", (d) => {
     output += d;
+    logs += d;
   });
   child.stderr?.on("data", (d) => {
     output += d;
+    logs += d;
   });
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`wfr-emulator exited: ${output}`);
@@ -133,7 +137,7 @@ describe("Persistence with --data", { timeout: 60_000 }, () => {
         "idempotency-key": "restart-A",
       },
     );
-    expect(a.status).toBe(202);
+    expect(a.status, `${a.text}\n${logs}`).toBe(202);
     const runA = a.body.run_id as string;
     const waiting = await poll(runA, (r) => r.status === "waiting_for_human_live");
     const checkpoint_id = waiting.human_action.checkpoint_id;

@@ -226,6 +226,24 @@ describe("GET /runs/{runId}/events", () => {
     expect(snapshot.some((e) => e.includes("conformance.late"))).toBe(false);
   });
 
+  it("Every run started through the API appears in the application's run history with its inputs, events and session recording", async () => {
+    await h.scenario("production", PORTAL, {
+      steps: [{ event: { type: "conformance.history" } }, { succeed: {} }],
+      recording: { mode: "ready" },
+    });
+    const run = await c.start(PORTAL, portalBody({ metadata: { h: 1 } }));
+    await c.untilTerminal(run.run_id);
+    const list = await h.runs();
+    expect(list.map((r) => r.run_id ?? r.id ?? r.run?.run_id)).toContain(run.run_id);
+    const detail = await h.admin("GET", `/environments/production/runs/${run.run_id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toContain("conformance.history");
+    expect(detail.text).toContain("https://portal.example.com/login");
+    expect(detail.text).toMatch(/recording/);
+    const missing = await h.admin("GET", "/environments/production/runs/run_nope");
+    expect(missing.status).toBe(404);
+  });
+
   it("Links in the envelope point at the run's resources", async () => {
     await h.scenario("production", PORTAL, { steps: [{ succeed: {} }] });
     const run = await c.start(PORTAL, portalBody());
