@@ -71,6 +71,21 @@ class HttpError extends Error {
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 const HUMAN_INPUT_LIMIT = 1_048_576;
+const MAX_DEPTH = 128;
+
+/** Nesting depth of a parsed JSON value, computed without recursion. */
+export function nestingDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== "object") continue;
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
 const ADMIN_LIMIT = 8_388_608;
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -355,11 +370,20 @@ export class Emulator {
   }
 
   private parseJson(buf: Buffer): unknown {
+    let value: unknown;
     try {
-      return JSON.parse(buf.toString("utf8"));
+      value = JSON.parse(buf.toString("utf8"));
     } catch {
       throw new HttpError(400, "INVALID_JSON", "request body is not parseable as JSON");
     }
+    if (nestingDepth(value) > MAX_DEPTH) {
+      throw new HttpError(
+        400,
+        "INVALID_JSON",
+        `JSON nesting deeper than ${MAX_DEPTH} levels is not accepted`,
+      );
+    }
+    return value;
   }
 
   private cors(req: IncomingMessage, res: ServerResponse): boolean {
@@ -523,7 +547,6 @@ export class Emulator {
     if (route === null) throw new HttpError(404, "NOT_FOUND", "no such route");
     const key = this.authenticate(req, env);
     this.requireScope(key, route === "launch" || route === "human" ? "workflows:run" : "runs:read");
-    if (!this.clock.virtual) this.engine.tick();
     const links = this.links(env.def.name);
     const id = p[1] as string;
     switch (route) {

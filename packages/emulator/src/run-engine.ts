@@ -55,6 +55,7 @@ export class RunEngine {
   readonly runs = new Map<string, RunRecord>();
   private readonly active = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private timerAt: number | null = null;
   private stopped = false;
 
   constructor(
@@ -95,7 +96,7 @@ export class RunEngine {
     // Zero-length steps run at once (virtual clock included).
     this.process(run, false);
     this.hooks.persist(run);
-    this.schedule();
+    this.scheduleAt(run.next_at);
     return run;
   }
 
@@ -304,7 +305,7 @@ export class RunEngine {
     run.next_at = now + ACK_MS;
     this.active.add(run.run_id);
     this.hooks.persist(run);
-    this.schedule();
+    this.scheduleAt(run.next_at);
     return { kind: "accepted" };
   }
 
@@ -341,17 +342,37 @@ export class RunEngine {
     setNow(target);
   }
 
+  /** Real clock: make sure the timer fires no later than `at` (cheap path for new work). */
+  private scheduleAt(at: number | null): void {
+    if (this.clock.virtual || this.stopped || at === null) return;
+    if (this.timer !== null && this.timerAt !== null && this.timerAt <= at) return;
+    this.armTimer(at);
+  }
+
+  private armTimer(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = null;
+        this.tick();
+      },
+      Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)),
+    );
+  }
+
   /** Real clock: one timer for the earliest due run. */
   schedule(): void {
     if (this.clock.virtual || this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     const at = this.earliest();
-    if (at === null) return;
-    this.timer = setTimeout(
-      () => this.tick(),
-      Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)),
-    );
+    if (at === null) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.timerAt = null;
+      return;
+    }
+    if (this.timer === null || this.timerAt !== at) this.armTimer(at);
   }
 
   stop(): void {
