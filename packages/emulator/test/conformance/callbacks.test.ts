@@ -102,6 +102,22 @@ describe("Callbacks", { timeout: 30_000 }, () => {
     expect(done?.body.event_id).not.toBe(msg.event_id);
   });
 
+  it("workflow.run.completed is sent for a human_wait_expired run too", async () => {
+    const path = newPath();
+    const run = await launchWithCallback(path, [
+      { human: { kind: "approval", reason: "Nobody came", expires_in_ms: 5_000 } },
+      { succeed: {} },
+    ]);
+    const d = await eventually(
+      () => rx.to(path),
+      (l) => l.some((x) => x.body?.type === "workflow.run.completed"),
+    );
+    const done = d.find((x) => x.body?.type === "workflow.run.completed")?.body;
+    expect(done.run.run_id).toBe(run.run_id);
+    expect(done.run.status).toBe("human_wait_expired");
+    expect(done.result.status).toBe("human_wait_expired");
+  });
+
   it("up to three bounded attempts, retried on HTTP 5xx; duplicates carry the same event_id", async () => {
     const path = newPath();
     rx.fail(path, 2, 503);
@@ -182,6 +198,27 @@ describe("Callbacks", { timeout: 30_000 }, () => {
     expect(final.length).toBe(3);
     expect(log.every((x) => x.error !== null && x.error !== undefined)).toBe(true);
     expect(new Set(final.map((x) => x.event_id)).size).toBe(1);
+  });
+
+  it("Timeout of 10 seconds per attempt", { timeout: 40_000 }, async () => {
+    const path = newPath();
+    rx.fail(path, 1, 0); // the first attempt never gets an answer
+    await launchWithCallback(path, [{ succeed: {} }]);
+    const started = Date.now();
+    while (rx.to(path).length < 2 && Date.now() - started < 25_000) {
+      await h.advance(500);
+      await sleep(50);
+    }
+    const d = rx.to(path);
+    expect(d.length).toBe(2);
+    expect(d.map((x) => x.answered)).toEqual([0, 200]);
+    expect(d[1]?.body?.event_id).toBe(d[0]?.body?.event_id);
+    const log = (await h.callbacks()).filter((x) => x.url === rx.url(path));
+    const first = log.find((x) => x.attempt === 1);
+    expect(first?.status ?? null).not.toBe(200);
+    expect(first?.error).toBeTruthy();
+    expect(first?.duration_ms).toBeGreaterThanOrEqual(9_500);
+    expect(first?.duration_ms).toBeLessThanOrEqual(12_000);
   });
 
   it("Deliveries are signed with the Standard Webhooks scheme when a secret is configured", async () => {

@@ -78,6 +78,23 @@ describe("human_action and POST /runs/{runId}/human-input", () => {
     expect(waiting.human_action).toBeTruthy();
   });
 
+  it("checkpoint_id (string; technically optional for compatibility, always sent)", async () => {
+    const run = await waitingRun([human("Legacy client"), { wait_ms: HOUR }, { succeed: {} }]);
+    const r = await answer(run.run_id, { response: "approved" });
+    expect(r.status).toBe(202);
+    expect(r.body.human_action.response_accepted).toBe(true);
+    expect(r.body.human_action.checkpoint_id).toBe(run.human_action.checkpoint_id);
+  });
+
+  it("A human-input body that is not JSON is INVALID_JSON and answers nothing", async () => {
+    const run = await waitingRun([human("Garbage"), { succeed: {} }]);
+    const r = await answer(run.run_id, "{not json");
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("INVALID_JSON");
+    const still = (await c.run(run.run_id)).body;
+    expect(still.human_action.response_accepted).toBe(false);
+  });
+
   it("An identical answer to the same checkpoint is idempotent", async () => {
     const run = await waitingRun([human("Approve"), { wait_ms: HOUR }, { succeed: {} }]);
     const body = { checkpoint_id: run.human_action.checkpoint_id, response: "yes" };

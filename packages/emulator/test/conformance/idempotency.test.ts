@@ -81,6 +81,16 @@ describe("Idempotency", () => {
     expect(again.body.status).toBe("succeeded");
   });
 
+  it("The Idempotency-Key header obeys the same 200-character limit", async () => {
+    const ok = await c.launch(INVOICE, invoiceBody(), { "idempotency-key": "h".repeat(200) });
+    expect(ok.status).toBe(202);
+    const before = (await h.runs()).length;
+    const r = await c.launch(INVOICE, invoiceBody(), { "idempotency-key": "h".repeat(201) });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("INVALID_IDEMPOTENCY_KEY");
+    expect((await h.runs()).length).toBe(before);
+  });
+
   it("A new intended execution uses a new key", async () => {
     const a = await c.start(INVOICE, invoiceBody(), { "idempotency-key": fresh() });
     const b = await c.start(INVOICE, invoiceBody(), { "idempotency-key": fresh() });

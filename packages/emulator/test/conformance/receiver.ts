@@ -13,7 +13,7 @@ export interface Delivery {
 
 export class Receiver {
   readonly deliveries: Delivery[] = [];
-  /** Per path: answer `status` to the first `count` deliveries. */
+  /** Per path: answer `status` to the first `count` deliveries (status 0: never answer). */
   private failures = new Map<string, { count: number; status: number }>();
   private server: Server;
   private perPath = new Map<string, number>();
@@ -41,6 +41,11 @@ export class Receiver {
         rec.perPath.set(path, seen);
         const rule = rec.failures.get(path);
         const status = rule && seen <= rule.count ? rule.status : 200;
+        if (status === 0) {
+          // Hang: never answer (the connection is dropped when the receiver closes).
+          rec.deliveries.push({ path, headers: req.headers, raw, body, answered: 0 });
+          return;
+        }
         rec.deliveries.push({ path, headers: req.headers, raw, body, answered: status });
         res.writeHead(status, { "content-type": "application/json" });
         res.end("{}");

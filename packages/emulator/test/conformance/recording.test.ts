@@ -140,10 +140,21 @@ describe("GET /runs/{runId}/recording", () => {
     expect(r.body.code).toBe("RECORDING_TOO_LARGE");
   });
 
+  it("A recording of exactly 128 MiB is not too large", async () => {
+    const run = await finishedRun({ mode: "ready", size_bytes: 134_217_728 });
+    const res = await fetch(`${c.base}/runs/${run.run_id}/recording`, {
+      headers: { authorization: `Bearer ${c.token}` },
+    });
+    await res.body?.cancel();
+    expect(res.status).toBe(200);
+  });
+
   it("429 RECORDING_RATE_LIMITED with Retry-After when over the hourly limit (10 per workspace per hour)", async () => {
+    const other = await finishedRun({ mode: "ready" });
     const run = await finishedRun({ mode: "ready" });
+    // Attempts count per workspace, across runs.
     for (let i = 1; i <= 10; i++) {
-      const { res } = await download(run.run_id);
+      const { res } = await download(i % 2 ? run.run_id : other.run_id);
       expect(res.status, `attempt ${i}`).toBe(200);
     }
     const r = await c.api("GET", `/runs/${run.run_id}/recording`);

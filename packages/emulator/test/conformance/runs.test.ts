@@ -69,6 +69,20 @@ describe("Runs and statuses", () => {
     expect(done.recording_url.startsWith(c.base)).toBe(true);
   });
 
+  it("With the virtual clock, time moves only on /clock/advance", async () => {
+    await h.scenario("production", PORTAL, slowSuccess);
+    const run = await c.start(PORTAL, portalBody());
+    await new Promise((r) => setTimeout(r, 150));
+    const still = (await c.run(run.run_id)).body;
+    expect(still.status).toBe(run.status);
+    const now1 = await h.admin("POST", "/clock/advance", { ms: 0 });
+    const now2 = await h.admin("POST", "/clock/advance", { ms: 1_234 });
+    expect(now2.body.now).toBeDefined();
+    const t1 = typeof now1.body.now === "number" ? now1.body.now : Date.parse(now1.body.now);
+    const t2 = typeof now2.body.now === "number" ? now2.body.now : Date.parse(now2.body.now);
+    expect(t2 - t1).toBe(1_234);
+  });
+
   it("Every status is one this project names", async () => {
     await h.scenario("production", PORTAL, slowSuccess);
     const run = await c.start(PORTAL, portalBody());
