@@ -225,3 +225,44 @@ describe("Fuzz: malformed launch bodies", () => {
     expect(({} as Json).polluted).toBeUndefined();
   });
 });
+
+describe("Fuzz: malformed human-input bodies", () => {
+  it("never a 5xx and never an answer from a malformed body", { timeout: 30_000 }, async () => {
+    await h.scenario("production", "wf_P3mKs81a", {
+      steps: [
+        { human: { kind: "approval", reason: "fuzz", expires_in_ms: 86_400_000 } },
+        { succeed: {} },
+      ],
+    });
+    const run = await c.start("wf_P3mKs81a", {
+      inputs: { portal_url: "https://p.example/login", account_label: "fuzz" },
+    });
+    const waiting = await c.untilWaiting(run.run_id, { stepMs: 100 });
+    const texts = fc.sample(
+      fc.oneof(
+        fc.string({ unit: "binary", maxLength: 100 }).map((s) => `{${s}`),
+        anyValue.map((v) => JSON.stringify(v) ?? "null"),
+        fc
+          .constantFrom(...PROTO_KEYS)
+          .map((k) => `{"${k}":{"checkpoint_id":"${waiting.human_action.checkpoint_id}"}}`),
+        fc
+          .integer({ min: 5_000, max: 20_000 })
+          .map((d) => `{"checkpoint_id":1,"response":${"[".repeat(d)}${"]".repeat(d)}}`),
+      ),
+      { seed: SEED + 1, numRuns: 300 },
+    );
+    const problems: string[] = [];
+    for (const text of texts) {
+      const r = await c.api("POST", `/runs/${run.run_id}/human-input`, text);
+      if (r.status >= 500 || r.status === 202) {
+        problems.push(`${text.slice(0, 80)} -> ${r.status} ${r.text.slice(0, 120)}`);
+      } else if (typeof r.body?.code !== "string") {
+        problems.push(`no error code: ${text.slice(0, 80)} -> ${r.status}`);
+      }
+    }
+    expect(problems.length, problems.slice(0, 5).join("\n")).toBe(0);
+    const still = (await c.run(run.run_id)).body;
+    expect(still.status).toBe("waiting_for_human_live");
+    expect(still.human_action.response_accepted).toBe(false);
+  });
+});

@@ -115,6 +115,22 @@ describe("human_action and POST /runs/{runId}/human-input", () => {
     expect(changed.headers.get("x-should-retry")).toBe("false");
   });
 
+  it("Concurrent different answers: exactly one is accepted, the others are HUMAN_WAIT_CONFLICT", async () => {
+    const run = await waitingRun([human("Race"), { wait_ms: HOUR }, { succeed: {} }]);
+    const checkpoint_id = run.human_action.checkpoint_id;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        answer(run.run_id, { checkpoint_id, response: `a${i}` }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 202).length).toBe(1);
+    for (const r of results.filter((x) => x.status !== 202)) {
+      expect(r.status).toBe(409);
+      expect(r.body.code).toBe("HUMAN_WAIT_CONFLICT");
+    }
+  });
+
   it("A stale checkpoint returns 409 HUMAN_WAIT_CONFLICT", async () => {
     const run = await waitingRun([human("First"), human("Second"), { succeed: {} }]);
     const firstId = run.human_action.checkpoint_id;
