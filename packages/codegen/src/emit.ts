@@ -2,7 +2,16 @@
 // files (relative path -> content) out. ts-morph builds the module structure
 // of the types modules and formats every file; zod schemas are written as
 // zod 4 expressions; every definition string goes through escape.ts.
-import { IndentationText, NewLineKind, Project, QuoteKind, ts } from "ts-morph";
+import {
+  type ImportDeclarationStructure,
+  IndentationText,
+  type InterfaceDeclarationStructure,
+  NewLineKind,
+  Project,
+  QuoteKind,
+  StructureKind,
+  ts,
+} from "ts-morph";
 import { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
 import { pascalCase } from "./identifiers.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "./model.js";
@@ -144,60 +153,57 @@ function typesModule(env: EnvironmentModel, wf: WorkflowModel, project: Project)
     f,
     type: memberType(f, "output", imports, "  "),
   }));
-  const sf = project.createSourceFile(`/tmp/${env.name}/${wf.identifier}.types.ts`, "", {
-    overwrite: true,
-  });
   const runtimeNames = [
     ...(imports.fileInput ? ["FileInput"] : []),
     ...(imports.fileOutput ? ["FileOutputReference"] : []),
   ];
-  if (runtimeNames.length > 0) {
-    sf.addImportDeclaration({
-      isTypeOnly: true,
-      moduleSpecifier: "@wfr/runtime",
-      namedImports: runtimeNames,
-    });
-  }
-  if (imports.json) {
-    sf.addImportDeclaration({
-      isTypeOnly: true,
-      moduleSpecifier: "../json.js",
-      namedImports: ["JsonArray", "JsonObject"],
-    });
-  }
   const doc = (lines: string[]) => lines.flatMap(commentLines).join("\n");
-  sf.addInterface({
-    name: "Inputs",
-    isExported: true,
-    docs: [
-      doc([
-        `Inputs of ${stringLiteral(wf.name)} (${wf.id}), as the caller passes them. Fields with a saved default are optional.`,
-      ]),
-    ],
-    properties: inputMembers.map(({ f, type }) => ({
+  const statements: (ImportDeclarationStructure | InterfaceDeclarationStructure)[] = [];
+  const importOf = (moduleSpecifier: string, names: string[]) => ({
+    kind: StructureKind.ImportDeclaration as const,
+    isTypeOnly: true,
+    moduleSpecifier,
+    namedImports: names,
+  });
+  if (runtimeNames.length > 0) statements.push(importOf("@wfr/runtime", runtimeNames));
+  if (imports.json) statements.push(importOf("../json.js", ["JsonArray", "JsonObject"]));
+  const members = (list: typeof inputMembers, readonly: boolean) =>
+    list.map(({ f, type }) => ({
       name: propertyKey(f.name, "type"),
       type,
+      isReadonly: readonly,
       hasQuestionToken: !f.required,
       ...(fieldDocs(f).length > 0 ? { docs: [doc(fieldDocs(f))] } : {}),
-    })),
-  });
-  sf.addInterface({
-    name: "Outputs",
-    isExported: true,
-    docs: [
-      doc([
-        `Outputs of ${stringLiteral(wf.name)} (${wf.id}) in a successful result. The service may add fields.`,
-      ]),
-    ],
-    properties: outputMembers.map(({ f, type }) => ({
-      name: propertyKey(f.name, "type"),
-      type,
-      isReadonly: true,
-      hasQuestionToken: !f.required,
-      ...(fieldDocs(f).length > 0 ? { docs: [doc(fieldDocs(f))] } : {}),
-    })),
-  });
-  return `${header(env.sourceFile, env.sourceHash)}\n${sf.getFullText()}`;
+    }));
+  statements.push(
+    {
+      kind: StructureKind.Interface,
+      name: "Inputs",
+      isExported: true,
+      docs: [
+        doc([
+          `Inputs of ${stringLiteral(wf.name)} (${wf.id}), as the caller passes them. Fields with a saved default are optional.`,
+        ]),
+      ],
+      properties: members(inputMembers, false),
+    },
+    {
+      kind: StructureKind.Interface,
+      name: "Outputs",
+      isExported: true,
+      docs: [
+        doc([
+          `Outputs of ${stringLiteral(wf.name)} (${wf.id}) in a successful result. The service may add fields.`,
+        ]),
+      ],
+      properties: members(outputMembers, true),
+    },
+  );
+  // One structure, printed once: ts-morph lays out the module (imports, interfaces, JSDoc).
+  const sf = project.createSourceFile("/types.ts", { statements }, { overwrite: true });
+  const text = sf.getFullText();
+  project.removeSourceFile(sf);
+  return `${header(env.sourceFile, env.sourceHash)}\n${text}`;
 }
 
 // ---------------------------------------------------------------- zod
@@ -532,22 +538,61 @@ export class InvalidOutputsError extends Error {
 }
 `;
 
-function format(project: Project, path: string, text: string): string {
-  const sf = project.createSourceFile(`/fmt/${path}`, text, { overwrite: true });
-  sf.formatText({
-    indentSize: 2,
-    tabSize: 2,
-    convertTabsToSpaces: true,
-    semicolons: ts.SemicolonPreference.Insert,
-    insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
-  });
-  const out = sf
-    .getFullText()
-    .replace(/\r\n/g, "\n")
-    .replace(/[ \t]+$/gm, "")
-    .replace(/\n{3,}/g, "\n\n");
-  project.removeSourceFile(sf);
-  return out.endsWith("\n") ? out : `${out}\n`;
+const FORMAT_SETTINGS: ts.FormatCodeSettings = {
+  ...ts.getDefaultFormatCodeSettings("\n"),
+  indentSize: 2,
+  tabSize: 2,
+  convertTabsToSpaces: true,
+  semicolons: ts.SemicolonPreference.Insert,
+  insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
+};
+
+/**
+ * TypeScript's formatter (the one ts-morph's `formatText` drives), run
+ * through a one-file language service: formatting is syntactic, so no
+ * program is built and the cost stays linear in the number of files.
+ */
+class Formatter {
+  private text = "";
+  private version = 0;
+  private readonly service = ts.createLanguageService(
+    {
+      getCompilationSettings: () => ({
+        target: ts.ScriptTarget.ES2022,
+        noResolve: true,
+        noLib: true,
+      }),
+      getScriptFileNames: () => ["/format.ts"],
+      getScriptVersion: () => String(this.version),
+      getScriptSnapshot: (name) =>
+        name === "/format.ts" ? ts.ScriptSnapshot.fromString(this.text) : undefined,
+      getCurrentDirectory: () => "/",
+      getDefaultLibFileName: () => "/lib.d.ts",
+      fileExists: (name) => name === "/format.ts",
+      readFile: (name) => (name === "/format.ts" ? this.text : undefined),
+    },
+    ts.createDocumentRegistry(),
+  );
+
+  format(text: string): string {
+    this.text = text;
+    this.version++;
+    const edits = [
+      ...this.service.getFormattingEditsForDocument("/format.ts", FORMAT_SETTINGS),
+    ].sort((a, b) => b.span.start - a.span.start);
+    let out = text;
+    for (const edit of edits) {
+      out =
+        out.slice(0, edit.span.start) +
+        edit.newText +
+        out.slice(edit.span.start + edit.span.length);
+    }
+    out = out
+      .replace(/\r\n/g, "\n")
+      .replace(/[ \t]+$/gm, "")
+      .replace(/\n{3,}/g, "\n\n");
+    return out.endsWith("\n") ? out : `${out}\n`;
+  }
 }
 
 /** Every file of the generated package's `src/`, keyed by POSIX path relative to it, sorted. */
@@ -577,7 +622,9 @@ export function emit(models: readonly EnvironmentModel[]): GeneratedFiles {
     }
   }
   const sorted = new Map<string, string>();
-  for (const path of [...files.keys()].sort())
-    sorted.set(path, format(project, path, files.get(path) as string));
+  const formatter = new Formatter();
+  for (const path of [...files.keys()].sort()) {
+    sorted.set(path, formatter.format(files.get(path) as string));
+  }
   return sorted;
 }
