@@ -578,11 +578,7 @@ export class Emulator {
     const buf = await this.body(req, res, BODY_LIMIT);
     const wf = env.def.workflows.get(workflowId);
     // Only a saved workflow id is valid; anything else (run or session ids) is not found.
-    if (
-      !wf ||
-      !Object.hasOwn(Object.fromEntries(env.def.workflows), workflowId) ||
-      env.def.workspace !== key.workspace
-    ) {
+    if (!wf || env.def.workspace !== key.workspace) {
       throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
     }
     const body = this.parseJson(buf);
