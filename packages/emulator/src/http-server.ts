@@ -107,6 +107,7 @@ export class Emulator {
   private readonly limiter = new RecordingRateLimiter();
   private readonly dispatcher: CallbackDispatcher;
   private readonly pending = new Map<string, PendingCallback>();
+  private readonly portalSessions = new Map<string, { environment: string; workspace: string }>();
   private journal: Journal | null = null;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
@@ -446,12 +447,7 @@ export class Emulator {
       }
     }
     if (rest[0] === "portal" && rest[1] === "runs" && rest[3] === "live" && rest.length === 4) {
-      // Spec "Authentication" 5: a live view needs a signed-in portal user; an API key is not one.
-      throw new HttpError(
-        401,
-        "PORTAL_SESSION_REQUIRED",
-        "the live view opens only for a signed-in portal user; an API key is not a portal session",
-      );
+      return this.liveView(req, res, env, rest[2] as string);
     }
     if (rest[0] === "_files" && rest.length === 4 && req.method === "GET") {
       const run = this.engine.runs.get(rest[1] as string);
@@ -473,6 +469,36 @@ export class Emulator {
       }
     }
     throw new HttpError(404, "NOT_FOUND", "no such route");
+  }
+
+  /**
+   * Spec "Authentication" 5: a live view needs an authorized signed-in portal user; an API key
+   * is not a portal session. Portal sessions exist only as cookies made by the admin API.
+   */
+  private liveView(req: IncomingMessage, res: ServerResponse, env: EnvState, runId: string): void {
+    const cookie = req.headers.cookie ?? "";
+    const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(cookie);
+    const session = m?.[1] ? this.portalSessions.get(m[1]) : undefined;
+    if (!session || session.environment !== env.def.name) {
+      throw new HttpError(
+        401,
+        "PORTAL_SESSION_REQUIRED",
+        "the live view opens only for a signed-in portal user; an API key is not a portal session",
+      );
+    }
+    const run = this.engine.runs.get(runId);
+    if (!run || run.environment !== env.def.name || run.workspace !== session.workspace) {
+      throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+    }
+    this.engine.process(run);
+    const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const html = `<!doctype html><meta charset="utf-8"><title>Live view ${esc(run.run_id)}</title><h1>Run ${esc(run.run_id)}</h1><p>Workflow ${esc(run.workflow_id)}: <strong>${esc(run.status)}</strong></p><p>Session ${esc(run.session_id ?? "not started")}</p>`;
+    res.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": Buffer.byteLength(html),
+      "Cache-Control": "no-store",
+    });
+    res.end(html);
   }
 
   // ---------- public API ----------
@@ -849,6 +875,25 @@ export class Emulator {
         environment: key.environment,
         workspace: key.workspace,
         scopes: key.scopes,
+      });
+    }
+    if (m === "POST" && p.length === 1 && p[0] === "portal-sessions") {
+      const b = await this.adminJson(req, res);
+      const env = this.envs.get(b.environment as string);
+      if (!env) {
+        throw new HttpError(
+          400,
+          "INVALID_ENVIRONMENT",
+          `unknown environment ${JSON.stringify(b.environment)}`,
+        );
+      }
+      const id = randomBytes(24).toString("base64url");
+      const workspace = typeof b.workspace === "string" ? b.workspace : env.def.workspace;
+      this.portalSessions.set(id, { environment: env.def.name, workspace });
+      return this.send(res, 201, {
+        cookie: `wfr_portal_session=${id}`,
+        environment: env.def.name,
+        workspace,
       });
     }
     if (m === "POST" && p[0] === "clock" && p[1] === "advance" && p.length === 2) {

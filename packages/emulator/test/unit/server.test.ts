@@ -191,6 +191,14 @@ describe("http edge", () => {
         },
       );
       expect(live.status).toBe(401);
+      const ps = (await (
+        await admin(emu, "POST", "/portal-sessions", { environment: "production" })
+      ).json()) as {
+        cookie: string;
+      };
+      const opened = await fetch(live.url, { headers: { cookie: ps.cookie } });
+      expect(opened.status).toBe(200);
+      expect(await opened.text()).toContain(r.body.run_id);
     } finally {
       await emu.close();
     }
