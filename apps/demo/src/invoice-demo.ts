@@ -24,7 +24,9 @@ export async function runInvoiceDemo({ baseUrl, apiKey, log }: InvoiceDemoOption
     },
     metadata: { orderId: "o-1042" },
   });
-  log(`launched ${invoiceIntake.name} as ${run.run_id} (status ${run.status}, idempotency key ${run.idempotencyKey})`);
+  log(
+    `launched ${invoiceIntake.name} as ${run.run_id} (status ${run.status}, idempotency key ${run.idempotencyKey})`,
+  );
 
   const polling = { initialIntervalMs: 50, maxIntervalMs: 250, timeoutMs: 30_000 };
   const waiting = await wfr.waitForRun(run.run_id, {
@@ -33,7 +35,9 @@ export async function runInvoiceDemo({ baseUrl, apiKey, log }: InvoiceDemoOption
   });
   const checkpoint = waiting.human_action;
   if (waiting.status === "waiting_for_human_live" && checkpoint?.checkpoint_id) {
-    log(`human checkpoint ${checkpoint.checkpoint_id}: ${checkpoint.reason ?? "(no reason given)"}`);
+    log(
+      `human checkpoint ${checkpoint.checkpoint_id}: ${checkpoint.reason ?? "(no reason given)"}`,
+    );
     const answered = await wfr.answerHumanInput(run.run_id, {
       checkpointId: checkpoint.checkpoint_id,
       response: { approved: true, note: "Approved by the demo" },
@@ -41,13 +45,20 @@ export async function runInvoiceDemo({ baseUrl, apiKey, log }: InvoiceDemoOption
     log(`answered; response_accepted=${answered.human_action?.response_accepted ?? false}`);
   }
 
-  const result = await wfr.waitForResult(invoiceIntake, run.run_id, { ...polling, keepWaitingOnHuman: true });
+  const result = await wfr.waitForResult(invoiceIntake, run.run_id, {
+    ...polling,
+    keepWaitingOnHuman: true,
+  });
   if (result.state === "terminal" && result.status === "succeeded") {
     // `outputs` is typed from the downloaded definition: a graph edit that
     // removes `total` becomes a type error on this line.
-    log(`succeeded: invoice ${result.outputs.invoice_id}, total ${result.outputs.total}, status ${result.outputs.status}`);
+    log(
+      `succeeded: invoice ${result.outputs.invoice_id}, total ${result.outputs.total}, status ${result.outputs.status}`,
+    );
     log(`metadata echoed: ${JSON.stringify(result.metadata)}`);
     return result.outputs;
   }
-  throw new Error(`run ${run.run_id} ended ${result.serverStatus}: ${result.error?.message ?? "no error message"}`);
+  throw new Error(
+    `run ${run.run_id} ended ${result.serverStatus}: ${result.error?.message ?? "no error message"}`,
+  );
 }

@@ -19,13 +19,21 @@ const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-async function admin(baseUrl: string, method: string, path: string, body: unknown): Promise<unknown> {
+async function admin(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<unknown> {
   const response = await fetch(`${baseUrl}/_emulator${path}`, {
     method,
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`emulator admin ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(
+      `emulator admin ${method} ${path}: HTTP ${response.status} ${await response.text()}`,
+    );
   return response.json();
 }
 
@@ -44,8 +52,14 @@ function typeCheckApp(generatedDir: string): void {
   });
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) {
-    const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => demoRoot, getNewLine: () => "\n" };
-    throw new Error(`the app does not type-check against the downloaded definition:\n${ts.formatDiagnostics(diagnostics, host)}`);
+    const host = {
+      getCanonicalFileName: (f: string) => f,
+      getCurrentDirectory: () => demoRoot,
+      getNewLine: () => "\n",
+    };
+    throw new Error(
+      `the app does not type-check against the downloaded definition:\n${ts.formatDiagnostics(diagnostics, host)}`,
+    );
   }
 }
 
@@ -60,16 +74,27 @@ async function main(): Promise<void> {
       environment: ENVIRONMENT,
       scopes: ["workflows:run", "runs:read"],
     })) as { token: string };
-    await admin(emulator.url, "PUT", `/environments/${ENVIRONMENT}/workflows/${INVOICE_INTAKE_ID}/scenario`, {
-      steps: [
-        { wait_ms: 150 },
-        { event: { type: "step.completed", step: "open_erp_portal" } },
-        { human: { kind: "approval", reason: "Amount is above the auto-approve limit", expires_in_ms: 60_000 } },
-        { wait_ms: 150 },
-        { succeed: {} },
-      ],
-      recording: { mode: "ready" },
-    });
+    await admin(
+      emulator.url,
+      "PUT",
+      `/environments/${ENVIRONMENT}/workflows/${INVOICE_INTAKE_ID}/scenario`,
+      {
+        steps: [
+          { wait_ms: 150 },
+          { event: { type: "step.completed", step: "open_erp_portal" } },
+          {
+            human: {
+              kind: "approval",
+              reason: "Amount is above the auto-approve limit",
+              expires_in_ms: 60_000,
+            },
+          },
+          { wait_ms: 150 },
+          { succeed: {} },
+        ],
+        recording: { mode: "ready" },
+      },
+    );
 
     const definitionUrl = `${emulator.url}/${ENVIRONMENT}/api-docs/openapi.json`;
     const definition = await fetch(definitionUrl);
@@ -82,7 +107,7 @@ async function main(): Promise<void> {
     const generatedDir = join(work, "generated");
     const { models, files } = generate({ schemas: schemasDir, out: generatedDir });
     const workflowCount = models.reduce((n, m) => n + m.workflows.length, 0);
-    log(`generated ${Object.keys(files).length} files for ${workflowCount} workflows`);
+    log(`generated ${files.size} files for ${workflowCount} workflows`);
 
     typeCheckApp(generatedDir);
     log("the app type-checks against the generated code");
