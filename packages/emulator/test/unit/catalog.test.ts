@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  builtinCatalogPath,
+  CatalogError,
+  catalogFromObject,
+  loadCatalogFile,
+} from "../../src/catalog.js";
+import { emitDefinition } from "../../src/definition-emit.js";
+
+const EXAMPLES = "/work/shared/examples/schemas";
+
+describe("sample catalog", () => {
+  it("holds exactly the workflows of the example definitions", () => {
+    const envs = loadCatalogFile(builtinCatalogPath());
+    expect(envs.map((e) => e.name)).toEqual(["production", "staging"]);
+    for (const env of envs) {
+      const doc = JSON.parse(readFileSync(join(EXAMPLES, env.name, "openapi.json"), "utf8"));
+      expect(emitDefinition(env, doc.servers[0].url)).toEqual(doc);
+      for (const wf of env.workflows.values()) expect(wf.scenario).toBeDefined();
+    }
+  });
+
+  it("is the same file as the repo's catalog/sample.yaml", () => {
+    const repo = join(builtinCatalogPath(), "..", "..", "..", "..", "catalog", "sample.yaml");
+    expect(readFileSync(builtinCatalogPath(), "utf8")).toBe(readFileSync(repo, "utf8"));
+  });
+
+  it("shows a human checkpoint, a failure and a recording among its scenarios", () => {
+    const steps = loadCatalogFile(builtinCatalogPath()).flatMap((e) =>
+      [...e.workflows.values()].flatMap((w) => w.scenario?.steps ?? []),
+    );
+    expect(steps.some((s) => "human" in s)).toBe(true);
+    expect(steps.some((s) => "fail" in s)).toBe(true);
+  });
+});
+
+describe("catalog errors name what is wrong and where", () => {
+  it.each([
+    [{}, /environments/],
+    [{ environments: { prod: { workflows: "x" } } }, /prod\.workflows/],
+    [
+      { environments: { prod: { workflows: [{ id: "bad id", inputs: {} }] } } },
+      /workflows\[0\]\.id/,
+    ],
+    [{ environments: { prod: { workflows: [{ id: "wf_1" }] } } }, /workflows\[0\]\.inputs/],
+    [
+      { environments: { prod: { workflows: [{ id: "wf_1", inputs: {}, state: "paused" }] } } },
+      /state/,
+    ],
+    [
+      {
+        environments: {
+          prod: { workflows: [{ id: "wf_1", inputs: {}, scenario: { steps: [{ nap: 1 }] } }] },
+        },
+      },
+      /scenario: steps\[0\]/,
+    ],
+  ])("rejects %j", (raw, message) => {
+    expect(() => catalogFromObject(raw)).toThrow(CatalogError);
+    expect(() => catalogFromObject(raw)).toThrow(message);
+  });
+});
