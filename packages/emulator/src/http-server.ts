@@ -307,6 +307,7 @@ export class Emulator {
       this.send(res, e.status, { error: e.message, code: e.code, ...e.extra }, { ...e.headers });
       return;
     }
+    if (res.destroyed || res.socket?.destroyed) return; // the client went away mid-request
     console.error("wfr-emulator: internal error:", (e as Error)?.message ?? e);
     this.send(res, 500, { error: "internal emulator error", code: "INTERNAL" });
   }
@@ -349,6 +350,12 @@ export class Emulator {
         if (!done) {
           done = true;
           reject(e);
+        }
+      });
+      req.on("close", () => {
+        if (!done) {
+          done = true;
+          reject(new Error("client closed the request before the body ended"));
         }
       });
     });
@@ -414,7 +421,13 @@ export class Emulator {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.cors(req, res)) return;
-    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    // Split by hand: `new URL("//host/x", base)` would read "host" as an authority.
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const url = {
+      pathname: q < 0 ? raw : raw.slice(0, q),
+      searchParams: new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)),
+    };
     const parts = url.pathname
       .split("/")
       .filter((p) => p !== "")
@@ -545,7 +558,7 @@ export class Emulator {
     res: ServerResponse,
     env: EnvState,
     p: string[],
-    url: URL,
+    url: { searchParams: URLSearchParams },
   ): Promise<void> {
     // Spec "Authentication" 4: keys never in a URL.
     for (const name of url.searchParams.keys()) {
