@@ -410,7 +410,8 @@ function environmentIndex(env: EnvironmentModel): string {
     `/** The ${env.name} environment. */`,
     "export const environment = {",
     `name: ${stringLiteral(env.name)},`,
-    `workspace: ${env.workspace === null ? "null" : stringLiteral(env.workspace)},`,
+    // The runtime's EnvironmentInfo wants a string; "" when the definition has no info.x-workspace.
+    `workspace: ${stringLiteral(env.workspace ?? "")},`,
     `baseUrl: ${stringLiteral(env.baseUrl)},`,
     "} as const;",
     "",

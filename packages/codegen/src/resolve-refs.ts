@@ -51,6 +51,25 @@ export function parseDocument(text: string, file: string): unknown {
   }
 }
 
+/** Rewrites every `$ref` in a subtree so it resolves the same from any file (absolute file path + pointer). */
+export function rebaseRefs(node: unknown, file: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => rebaseRefs(n, file));
+  if (!isRecord(node)) return node;
+  // Object.fromEntries defines own properties, so a key named "__proto__" stays a key.
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key !== "$ref" || typeof value !== "string") return [key, rebaseRefs(value, file)];
+      const hash = value.indexOf("#");
+      const filePart = hash === -1 ? value : value.slice(0, hash);
+      const pointer = hash === -1 ? "" : value.slice(hash);
+      return [
+        key,
+        `${filePart === "" ? file : resolve(dirname(file), decodeURI(filePart))}${pointer}`,
+      ];
+    }),
+  );
+}
+
 export class RefResolver {
   private readonly documents = new Map<string, unknown>();
   /** How files are named in errors (relative to the schemas folder). */
@@ -133,7 +152,14 @@ export class RefResolver {
     if (Object.keys(siblings).length === 0) return target;
     if (!isRecord(target.node))
       return { node: siblings, file: located.file, pointer: located.pointer };
-    return { node: { ...target.node, ...siblings }, file: target.file, pointer: target.pointer };
+    // The merged node lives in the target's file: sibling keywords written in
+    // another file keep resolving their own `$ref`s against that other file.
+    const rebased = target.file === located.file ? siblings : rebaseRefs(siblings, located.file);
+    return {
+      node: { ...target.node, ...(rebased as Record<string, unknown>) },
+      file: target.file,
+      pointer: target.pointer,
+    };
   }
 
   /** The key identifying where a `$ref` points (for cycle detection while descending). */

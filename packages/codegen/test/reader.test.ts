@@ -208,6 +208,43 @@ describe("reader: OpenAPI 3.0 and 3.1, JSON and YAML", () => {
     expect(field(o, "any")).toMatchObject({ kind: "unknown" });
   });
 
+  it("resolves $ref siblings written in another file than the $ref target", () => {
+    const dir = tempDir();
+    const doc = definition([
+      {
+        id: "wf_1",
+        name: "One",
+        inputs: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            list: { $ref: "shared/types.json#/List", items: { $ref: "#/components/schemas/Item" } },
+            ["__proto__"]: { $ref: "shared/types.json#/Text" },
+          },
+        },
+      },
+    ]);
+    (doc.components.schemas as Record<string, unknown>).Item = { type: "integer" };
+    const text = JSON.stringify(doc).replace(
+      '"__proto__":{',
+      '"__proto__":{"description":"proto field",',
+    );
+    writeFileSync(join(dir, "openapi.json.tmp"), "");
+    const envDir = join(dir, "env");
+    writeJson(join(envDir, "shared", "types.json"), {
+      List: { type: "array", description: "a list" },
+      Text: { type: "string" },
+    });
+    writeFileSync(join(envDir, "openapi.json"), text);
+    const f = readSchemas(dir)[0]?.workflows[0]?.inputs ?? [];
+    expect(field(f, "list")).toMatchObject({
+      kind: "array",
+      description: "a list",
+      items: { kind: "integer" },
+    });
+    expect(field(f, "__proto__")).toMatchObject({ kind: "text", description: "proto field" });
+  });
+
   it("uses the folder name when info.x-environment is missing", () => {
     const dir = tempDir();
     const doc = definition([{ id: "wf_1", name: "One" }]);
