@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // wfr-codegen generate [--schemas schemas] [--out packages/generated/src] [--check] [--config wfr.codegen.json]
 // wfr-codegen diff ...   (the breaking-change diff, see diff-cli.ts)
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { DefinitionError } from "./definition-error.js";
 import { buildFiles } from "./generate.js";
 import { checkOutput, writeOutput } from "./write-output.js";
@@ -97,7 +97,7 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
 }
 
 async function runDiff(argv: string[], io: Io): Promise<number> {
-  const here = dirname(new URL(import.meta.url).pathname);
+  const here = dirname(fileURLToPath(import.meta.url));
   const candidates = ["diff-cli.js", "diff-cli.ts"].map((f) => join(here, f));
   const found = candidates.find((c) => existsSync(c));
   if (found === undefined) {
@@ -143,9 +143,18 @@ export async function main(
   }
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined &&
-  resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+function isMainModule(): boolean {
+  const argv1 = process.argv[1];
+  if (argv1 === undefined) return false;
+  try {
+    // The bin is usually a symlink (node_modules/.bin/wfr-codegen).
+    return realpathSync(resolve(argv1)) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+const invokedDirectly = isMainModule();
 if (invokedDirectly) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
