@@ -3,14 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
-import {
-  type AttachmentMeta,
-  type Checkpoint,
-  isTerminal,
-  type RunRecord,
-  type RunStatus,
-  type Scenario,
-} from "./types.js";
+import { type Checkpoint, isTerminal, type RunRecord, type RunStatus } from "./types.js";
 import { redactVault } from "./vault.js";
 
 /** How long the runtime takes to acknowledge an accepted human answer. */
@@ -27,20 +20,22 @@ export interface EngineHooks {
   synthesize(run: RunRecord): Record<string, unknown>;
 }
 
-export interface NewRun {
-  environment: string;
-  workspace: string;
-  workflow_id: string;
-  revision: number;
-  inputs: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  model: string | null;
-  callback_url: string | null;
-  idempotency_key: string | null;
-  fingerprint: string;
-  attachments: AttachmentMeta[];
-  scenario: Scenario;
-}
+/** What launch hands the engine: the stored fields of a run before it has a status or a step. */
+export type NewRun = Pick<
+  RunRecord,
+  | "environment"
+  | "workspace"
+  | "workflow_id"
+  | "revision"
+  | "inputs"
+  | "metadata"
+  | "model"
+  | "callback_url"
+  | "idempotency_key"
+  | "fingerprint"
+  | "attachments"
+  | "scenario"
+>;
 
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(10).toString("hex")}`;
 
