@@ -23,7 +23,15 @@
 //   node bench/codegen-scale.mjs [--sizes 300,3000] [--runs 3] [--keep]
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,7 +50,10 @@ const CODEGEN_CLI = join(ROOT, "packages/codegen/dist/cli.js");
 const OT_CLI = join(ROOT, "packages/codegen/node_modules/.bin/openapi-typescript");
 const TSC = join(ROOT, "node_modules/typescript/lib/tsc.js");
 const RUNTIME_DTS = join(ROOT, "packages/runtime/dist/index.d.ts");
-const OPENAPI_FETCH_DTS = join(ROOT, "packages/runtime/node_modules/openapi-fetch/dist/index.d.mts");
+const OPENAPI_FETCH_DTS = join(
+  ROOT,
+  "packages/runtime/node_modules/openapi-fetch/dist/index.d.mts",
+);
 const ZOD_DIR = join(ROOT, "packages/generated/node_modules/zod");
 const TEMPLATE = join(ROOT, "schemas/production/openapi.json");
 const TIME_BIN = "/usr/bin/time";
@@ -54,8 +65,16 @@ const OT_FLAGS = ["--default-non-nullable", "false"];
 for (const [what, file, fix] of [
   ["codegen dist", CODEGEN_CLI, "npx pnpm@10.34.8 --filter @wfr/codegen... build"],
   ["runtime dist", RUNTIME_DTS, "npx pnpm@10.34.8 --filter @wfr/runtime build"],
-  ["openapi-typescript CLI", OT_CLI, "npx pnpm@10.34.8 install (devDependency of packages/codegen)"],
-  ["openapi-fetch types", OPENAPI_FETCH_DTS, "npx pnpm@10.34.8 install (dependency of packages/runtime)"],
+  [
+    "openapi-typescript CLI",
+    OT_CLI,
+    "npx pnpm@10.34.8 install (devDependency of packages/codegen)",
+  ],
+  [
+    "openapi-fetch types",
+    OPENAPI_FETCH_DTS,
+    "npx pnpm@10.34.8 install (dependency of packages/runtime)",
+  ],
   ["typescript", TSC, "npx pnpm@10.34.8 install"],
   ["zod", join(ZOD_DIR, "package.json"), "npx pnpm@10.34.8 install"],
   ["GNU time", TIME_BIN, "apt-get install -y time"],
@@ -79,11 +98,18 @@ const EXTRA_INPUTS = [
   { type: "string", "x-input-type": "text", enum: ["low", "normal", "high"] },
   { type: "string", "x-input-type": "text", format: "date" },
 ];
-const EXTRA_OUTPUTS = [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: ["string", "null"] }];
+const EXTRA_OUTPUTS = [
+  { type: "string" },
+  { type: "number" },
+  { type: "boolean" },
+  { type: ["string", "null"] },
+];
 
 function makeDefinition(n) {
   const template = JSON.parse(readFileSync(TEMPLATE, "utf8"));
-  const launchPaths = Object.keys(template.paths).filter((p) => /^\/automations\/[^/]+\/runs$/.test(p));
+  const launchPaths = Object.keys(template.paths).filter((p) =>
+    /^\/automations\/[^/]+\/runs$/.test(p),
+  );
   const enabled = launchPaths
     .map((p) => template.paths[p].post["x-workflow"])
     .filter((w) => w.state === "enabled");
@@ -116,16 +142,24 @@ function makeDefinition(n) {
     out.paths[`/automations/${id}/runs`] = pathItem;
     for (const suffix of ["Inputs", "Outputs", "LaunchBody", "Result"]) {
       const key = `Workflow_${src.id}_${suffix}`;
-      if (template.components.schemas[key]) out.components.schemas[`Workflow_${id}_${suffix}`] = swap(template.components.schemas[key]);
+      if (template.components.schemas[key])
+        out.components.schemas[`Workflow_${id}_${suffix}`] = swap(template.components.schemas[key]);
     }
     // Varied fields: one optional extra input and one extra output per workflow.
     const inputs = out.components.schemas[`Workflow_${id}_Inputs`];
-    if (inputs?.properties) inputs.properties[`bench_field_${i}`] = structuredClone(EXTRA_INPUTS[i % EXTRA_INPUTS.length]);
+    if (inputs?.properties)
+      inputs.properties[`bench_field_${i}`] = structuredClone(
+        EXTRA_INPUTS[i % EXTRA_INPUTS.length],
+      );
     const outputs = out.components.schemas[`Workflow_${id}_Outputs`];
-    if (outputs?.properties) outputs.properties[`bench_out_${i}`] = structuredClone(EXTRA_OUTPUTS[i % EXTRA_OUTPUTS.length]);
+    if (outputs?.properties)
+      outputs.properties[`bench_out_${i}`] = structuredClone(
+        EXTRA_OUTPUTS[i % EXTRA_OUTPUTS.length],
+      );
   }
   // Shared (non-launch) paths: /runs/{runId}, /runs/{runId}/result, ...
-  for (const p of Object.keys(template.paths)) if (!launchPaths.includes(p)) out.paths[p] = template.paths[p];
+  for (const p of Object.keys(template.paths))
+    if (!launchPaths.includes(p)) out.paths[p] = template.paths[p];
   return { definition: out, firstTemplate: enabled[0] };
 }
 
@@ -138,7 +172,9 @@ function timed(cmd, argv, cwd = ROOT) {
   const r = spawnSync(cmd, argv, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) {
-    throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}\n${r.stdout}\n${r.stderr}`.slice(0, 6000));
+    throw new Error(
+      `${cmd} ${argv.join(" ")} exited ${r.status}\n${r.stdout}\n${r.stderr}`.slice(0, 6000),
+    );
   }
   return { ms, stdout: r.stdout, stderr: r.stderr };
 }
@@ -147,11 +183,17 @@ function timed(cmd, argv, cwd = ROOT) {
 function timedWithRss(cmd, argv, cwd = ROOT) {
   const marker = "@@RSS@@";
   const start = process.hrtime.bigint();
-  const r = spawnSync(TIME_BIN, ["-f", `${marker}%e %M`, cmd, ...argv], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(TIME_BIN, ["-f", `${marker}%e %M`, cmd, ...argv], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const m = new RegExp(`${marker}([\\d.]+) (\\d+)`).exec(r.stderr);
   if (r.status !== 0 || !m) {
-    throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}\n${r.stdout}\n${r.stderr}`.slice(0, 6000));
+    throw new Error(
+      `${cmd} ${argv.join(" ")} exited ${r.status}\n${r.stdout}\n${r.stderr}`.slice(0, 6000),
+    );
   }
   return { ms, rssKiB: Number(m[2]) };
 }
@@ -163,7 +205,13 @@ const median = (xs) => {
 
 function findIdentifier(benchDir, id) {
   for (const f of readdirSync(benchDir)) {
-    if (!f.endsWith(".ts") || f.endsWith(".types.ts") || f.endsWith(".schema.ts") || f === "index.ts") continue;
+    if (
+      !f.endsWith(".ts") ||
+      f.endsWith(".types.ts") ||
+      f.endsWith(".schema.ts") ||
+      f === "index.ts"
+    )
+      continue;
     const text = readFileSync(join(benchDir, f), "utf8");
     if (!text.includes(`"${id}"`)) continue;
     const m = /export const (\w+)\s*:/.exec(text);
@@ -200,8 +248,14 @@ function writeApps(tmp, module, identifier, id) {
     },
   };
   writeFileSync(join(tmp, "tsconfig.base.json"), JSON.stringify(base, null, 2));
-  writeFileSync(join(tmp, "tsconfig.wfr.json"), JSON.stringify({ extends: "./tsconfig.base.json", files: ["wfr-app.ts"] }, null, 2));
-  writeFileSync(join(tmp, "tsconfig.ot.json"), JSON.stringify({ extends: "./tsconfig.base.json", files: ["ot-app.ts"] }, null, 2));
+  writeFileSync(
+    join(tmp, "tsconfig.wfr.json"),
+    JSON.stringify({ extends: "./tsconfig.base.json", files: ["wfr-app.ts"] }, null, 2),
+  );
+  writeFileSync(
+    join(tmp, "tsconfig.ot.json"),
+    JSON.stringify({ extends: "./tsconfig.base.json", files: ["ot-app.ts"] }, null, 2),
+  );
 
   writeFileSync(
     join(tmp, "wfr-app.ts"),
@@ -289,7 +343,9 @@ try {
     const defText = JSON.stringify(definition, null, 2);
     writeFileSync(defFile, defText);
     const id = benchId(1);
-    process.stderr.write(`N=${n}: definition ${(defText.length / 1024 / 1024).toFixed(1)} MB, ${Object.keys(definition.paths).length} paths\n`);
+    process.stderr.write(
+      `N=${n}: definition ${(defText.length / 1024 / 1024).toFixed(1)} MB, ${Object.keys(definition.paths).length} paths\n`,
+    );
 
     const genOut = join(tmp, "generated");
     const otOut = join(tmp, "ot", "schema.d.ts");
@@ -297,10 +353,15 @@ try {
     const otMs = [];
     for (let r = 0; r < RUNS; r++) {
       rmSync(genOut, { recursive: true, force: true });
-      genMs.push(timed(process.execPath, [CODEGEN_CLI, "generate", "--schemas", schemasDir, "--out", genOut]).ms);
+      genMs.push(
+        timed(process.execPath, [CODEGEN_CLI, "generate", "--schemas", schemasDir, "--out", genOut])
+          .ms,
+      );
       rmSync(join(tmp, "ot"), { recursive: true, force: true });
       otMs.push(timed(OT_CLI, [defFile, "-o", otOut, ...OT_FLAGS]).ms);
-      process.stderr.write(`  generate run ${r + 1}: ours ${fmtS(genMs.at(-1))}, openapi-typescript ${fmtS(otMs.at(-1))}\n`);
+      process.stderr.write(
+        `  generate run ${r + 1}: ours ${fmtS(genMs.at(-1))}, openapi-typescript ${fmtS(otMs.at(-1))}\n`,
+      );
     }
     const genFiles = readdirSync(join(genOut, "bench")).length;
     const { identifier, module } = findIdentifier(join(genOut, "bench"), id);
@@ -318,7 +379,9 @@ try {
     }
     // File counts as tsc sees them (one extra run each, not timed).
     const listed = (cfg) =>
-      timed(process.execPath, [TSC, "-p", join(tmp, cfg), "--listFilesOnly"], tmp).stdout.trim().split("\n").length;
+      timed(process.execPath, [TSC, "-p", join(tmp, cfg), "--listFilesOnly"], tmp)
+        .stdout.trim()
+        .split("\n").length;
     rows.push({
       n,
       defMB: defText.length / 1024 / 1024,
@@ -337,7 +400,19 @@ try {
   }
 
   console.log("");
-  const head = ["N", "def", "generate ours", "generate openapi-ts", "ours/ot", "tsc wfr app", "tsc ot app", "wfr/ot", "RSS wfr app", "RSS ot app", "wfr/ot"];
+  const head = [
+    "N",
+    "def",
+    "generate ours",
+    "generate openapi-ts",
+    "ours/ot",
+    "tsc wfr app",
+    "tsc ot app",
+    "wfr/ot",
+    "RSS wfr app",
+    "RSS ot app",
+    "wfr/ot",
+  ];
   const body = rows.map((r) => [
     String(r.n),
     `${r.defMB.toFixed(1)} MB`,
