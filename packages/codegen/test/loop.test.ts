@@ -18,15 +18,12 @@ import {
 
 afterAll(cleanupTempDirs);
 
-const APP = `import type { FileInput, InputsOf, LaunchableWorkflow, ModelName } from "@wfr/runtime";
+// Written against the real runtime client, so the type errors are the ones an app sees.
+const APP = `import { createClient, type FileInput } from "@wfr/runtime";
 import { invoiceIntake, readInvoiceIntakeOutputs, type Inputs as InvoiceInputs } from "./gen/production/invoiceIntake.js"; // USE_IMPORT
 import { workflows } from "./gen/production/index.js";
 
-declare function launch<W extends LaunchableWorkflow>(
-  workflow: W,
-  inputs: InputsOf<W>,
-  options?: { model?: W["modelExposed"] extends true ? ModelName : never },
-): void;
+const wfr = createClient({ baseUrl: "https://api.example.test/api/v1", apiKey: "test-key" });
 declare const pdf: FileInput;
 
 const inputs: InvoiceInputs = { // USE_INPUTS
@@ -36,17 +33,16 @@ const inputs: InvoiceInputs = { // USE_INPUTS
   currency: "EUR", // USE_CURRENCY
   line_items: { lines: [{ sku: "A-1", qty: 2 }] }, // USE_LINE_ITEMS
 };
-launch(invoiceIntake, inputs); // USE_LAUNCH
+export const launched = wfr.launch(invoiceIntake, { inputs }); // USE_LAUNCH
 
 const out = readInvoiceIntakeOutputs({});
 export const total: number = out.total; // USE_TOTAL
 export const invoiceId: string = out.invoice_id; // USE_INVOICE_ID
 
-launch(
-  workflows.draftCustomerReply,
-  { ticket_url: "https://example.test/t/1", context: null }, // USE_CONTEXT
-  { model: "pro" }, // USE_MODEL
-);
+export const reply = wfr.launch(workflows.draftCustomerReply, {
+  inputs: { ticket_url: "https://example.test/t/1", context: null }, // USE_CONTEXT
+  model: "pro", // USE_MODEL
+});
 `;
 
 // biome-ignore lint/suspicious/noExplicitAny: edits walk an arbitrary JSON document

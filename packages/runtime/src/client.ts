@@ -258,11 +258,13 @@ export function createClient(options: ClientOptions) {
    * automatic retry resends the same bytes with the same Idempotency-Key.
    * The key (given or generated) is on the result and on every error thrown.
    */
-  function launch<W extends LaunchableWorkflow>(
+  // One generic signature rather than overloads: with overloads a wrong
+  // option is reported as "No overload matches this call" on the call line;
+  // here it is reported on the option that is wrong (for example `model`).
+  function launch<W extends LaunchableWorkflow | string>(
     workflow: W,
-    launchOptions: LaunchOptions<W>,
+    launchOptions: W extends LaunchableWorkflow ? LaunchOptions<W> : UntypedLaunchOptions,
   ): Promise<LaunchedRun>;
-  function launch(workflowId: string, launchOptions: UntypedLaunchOptions): Promise<LaunchedRun>;
   async function launch(
     workflow: AnyWorkflowDefinition | string,
     launchOptions: RuntimeLaunchOptions,
