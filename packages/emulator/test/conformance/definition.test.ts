@@ -176,22 +176,14 @@ describe("Definition download", () => {
       fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),
     });
     try {
-      const tk = await twin.key("production");
-      const auth = { authorization: `Bearer ${tk}` };
+      const c = await twin.client("production");
+      const auth = { authorization: `Bearer ${c.token}` };
       await twin.scenario("production", "wf_P3mKs81a", { steps: [{ succeed: {} }] });
-      const r = await http(
-        "POST",
-        `${twin.base()}/automations/wf_P3mKs81a/runs`,
-        { inputs: { portal_url: "https://p.example/login", account_label: "x" } },
-        auth,
-      );
-      expect(r.status).toBe(202);
-      const resultUrl = `${twin.base()}/runs/${r.body.run_id}/result`;
-      let res = await http("GET", resultUrl, undefined, auth);
-      for (let t = 0; t < 100 && res.status === 202; t++) {
-        await twin.advance(500);
-        res = await http("GET", resultUrl, undefined, auth);
-      }
+      const run = await c.start("wf_P3mKs81a", {
+        inputs: { portal_url: "https://p.example/login", account_label: "x" },
+      });
+      await c.untilTerminal(run.run_id, { stepMs: 500 });
+      const res = await c.api("GET", `/runs/${run.run_id}/result`);
       expect(res.status).toBe(200);
       const file = res.body.outputs?.screenshot;
       expect(file, JSON.stringify(res.body.outputs)).toBeTruthy();
@@ -211,22 +203,12 @@ describe("Definition download", () => {
       fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),
     });
     try {
-      const tk = await twin.key("production");
-      const auth = { authorization: `Bearer ${tk}` };
+      const c = await twin.client("production");
+      const auth = { authorization: `Bearer ${c.token}` };
       await twin.scenario("production", "wf_P9hHc2Vb", { steps: [{ succeed: {} }] });
-      const r = await http(
-        "POST",
-        `${twin.base()}/automations/wf_P9hHc2Vb/runs`,
-        { inputs: { contacts: [] } },
-        auth,
-      );
-      expect(r.status).toBe(202);
-      const resultUrl = `${twin.base()}/runs/${r.body.run_id}/result`;
-      let res = await http("GET", resultUrl, undefined, auth);
-      for (let t = 0; t < 100 && res.status === 202; t++) {
-        await twin.advance(500);
-        res = await http("GET", resultUrl, undefined, auth);
-      }
+      const run = await c.start("wf_P9hHc2Vb", { inputs: { contacts: [] } });
+      await c.untilTerminal(run.run_id, { stepMs: 500 });
+      const res = await c.api("GET", `/runs/${run.run_id}/result`);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe("succeeded");
       const def = await http(
@@ -255,7 +237,7 @@ describe("Definition download", () => {
       }
       for (const req of outSchema.required ?? []) expect(outputs).toHaveProperty(req);
       // Deterministic: reading the same run again gives the same outputs.
-      const again = await http("GET", resultUrl, undefined, auth);
+      const again = await c.api("GET", `/runs/${run.run_id}/result`);
       expect(again.body.outputs).toEqual(outputs);
     } finally {
       await twin.close();
