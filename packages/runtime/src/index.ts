@@ -88,3 +88,11 @@ export type {
   WorkflowDefinition,
   WorkflowState,
 } from "./workflow-definition.js";
+export type {
+  LaunchIntent,
+  LaunchIntentState,
+  LaunchJournal,
+  ListUnacknowledgedOptions,
+  NewLaunchIntent,
+} from "./launch-journal.js";
+export { createMemoryLaunchJournal, fingerprintBody, LaunchJournalInvariantError } from "./launch-journal.js";

@@ -1,0 +1,89 @@
+// Spec, Callbacks delivery rule 3: "Duplicates are possible; receivers store
+// event_id before non-repeatable downstream actions". Each operation is one
+// statement on the primary key, so its cost does not grow with the table.
+import { quoteIdentifier } from "./migrations.js";
+import type { SqlClient } from "./sql-client.js";
+import type { CallbackClaim, CallbackEventStore } from "./store-contracts.js";
+
+export interface PostgresCallbackEventStoreOptions {
+  readonly schema: string;
+  /** How long a finished event id is remembered; longer than the service's retry span. */
+  readonly retentionMs: number;
+}
+
+export function createPostgresCallbackEventStore(
+  client: SqlClient,
+  options: PostgresCallbackEventStoreOptions,
+): CallbackEventStore & { prune(limit?: number): Promise<number> } {
+  const table = `${quoteIdentifier(options.schema)}.wfr_callback_events`;
+  // A new row, or a takeover of a released event or of a lease that ran out,
+  // in one statement: the row lock makes concurrent claims take turns, and
+  // only the one whose WHERE still holds gets a row back.
+  const claimSql = `
+    INSERT INTO ${table} AS e (event_id, state, fence, lease_expires_at, retain_until)
+    VALUES ($1, 'processing', 1,
+            clock_timestamp() + $2 * interval '1 millisecond',
+            clock_timestamp() + $3 * interval '1 millisecond')
+    ON CONFLICT (event_id) DO UPDATE
+      SET state = 'processing',
+          fence = e.fence + 1,
+          lease_expires_at = EXCLUDED.lease_expires_at,
+          retain_until = EXCLUDED.retain_until
+      WHERE e.state = 'released'
+         OR (e.state = 'processing' AND e.lease_expires_at <= clock_timestamp())
+         OR e.retain_until <= clock_timestamp()
+    RETURNING fence::text AS fence`;
+  const stateSql = `
+    SELECT state,
+           GREATEST(0, CEIL(EXTRACT(EPOCH FROM (lease_expires_at - clock_timestamp())) * 1000))::float8 AS lease_left_ms
+      FROM ${table} WHERE event_id = $1`;
+  const completeSql = `
+    UPDATE ${table} SET state = 'done', retain_until = clock_timestamp() + $3 * interval '1 millisecond'
+     WHERE event_id = $1 AND fence = $2::bigint AND state = 'processing'
+     RETURNING 1 AS ok`;
+  const releaseSql = `
+    UPDATE ${table} SET state = 'released', lease_expires_at = clock_timestamp()
+     WHERE event_id = $1 AND fence = $2::bigint AND state = 'processing'
+     RETURNING 1 AS ok`;
+  const pruneSql = `
+    DELETE FROM ${table} WHERE event_id IN (
+      SELECT event_id FROM ${table} WHERE retain_until <= clock_timestamp() LIMIT $1)`;
+
+  return {
+    async claim(eventId, leaseMs): Promise<CallbackClaim> {
+      // A row can disappear between the two statements (pruned); then claim again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const claimed = await client.query<{ fence: string }>(claimSql, [
+          eventId,
+          leaseMs,
+          options.retentionMs,
+        ]);
+        const fence = claimed.rows[0]?.fence;
+        if (fence !== undefined) return { outcome: "claimed", fence };
+        const current = await client.query<{ state: string; lease_left_ms: number }>(stateSql, [
+          eventId,
+        ]);
+        const row = current.rows[0];
+        if (!row) continue;
+        if (row.state === "done") return { outcome: "done" };
+        return { outcome: "processing", retryAfterMs: Math.max(1, Number(row.lease_left_ms)) };
+      }
+      throw new Error(
+        `claim of callback event ${JSON.stringify(eventId)} kept racing with pruning`,
+      );
+    },
+    async complete(eventId, fence) {
+      const { rows } = await client.query(completeSql, [eventId, fence, options.retentionMs]);
+      return rows.length === 1;
+    },
+    async release(eventId, fence) {
+      const { rows } = await client.query(releaseSql, [eventId, fence]);
+      return rows.length === 1;
+    },
+    /** Deletes up to `limit` ids past their retention; returns how many. */
+    async prune(limit = 1000) {
+      const { rows } = await client.query(`${pruneSql} RETURNING 1`, [limit]);
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+// Starts a throwaway PostgreSQL server from Debian's `postgresql` package on a
+// free loopback port in a temporary directory, and removes it afterwards. In
+// CI a missing server is a failure, never a skip.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface PostgresServer {
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server as a crash would (SIGKILL of the postmaster and its children). */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and data directory. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export function findPostgresBin(): string {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (dir && existsSync(join(dir, "pg_ctl")) && existsSync(join(dir, "initdb"))) return dir;
+  }
+  const root = "/usr/lib/postgresql";
+  if (existsSync(root)) {
+    const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+    for (const version of versions) {
+      const dir = join(root, version, "bin");
+      if (existsSync(join(dir, "pg_ctl"))) return dir;
+    }
+  }
+  throw new Error("PostgreSQL is not installed: apt-get install -y postgresql (.ci/run does this)");
+}
+
+// initdb refuses to run as root; run the server as an unprivileged user then.
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const name of ["postgres", "nobody"]) {
+    try {
+      const uid = Number(execFileSync("id", ["-u", name]).toString().trim());
+      const gid = Number(execFileSync("id", ["-g", name]).toString().trim());
+      return { uid, gid };
+    } catch {}
+  }
+  throw new Error("running as root and no 'postgres' or 'nobody' user to run PostgreSQL as");
+}
+
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const bin = findPostgresBin();
+  const dir = mkdtempSync(join(tmpdir(), "wfr-pg-"));
+  chmodSync(dir, 0o755);
+  const data = join(dir, "data");
+  const user = serverUser();
+  if (user) chownSync(dir, user.uid, user.gid);
+  const as = user ? { uid: user.uid, gid: user.gid } : {};
+  execFileSync(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
+    {
+      ...as,
+      stdio: "pipe",
+      env: { ...process.env, LC_ALL: "C" },
+    },
+  );
+  const port = await freePort();
+  let postmaster: ChildProcess | undefined;
+  const start = async () => {
+    postmaster = spawn(
+      join(bin, "postgres"),
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-k",
+        dir,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+      ],
+      { ...as, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_ALL: "C" } },
+    );
+    let log = "";
+    postmaster.stderr?.on("data", (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    await waitFor(async () => {
+      if (postmaster?.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+      return log.includes("ready to accept connections");
+    });
+  };
+  const kill = async () => {
+    const child = postmaster;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    // SIGKILL of the postmaster leaves its backends; SIGQUIT is PostgreSQL's
+    // "immediate shutdown": no checkpoint, crash recovery on the next start.
+    child.kill("SIGQUIT");
+    await exited;
+  };
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    kill,
+    async restart() {
+      await kill();
+      await start();
+    },
+    async stop() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitFor(ready: () => Promise<boolean>): Promise<void> {
+  // Generous: a loaded CI machine can take many seconds to start a server.
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("server did not become ready within 120 s");
+}
