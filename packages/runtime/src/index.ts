@@ -9,6 +9,7 @@ export type {
   ParsedCallback,
 } from "./callback-handler.js";
 export { createCallbackHandler, parseCallbackBody } from "./callback-handler.js";
+export type { CallbackClaim, LeasedCallbackEventStore } from "./callback-lease-store.js";
 export type {
   ClientOptions,
   DownloadRecordingOptions,
@@ -35,6 +36,18 @@ export {
   predictBodyBytes,
   serializeLaunchBody,
 } from "./launch-body.js";
+export type {
+  LaunchIntent,
+  LaunchIntentState,
+  LaunchJournal,
+  ListUnacknowledgedOptions,
+  NewLaunchIntent,
+} from "./launch-journal.js";
+export {
+  createMemoryLaunchJournal,
+  fingerprintBody,
+  LaunchJournalInvariantError,
+} from "./launch-journal.js";
 export type { Logger, LogLevel, LogRecord } from "./logger.js";
 export { redact, redactError, redactValue } from "./redact.js";
 export { parseRetryAfterSeconds } from "./retry-after.js";
@@ -88,11 +101,3 @@ export type {
   WorkflowDefinition,
   WorkflowState,
 } from "./workflow-definition.js";
-export type {
-  LaunchIntent,
-  LaunchIntentState,
-  LaunchJournal,
-  ListUnacknowledgedOptions,
-  NewLaunchIntent,
-} from "./launch-journal.js";
-export { createMemoryLaunchJournal, fingerprintBody, LaunchJournalInvariantError } from "./launch-journal.js";

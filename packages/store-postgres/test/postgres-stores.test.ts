@@ -4,12 +4,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { describeLaunchJournalConformance } from "@wfr/runtime/testing";
+import {
+  describeCallbackEventStoreConformance,
+  describeLaunchJournalConformance,
+} from "@wfr/runtime/testing";
+import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
-import { describeCallbackStoreConformance } from "./callback-store-conformance.js";
 import { freshSchema } from "./support/pg-fresh-schema.js";
-import { type PostgresServer, startPostgresServer } from "./support/postgres-server.js";
 
 // One PGlite engine for the file (starting one costs about a second); each
 // test gets its own schema in it.
@@ -25,7 +27,7 @@ describeLaunchJournalConformance("PGlite", async () => {
   const stores = await openPostgresStores({ sql: await pgliteEngine(), schema: freshSchema() });
   return { journal: stores.launchJournal };
 });
-describeCallbackStoreConformance("PGlite", async () => {
+describeCallbackEventStoreConformance("PGlite", async () => {
   const stores = await openPostgresStores({ sql: await pgliteEngine(), schema: freshSchema() });
   return { store: stores.callbackEvents };
 });
@@ -65,7 +67,7 @@ describe("on a PostgreSQL server", () => {
     const stores = await open();
     return { journal: stores.launchJournal, close: () => stores.close() };
   });
-  describeCallbackStoreConformance("PostgreSQL", async () => {
+  describeCallbackEventStoreConformance("PostgreSQL", async () => {
     const stores = await open();
     return { store: stores.callbackEvents, close: () => stores.close() };
   });

@@ -3,9 +3,9 @@
 // CI a missing server is a failure, never a skip.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort, waitUntil } from "./ports.js";
 
 export interface PostgresServer {
   readonly url: string;
@@ -15,21 +15,6 @@ export interface PostgresServer {
   /** Starts it again on the same port and data directory. */
   restart(): Promise<void>;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 export function findPostgresBin(): string {
@@ -100,7 +85,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     postmaster.stderr?.on("data", (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
     });
-    await waitFor(async () => {
+    await waitUntil(async () => {
       if (postmaster?.exitCode !== null) throw new Error(`postgres exited: ${log}`);
       return log.includes("ready to accept connections");
     });
@@ -128,14 +113,4 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function waitFor(ready: () => Promise<boolean>): Promise<void> {
-  // Generous: a loaded CI machine can take many seconds to start a server.
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (await ready()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("server did not become ready within 120 s");
 }

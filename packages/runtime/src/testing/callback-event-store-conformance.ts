@@ -1,21 +1,21 @@
 // Lease semantics every shared callback event store must show. (Run here
 // against PGlite and a real PostgreSQL server.)
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallbackEventStore } from "../src/store-contracts.js";
+import type { LeasedCallbackEventStore as CallbackEventStore } from "../callback-lease-store.js";
 
-export interface CallbackStoreHarness {
+export interface CallbackEventStoreHarness {
   readonly store: CallbackEventStore;
   close?(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function describeCallbackStoreConformance(
+export function describeCallbackEventStoreConformance(
   name: string,
-  open: () => Promise<CallbackStoreHarness>,
+  open: () => Promise<CallbackEventStoreHarness>,
 ) {
   describe(`CallbackEventStore conformance: ${name}`, () => {
-    const opened: CallbackStoreHarness[] = [];
+    const opened: CallbackEventStoreHarness[] = [];
     const fresh = async () => {
       const harness = await open();
       opened.push(harness);

@@ -1,0 +1,53 @@
+// The stores against a real Redis server started for this file.
+import { randomUUID } from "node:crypto";
+import {
+  describeCallbackEventStoreConformance,
+  describeLaunchJournalConformance,
+} from "@wfr/runtime/testing";
+import { type RedisServer, startRedisServer } from "@wfr/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRedisStores } from "../src/index.js";
+
+let server: RedisServer;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+// Each test gets its own key prefix, so it starts from an empty store.
+const open = () => openRedisStores({ url: server.url, keyPrefix: `t-${randomUUID()}:` });
+
+describeLaunchJournalConformance("Redis", async () => {
+  const stores = open();
+  return { journal: stores.launchJournal, close: () => stores.close() };
+});
+describeCallbackEventStoreConformance("Redis", async () => {
+  const stores = open();
+  return { store: stores.callbackEvents, close: () => stores.close() };
+});
+
+describe("Redis specifics", () => {
+  it("a finished event id expires after the retention (the key carries a TTL)", async () => {
+    const stores = openRedisStores({
+      url: server.url,
+      keyPrefix: "ttl:",
+      callbackRetentionMs: 90_000,
+    });
+    try {
+      const claim = await stores.callbackEvents.claim("evt", 60_000);
+      if (claim.outcome !== "claimed") throw new Error("expected a claim");
+      await stores.callbackEvents.complete("evt", claim.fence);
+      const ttl = await stores.client.pttl("ttl:callback-event:evt");
+      expect(ttl).toBeGreaterThan(60_000);
+      expect(ttl).toBeLessThanOrEqual(90_000);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it("refuses a URL it does not understand without echoing it", () => {
+    expect(() => openRedisStores({ url: "http://user:secret@host" })).toThrow(/^url: expected/);
+    expect(() => openRedisStores({ url: "http://user:secret@host" })).not.toThrow(/secret/);
+  });
+});
