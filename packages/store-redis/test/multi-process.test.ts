@@ -1,0 +1,43 @@
+// Several processes, not several promises: receivers in separate processes
+// share one Redis store; one is killed -9 while it holds leases.
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { type RedisServer, runClaimRace, startRedisServer } from "@wfr/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const storeModule = fileURLToPath(new URL("./support/open-stores-from-env.mjs", import.meta.url));
+
+describe("4 receiver processes on one Redis store", () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const race = (killVictimAfterClaims: number) =>
+    runClaimRace({
+      storeModule,
+      env: { WFR_REDIS_URL: server.url, WFR_KEY_PREFIX: `race-${randomUUID()}:` },
+      workers: 4,
+      events: 200,
+      copies: 3,
+      leaseMs: 1_000,
+      killVictimAfterClaims,
+    });
+
+  it("200 events delivered 3 times each, shuffled and concurrent: every side effect happens exactly once", async () => {
+    const report = await race(0);
+    expect(report.errors).toEqual([]);
+    expect(report.effects.size).toBe(200);
+    expect([...report.effects.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it("a worker killed -9 while it holds a lease: its event is taken over after the lease, still exactly once", async () => {
+    const report = await race(5);
+    expect(report.killedWorker).toBe(true);
+    expect(report.errors).toEqual([]);
+    expect(report.effects.size).toBe(200);
+    expect([...report.effects.values()].every((count) => count === 1)).toBe(true);
+  });
+});

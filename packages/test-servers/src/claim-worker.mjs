@@ -1,0 +1,51 @@
+// A receiver process for the multi-process exactly-once test: it claims each
+// delivered event in the shared store, "does the side effect" (appends the
+// event id to its own effects file) and marks the event done. A victim worker
+// stops before its side effect, holding the lease, and waits to be killed.
+//
+// Env: WFR_STORE_MODULE (a module exporting openStores(): Promise<{callbackEvents, close}>),
+//      WFR_EFFECTS_FILE, WFR_LEASE_MS, WFR_VICTIM_AFTER (claims before it freezes; 0 = never).
+import { appendFileSync } from "node:fs";
+
+const { openStores } = await import(process.env.WFR_STORE_MODULE);
+const stores = await openStores();
+const leaseMs = Number(process.env.WFR_LEASE_MS);
+const victimAfter = Number(process.env.WFR_VICTIM_AFTER ?? "0");
+const effectsFile = process.env.WFR_EFFECTS_FILE;
+let claims = 0;
+let frozen = false;
+
+process.on("message", async (message) => {
+  if (message.type === "stop") {
+    await stores.close();
+    process.exit(0);
+  }
+  if (message.type !== "deliver") return;
+  const { eventId, seq } = message;
+  try {
+    const claim = await stores.callbackEvents.claim(eventId, leaseMs);
+    if (claim.outcome === "done") return process.send({ type: "answer", seq, answer: "duplicate" });
+    if (claim.outcome === "processing")
+      return process.send({ type: "answer", seq, answer: "retry-later" });
+    claims += 1;
+    if (frozen || (victimAfter > 0 && claims >= victimAfter)) {
+      // Hold the lease and never answer: the parent kills this process.
+      if (!frozen) process.send({ type: "frozen" });
+      frozen = true;
+      return;
+    }
+    // A little work, so that duplicates really overlap with processing.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
+    appendFileSync(effectsFile, `${eventId}\n`);
+    const done = await stores.callbackEvents.complete(eventId, claim.fence);
+    process.send({ type: "answer", seq, answer: done ? "done" : "fenced-out" });
+  } catch (error) {
+    process.send({
+      type: "answer",
+      seq,
+      answer: "error",
+      message: String(error?.message ?? error),
+    });
+  }
+});
+process.send({ type: "ready" });
