@@ -86,7 +86,8 @@ export async function runClaimRace(options: ClaimRaceOptions): Promise<ClaimRace
       };
       const deliver = (eventId: string) => {
         const alive = workers.map((w, i) => ({ w, i })).filter(({ w }) => w.alive);
-        const pick = alive[(next += 1) % alive.length];
+        next += 1;
+        const pick = alive[next % alive.length];
         if (!pick) return;
         seq += 1;
         deliveries += 1;
