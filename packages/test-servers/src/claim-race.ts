@@ -30,7 +30,7 @@ export interface ClaimRaceReport {
   readonly errors: string[];
 }
 
-const WORKER = fileURLToPath(new URL("./claim-worker.mjs", import.meta.url));
+const WORKER = fileURLToPath(new URL("./claim-worker.js", import.meta.url));
 
 function shuffle<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {

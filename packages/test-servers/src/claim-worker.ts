@@ -7,15 +7,30 @@
 //      WFR_EFFECTS_FILE, WFR_LEASE_MS, WFR_VICTIM_AFTER (claims before it freezes; 0 = never).
 import { appendFileSync } from "node:fs";
 
-const { openStores } = await import(process.env.WFR_STORE_MODULE);
+interface WorkerStores {
+  callbackEvents: {
+    claim(eventId: string, leaseMs: number): Promise<{ outcome: string; fence?: string }>;
+    complete(eventId: string, fence: string): Promise<boolean>;
+  };
+  close(): Promise<void>;
+}
+interface Delivery {
+  type: string;
+  eventId: string;
+  seq: number;
+}
+const send = (message: object) => process.send?.(message);
+const { openStores } = (await import(process.env.WFR_STORE_MODULE as string)) as {
+  openStores(): Promise<WorkerStores>;
+};
 const stores = await openStores();
 const leaseMs = Number(process.env.WFR_LEASE_MS);
 const victimAfter = Number(process.env.WFR_VICTIM_AFTER ?? "0");
-const effectsFile = process.env.WFR_EFFECTS_FILE;
+const effectsFile = process.env.WFR_EFFECTS_FILE as string;
 let claims = 0;
 let frozen = false;
 
-process.on("message", async (message) => {
+process.on("message", async (message: Delivery) => {
   if (message.type === "stop") {
     await stores.close();
     process.exit(0);
@@ -24,28 +39,28 @@ process.on("message", async (message) => {
   const { eventId, seq } = message;
   try {
     const claim = await stores.callbackEvents.claim(eventId, leaseMs);
-    if (claim.outcome === "done") return process.send({ type: "answer", seq, answer: "duplicate" });
+    if (claim.outcome === "done") return send({ type: "answer", seq, answer: "duplicate" });
     if (claim.outcome === "processing")
-      return process.send({ type: "answer", seq, answer: "retry-later" });
+      return send({ type: "answer", seq, answer: "retry-later" });
     claims += 1;
     if (frozen || (victimAfter > 0 && claims >= victimAfter)) {
       // Hold the lease and never answer: the parent kills this process.
-      if (!frozen) process.send({ type: "frozen" });
+      if (!frozen) send({ type: "frozen" });
       frozen = true;
       return;
     }
     // A little work, so that duplicates really overlap with processing.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
     appendFileSync(effectsFile, `${eventId}\n`);
-    const done = await stores.callbackEvents.complete(eventId, claim.fence);
-    process.send({ type: "answer", seq, answer: done ? "done" : "fenced-out" });
+    const done = await stores.callbackEvents.complete(eventId, claim.fence as string);
+    send({ type: "answer", seq, answer: done ? "done" : "fenced-out" });
   } catch (error) {
-    process.send({
+    send({
       type: "answer",
       seq,
       answer: "error",
-      message: String(error?.message ?? error),
+      message: error instanceof Error ? error.message : String(error),
     });
   }
 });
-process.send({ type: "ready" });
+send({ type: "ready" });
