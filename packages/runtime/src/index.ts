@@ -48,6 +48,17 @@ export {
   fingerprintBody,
   LaunchJournalInvariantError,
 } from "./launch-journal.js";
+export type {
+  JournaledLaunchSteps,
+  LaunchIntentOptions,
+  LaunchRequestParts,
+} from "./launch-with-journal.js";
+export {
+  fingerprintLaunchRequest,
+  idempotencyKeyForIntent,
+  LaunchIntentConflictError,
+  launchWithJournal,
+} from "./launch-with-journal.js";
 export type { Logger, LogLevel, LogRecord } from "./logger.js";
 export { redact, redactError, redactValue } from "./redact.js";
 export { parseRetryAfterSeconds } from "./retry-after.js";

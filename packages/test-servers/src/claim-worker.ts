@@ -40,8 +40,7 @@ process.on("message", async (message: Delivery) => {
   try {
     const claim = await stores.callbackEvents.claim(eventId, leaseMs);
     if (claim.outcome === "done") return send({ type: "answer", seq, answer: "duplicate" });
-    if (claim.outcome === "processing")
-      return send({ type: "answer", seq, answer: "retry-later" });
+    if (claim.outcome === "processing") return send({ type: "answer", seq, answer: "retry-later" });
     claims += 1;
     if (frozen || (victimAfter > 0 && claims >= victimAfter)) {
       // Hold the lease and never answer: the parent kills this process.

@@ -1,0 +1,152 @@
+// Spec, Launch: "Repeating the same request with the same key returns 202
+// with the same run ... On a lost response the caller resends the identical
+// body with the original key." This module makes that hold across crashes and
+// instances: the intent is written to a shared journal before anything is
+// sent, and every later attempt for the same intent reuses its key.
+import { isFileInput } from "./file-input.js";
+import { fingerprintBody, type LaunchIntent, type LaunchJournal } from "./launch-journal.js";
+
+/** What a journaled launch needs in addition to an ordinary launch. */
+export interface LaunchIntentOptions {
+  readonly journal: LaunchJournal;
+  /** The caller's own id for this intended execution: an invoice id, a CSV row key. */
+  readonly id: string;
+}
+
+/** The logical request, as the fingerprint sees it. */
+export interface LaunchRequestParts {
+  readonly workflowId: string;
+  readonly inputs: unknown;
+  readonly metadata?: unknown;
+  readonly model?: string | undefined;
+  readonly callbackUrl?: string | undefined;
+}
+
+export class LaunchIntentConflictError extends Error {
+  override readonly name = "LaunchIntentConflictError";
+  readonly code = "LAUNCH_INTENT_CONFLICT";
+  constructor(
+    readonly intentId: string,
+    readonly idempotencyKey: string,
+  ) {
+    super(
+      `launch intent ${JSON.stringify(intentId)} was recorded with a different request; ` +
+        "the service would answer 409 IDEMPOTENCY_CONFLICT. A new intended execution needs a new intent id.",
+    );
+  }
+}
+
+/**
+ * The idempotency key for an intent when the caller gives none: derived from
+ * the workflow and the intent id, so that even a journal that lost its data
+ * (a Redis restart without persistence) resends with the same key.
+ */
+export async function idempotencyKeyForIntent(
+  workflowId: string,
+  intentId: string,
+): Promise<string> {
+  const digest = await fingerprintBody(`${workflowId}\n${intentId}`);
+  return `intent-${digest.slice(0, 48)}`;
+}
+
+/**
+ * SHA-256 of the request's meaning: workflow, inputs, metadata, model and
+ * callback URL, with object keys sorted and each file replaced by the hash of
+ * its bytes, name and type. Two requests with the same fingerprint send the
+ * same body.
+ */
+export async function fingerprintLaunchRequest(parts: LaunchRequestParts): Promise<string> {
+  const canonical = await canonicalize({
+    workflow: parts.workflowId,
+    inputs: parts.inputs,
+    metadata: parts.metadata ?? {},
+    model: parts.model ?? null,
+    callback_url: parts.callbackUrl ?? null,
+  });
+  return fingerprintBody(JSON.stringify(canonical));
+}
+
+async function canonicalize(value: unknown): Promise<unknown> {
+  if (isFileInput(value)) {
+    const data = value.data;
+    const bytes =
+      data instanceof Uint8Array
+        ? data
+        : data instanceof ArrayBuffer
+          ? new Uint8Array(data)
+          : new Uint8Array(await data.arrayBuffer());
+    return {
+      $file: await fingerprintBody(bytes),
+      filename: value.filename,
+      mimeType: value.mimeType,
+    };
+  }
+  if (Array.isArray(value)) return Promise.all(value.map(canonicalize));
+  if (value !== null && typeof value === "object") {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      sorted[key] = await canonicalize((value as Record<string, unknown>)[key]);
+    }
+    return sorted;
+  }
+  return value;
+}
+
+export interface JournaledLaunchSteps<Run extends { readonly run_id: string }> {
+  /** Sends the launch with this key (the client's own launch, with retries). */
+  send(idempotencyKey: string): Promise<Run>;
+  /** Reads an acknowledged run back instead of sending its body again. */
+  read(runId: string, idempotencyKey: string): Promise<Run>;
+}
+
+/**
+ * recorded -> sent -> acknowledged, or failed on a definitive refusal. A
+ * crash anywhere leaves the intent recorded or sent; the next attempt (any
+ * instance) resends the same key and body and the service returns the same run.
+ */
+export async function launchWithJournal<Run extends { readonly run_id: string }>(
+  intent: LaunchIntentOptions,
+  request: LaunchRequestParts & { readonly idempotencyKey?: string | undefined },
+  steps: JournaledLaunchSteps<Run>,
+): Promise<Run> {
+  const fingerprint = await fingerprintLaunchRequest(request);
+  const proposedKey =
+    request.idempotencyKey ?? (await idempotencyKeyForIntent(request.workflowId, intent.id));
+  const stored: LaunchIntent = await intent.journal.record({
+    intentId: intent.id,
+    idempotencyKey: proposedKey,
+    bodyFingerprint: fingerprint,
+  });
+  if (stored.bodyFingerprint !== fingerprint)
+    throw new LaunchIntentConflictError(intent.id, stored.idempotencyKey);
+  if (stored.state === "acknowledged" && stored.runId)
+    return steps.read(stored.runId, stored.idempotencyKey);
+  await intent.journal.markSent(intent.id);
+  let run: Run;
+  try {
+    run = await steps.send(stored.idempotencyKey);
+  } catch (error) {
+    if (isDefinitiveRefusal(error))
+      await intent.journal.markFailed(intent.id, describeFailure(error));
+    throw error;
+  }
+  await intent.journal.markAcknowledged(intent.id, run.run_id);
+  return run;
+}
+
+// A 4xx other than 408/429 will be refused again however often it is resent;
+// anything else (network, timeout, 5xx, 429) may have reached the service and
+// stays "sent" so that a resend with the same key finds out.
+function isDefinitiveRefusal(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return (
+    typeof status === "number" && status >= 400 && status < 500 && status !== 408 && status !== 429
+  );
+}
+
+function describeFailure(error: unknown): string {
+  const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
+  return (
+    [status, code].filter((part) => part !== undefined && part !== null).join(" ") || "refused"
+  );
+}
