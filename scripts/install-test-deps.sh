@@ -7,6 +7,7 @@ have_postgres() { command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/
 have_postgres || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-test-deps: missing ${missing[*]}; run as root or install them: apt-get install -y ${missing[*]}" >&2
