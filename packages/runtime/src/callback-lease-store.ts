@@ -1,14 +1,13 @@
-// PROVISIONAL (stores branch): the lease-based store contract the shared
-// stores implement; reconciled with the receiver's CallbackEventStore.
+// PROVISIONAL (stores branch): a copy of the receiver's lease-based
+// CallbackEventStore contract (runtime hardening branch), until they merge.
 
-/** What a claim found. */
 export type CallbackClaim =
-  | { readonly outcome: "claimed"; readonly fence: string }
-  | { readonly outcome: "processing"; readonly retryAfterMs: number }
+  | { readonly outcome: "claimed"; readonly token: number; readonly leaseExpiresAt: number }
+  | { readonly outcome: "processing"; readonly leaseExpiresAt: number }
   | { readonly outcome: "done" };
 
 export interface LeasedCallbackEventStore {
   claim(eventId: string, leaseMs: number): Promise<CallbackClaim>;
-  complete(eventId: string, fence: string): Promise<boolean>;
-  release(eventId: string, fence: string): Promise<boolean>;
+  complete(eventId: string, token: number): Promise<boolean>;
+  release(eventId: string, token: number): Promise<boolean>;
 }

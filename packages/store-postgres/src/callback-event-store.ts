@@ -16,34 +16,35 @@ export function createPostgresCallbackEventStore(
   options: PostgresCallbackEventStoreOptions,
 ): CallbackEventStore & { prune(limit?: number): Promise<number> } {
   const table = `${quoteIdentifier(options.schema)}.wfr_callback_events`;
+  const tokens = `${quoteIdentifier(options.schema)}.wfr_callback_event_tokens`;
+  const epochMs = (column: string) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::float8`;
   // A new row, or a takeover of a released event or of a lease that ran out,
   // in one statement: the row lock makes concurrent claims take turns, and
-  // only the one whose WHERE still holds gets a row back.
+  // only the one whose WHERE still holds gets a row back. (A claim that loses
+  // still draws a number from the sequence; tokens only need to increase.)
   const claimSql = `
-    INSERT INTO ${table} AS e (event_id, state, fence, lease_expires_at, retain_until)
-    VALUES ($1, 'processing', 1,
+    INSERT INTO ${table} AS e (event_id, state, token, lease_expires_at, retain_until)
+    VALUES ($1, 'processing', nextval('${tokens}'),
             clock_timestamp() + $2 * interval '1 millisecond',
             clock_timestamp() + $3 * interval '1 millisecond')
     ON CONFLICT (event_id) DO UPDATE
       SET state = 'processing',
-          fence = e.fence + 1,
+          token = EXCLUDED.token,
           lease_expires_at = EXCLUDED.lease_expires_at,
           retain_until = EXCLUDED.retain_until
       WHERE e.state = 'released'
          OR (e.state = 'processing' AND e.lease_expires_at <= clock_timestamp())
          OR e.retain_until <= clock_timestamp()
-    RETURNING fence::text AS fence`;
+    RETURNING token::float8 AS token, ${epochMs("lease_expires_at")} AS lease_expires_at`;
   const stateSql = `
-    SELECT state,
-           GREATEST(0, CEIL(EXTRACT(EPOCH FROM (lease_expires_at - clock_timestamp())) * 1000))::float8 AS lease_left_ms
-      FROM ${table} WHERE event_id = $1`;
+    SELECT state, ${epochMs("lease_expires_at")} AS lease_expires_at FROM ${table} WHERE event_id = $1`;
   const completeSql = `
     UPDATE ${table} SET state = 'done', retain_until = clock_timestamp() + $3 * interval '1 millisecond'
-     WHERE event_id = $1 AND fence = $2::bigint AND state = 'processing'
+     WHERE event_id = $1 AND token = $2::bigint AND state = 'processing' AND lease_expires_at > clock_timestamp()
      RETURNING 1 AS ok`;
   const releaseSql = `
     UPDATE ${table} SET state = 'released', lease_expires_at = clock_timestamp()
-     WHERE event_id = $1 AND fence = $2::bigint AND state = 'processing'
+     WHERE event_id = $1 AND token = $2::bigint AND state = 'processing' AND lease_expires_at > clock_timestamp()
      RETURNING 1 AS ok`;
   const pruneSql = `
     DELETE FROM ${table} WHERE event_id IN (
@@ -53,31 +54,29 @@ export function createPostgresCallbackEventStore(
     async claim(eventId, leaseMs): Promise<CallbackClaim> {
       // A row can disappear between the two statements (pruned); then claim again.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const claimed = await client.query<{ fence: string }>(claimSql, [
+        const claimed = await client.query<{ token: number; lease_expires_at: number }>(claimSql, [
           eventId,
           leaseMs,
           options.retentionMs,
         ]);
-        const fence = claimed.rows[0]?.fence;
-        if (fence !== undefined) return { outcome: "claimed", fence };
-        const current = await client.query<{ state: string; lease_left_ms: number }>(stateSql, [
-          eventId,
-        ]);
+        const won = claimed.rows[0];
+        if (won) return { outcome: "claimed", token: Number(won.token), leaseExpiresAt: Number(won.lease_expires_at) };
+        const current = await client.query<{ state: string; lease_expires_at: number }>(stateSql, [eventId]);
         const row = current.rows[0];
         if (!row) continue;
         if (row.state === "done") return { outcome: "done" };
-        return { outcome: "processing", retryAfterMs: Math.max(1, Number(row.lease_left_ms)) };
+        return { outcome: "processing", leaseExpiresAt: Number(row.lease_expires_at) };
       }
       throw new Error(
         `claim of callback event ${JSON.stringify(eventId)} kept racing with pruning`,
       );
     },
-    async complete(eventId, fence) {
-      const { rows } = await client.query(completeSql, [eventId, fence, options.retentionMs]);
+    async complete(eventId, token) {
+      const { rows } = await client.query(completeSql, [eventId, token, options.retentionMs]);
       return rows.length === 1;
     },
-    async release(eventId, fence) {
-      const { rows } = await client.query(releaseSql, [eventId, fence]);
+    async release(eventId, token) {
+      const { rows } = await client.query(releaseSql, [eventId, token]);
       return rows.length === 1;
     },
     /** Deletes up to `limit` ids past their retention; returns how many. */

@@ -18,13 +18,15 @@ export function migrationsFor(schema: string): readonly Migration[] {
     {
       version: 1,
       statements: [
-        // One row per callback event_id. `fence` grows by one on every claim,
-        // so a process whose lease expired cannot finish the event over the
-        // owner that took it next.
+        // One row per callback event_id. Every claim takes a new token from
+        // one sequence (fencing tokens increase across the whole store), so a
+        // process whose lease expired cannot finish the event over the owner
+        // that took it next.
+        `CREATE SEQUENCE ${s}.wfr_callback_event_tokens`,
         `CREATE TABLE ${s}.wfr_callback_events (
           event_id          text PRIMARY KEY,
           state             text NOT NULL CHECK (state IN ('processing', 'released', 'done')),
-          fence             bigint NOT NULL,
+          token             bigint NOT NULL,
           lease_expires_at  timestamptz NOT NULL,
           retain_until      timestamptz NOT NULL
         )`,

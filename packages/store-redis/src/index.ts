@@ -42,9 +42,9 @@ export interface RedisStores {
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Scripted = Redis & {
-  wfrClaimEvent(key: string, leaseMs: number, retentionMs: number): Promise<[string, number]>;
-  wfrCompleteEvent(key: string, fence: string, retentionMs: number): Promise<number>;
-  wfrReleaseEvent(key: string, fence: string): Promise<number>;
+  wfrClaimEvent(key: string, tokenKey: string, leaseMs: number, retentionMs: number): Promise<[string, number?, number?]>;
+  wfrCompleteEvent(key: string, token: number, retentionMs: number): Promise<number>;
+  wfrReleaseEvent(key: string, token: number): Promise<number>;
   wfrRecordIntent(
     key: string,
     open: string,
@@ -78,7 +78,7 @@ export function openRedisStores(options: RedisStoresOptions): RedisStores {
   // Never echo the URL: it may carry a password.
   else throw new TypeError("url: expected redis://... or rediss://..., or pass client");
   const redis = client as Scripted;
-  redis.defineCommand("wfrClaimEvent", { numberOfKeys: 1, lua: CLAIM_EVENT });
+  redis.defineCommand("wfrClaimEvent", { numberOfKeys: 2, lua: CLAIM_EVENT });
   redis.defineCommand("wfrCompleteEvent", { numberOfKeys: 1, lua: COMPLETE_EVENT });
   redis.defineCommand("wfrReleaseEvent", { numberOfKeys: 1, lua: RELEASE_EVENT });
   redis.defineCommand("wfrRecordIntent", { numberOfKeys: 2, lua: RECORD_INTENT });
@@ -88,19 +88,20 @@ export function openRedisStores(options: RedisStoresOptions): RedisStores {
   const eventKey = (eventId: string) => `${prefix}callback-event:${eventId}`;
   const intentKey = (intentId: string) => `${prefix}launch-intent:${intentId}`;
   const openIntents = `${prefix}launch-intents:open`;
+  const tokenCounter = `${prefix}callback-event-tokens`;
 
   const callbackEvents: CallbackEventStore = {
     async claim(eventId, leaseMs): Promise<CallbackClaim> {
-      const [outcome, value] = await redis.wfrClaimEvent(eventKey(eventId), leaseMs, retentionMs);
-      if (outcome === "claimed") return { outcome, fence: String(value) };
-      if (outcome === "processing") return { outcome, retryAfterMs: Math.max(1, Number(value)) };
+      const [outcome, first, second] = await redis.wfrClaimEvent(eventKey(eventId), tokenCounter, leaseMs, retentionMs);
+      if (outcome === "claimed") return { outcome, token: Number(first), leaseExpiresAt: Number(second) };
+      if (outcome === "processing") return { outcome, leaseExpiresAt: Number(first) };
       return { outcome: "done" };
     },
-    async complete(eventId, fence) {
-      return (await redis.wfrCompleteEvent(eventKey(eventId), fence, retentionMs)) === 1;
+    async complete(eventId, token) {
+      return (await redis.wfrCompleteEvent(eventKey(eventId), token, retentionMs)) === 1;
     },
-    async release(eventId, fence) {
-      return (await redis.wfrReleaseEvent(eventKey(eventId), fence)) === 1;
+    async release(eventId, token) {
+      return (await redis.wfrReleaseEvent(eventKey(eventId), token)) === 1;
     },
   };
 

@@ -5,31 +5,36 @@
 
 const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** KEYS[1] event key; ARGV lease ms, retention ms -> {outcome, value}. */
+/**
+ * KEYS[1] event key, KEYS[2] the store-wide token counter; ARGV lease ms, retention ms
+ * -> {'claimed', token, lease expiry ms} | {'processing', lease expiry ms} | {'done'}.
+ */
 export const CLAIM_EVENT = `${NOW_MS}
 local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'done' then return {'done', 0} end
+if state == 'done' then return {'done'} end
 if state == 'processing' then
   local lease = tonumber(redis.call('HGET', KEYS[1], 'lease'))
-  if lease > now then return {'processing', lease - now} end
+  if lease > now then return {'processing', lease} end
 end
-local fence = redis.call('HINCRBY', KEYS[1], 'fence', 1)
-redis.call('HSET', KEYS[1], 'state', 'processing', 'lease', now + tonumber(ARGV[1]))
+local token = redis.call('INCR', KEYS[2])
+local lease = now + tonumber(ARGV[1])
+redis.call('HSET', KEYS[1], 'state', 'processing', 'token', token, 'lease', lease)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return {'claimed', fence}`;
+return {'claimed', token, lease}`;
 
-/** KEYS[1] event key; ARGV fence, retention ms -> 1 when this fence still owned it. */
-export const COMPLETE_EVENT = `
-local fields = redis.call('HMGET', KEYS[1], 'state', 'fence')
-if fields[1] ~= 'processing' or fields[2] ~= ARGV[1] then return 0 end
+// The holder's token must still be current and its lease still running.
+const HOLDS_LEASE = `${NOW_MS}
+local fields = redis.call('HMGET', KEYS[1], 'state', 'token', 'lease')
+if fields[1] ~= 'processing' or fields[2] ~= ARGV[1] or tonumber(fields[3]) <= now then return 0 end`;
+
+/** KEYS[1] event key; ARGV token, retention ms -> 1 when this token held a live lease. */
+export const COMPLETE_EVENT = `${HOLDS_LEASE}
 redis.call('HSET', KEYS[1], 'state', 'done')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-/** KEYS[1] event key; ARGV fence -> 1 when this fence still owned it. */
-export const RELEASE_EVENT = `
-local fields = redis.call('HMGET', KEYS[1], 'state', 'fence')
-if fields[1] ~= 'processing' or fields[2] ~= ARGV[1] then return 0 end
+/** KEYS[1] event key; ARGV token -> 1 when this token held a live lease. */
+export const RELEASE_EVENT = `${HOLDS_LEASE}
 redis.call('HSET', KEYS[1], 'state', 'released')
 return 1`;
 
