@@ -11,7 +11,7 @@ export async function claimLoop(stores, seconds, concurrency) {
         const id = `${prefix}-${lane}-${i}`;
         const claim = await stores.callbackEvents.claim(id, 60_000);
         if (claim.outcome !== "claimed") throw new Error(`fresh id ${id} was ${claim.outcome}`);
-        if (!(await stores.callbackEvents.complete(id, claim.fence))) throw new Error("fenced out");
+        if (!(await stores.callbackEvents.complete(id, claim.token))) throw new Error("fenced out");
         claims += 1;
       }
     }),

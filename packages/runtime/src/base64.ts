@@ -1,19 +1,26 @@
-// Base64 without btoa (which needs a binary string copy of the whole input)
-// and without Node's Buffer: encodes in chunks so no intermediate holds more
-// than one chunk besides the output string.
+// Base64 with the platform's native encoder (Uint8Array.prototype.toBase64
+// where it exists, Buffer in Node), written chunk by chunk straight into the
+// request bytes, so no intermediate holds more than one chunk. A JavaScript
+// encoder remains only for platforms that have neither.
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const CHUNK_BYTES = 3 * 16_384;
+/** A multiple of 3, so each chunk encodes without padding except the last. */
+const CHUNK_BYTES = 3 * 262_144;
 
 /** Length of the base64 text for `byteLength` bytes: 4 * ceil(n / 3). */
 export function base64EncodedLength(byteLength: number): number {
   return 4 * Math.ceil(byteLength / 3);
 }
 
-function encodeChunk(bytes: Uint8Array, start: number, end: number): string {
+function encodeInJavaScript(bytes: Uint8Array): string {
   const codes: number[] = [];
-  let index = start;
-  for (; index + 2 < end; index += 3) {
+  let text = "";
+  let index = 0;
+  const flush = () => {
+    text += String.fromCharCode(...codes);
+    codes.length = 0;
+  };
+  for (; index + 2 < bytes.length; index += 3) {
     const triple =
       ((bytes[index] ?? 0) << 16) | ((bytes[index + 1] ?? 0) << 8) | (bytes[index + 2] ?? 0);
     codes.push(
@@ -22,8 +29,9 @@ function encodeChunk(bytes: Uint8Array, start: number, end: number): string {
       ALPHABET.charCodeAt((triple >> 6) & 63),
       ALPHABET.charCodeAt(triple & 63),
     );
+    if (codes.length >= 32_768) flush();
   }
-  const remaining = end - index;
+  const remaining = bytes.length - index;
   if (remaining > 0) {
     const first = bytes[index] ?? 0;
     const second = remaining === 2 ? (bytes[index + 1] ?? 0) : 0;
@@ -35,14 +43,47 @@ function encodeChunk(bytes: Uint8Array, start: number, end: number): string {
       61,
     );
   }
-  return String.fromCharCode(...codes);
+  flush();
+  return text;
 }
+
+type NativeEncoder = (bytes: Uint8Array) => string;
+
+function pickNativeEncoder(): NativeEncoder | undefined {
+  const proto = Uint8Array.prototype as Uint8Array & { toBase64?: () => string };
+  if (typeof proto.toBase64 === "function") {
+    return (bytes) => (bytes as Uint8Array & { toBase64: () => string }).toBase64();
+  }
+  const NodeBuffer = (
+    globalThis as {
+      Buffer?: { from(b: ArrayBufferLike, o: number, l: number): { toString(e: string): string } };
+    }
+  ).Buffer;
+  if (NodeBuffer) {
+    return (bytes) =>
+      NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  }
+  return undefined;
+}
+
+const nativeEncoder = pickNativeEncoder();
 
 /** Standard base64 (RFC 4648 §4, with padding) of the bytes. */
 export function encodeBase64(bytes: Uint8Array): string {
-  const parts: string[] = [];
+  return (nativeEncoder ?? encodeInJavaScript)(bytes);
+}
+
+const textEncoder = new TextEncoder();
+
+/**
+ * Writes the base64 of `bytes` into `target` at `offset`, one chunk at a
+ * time, and returns the offset after it.
+ */
+export function writeBase64Into(bytes: Uint8Array, target: Uint8Array, offset: number): number {
+  let position = offset;
   for (let start = 0; start < bytes.length; start += CHUNK_BYTES) {
-    parts.push(encodeChunk(bytes, start, Math.min(start + CHUNK_BYTES, bytes.length)));
+    const text = encodeBase64(bytes.subarray(start, Math.min(start + CHUNK_BYTES, bytes.length)));
+    position += textEncoder.encodeInto(text, target.subarray(position)).written;
   }
-  return parts.join("");
+  return position;
 }

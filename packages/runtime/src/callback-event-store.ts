@@ -1,47 +1,126 @@
 // Spec, Callbacks delivery rule 3: "Duplicates are possible; receivers store
-// event_id before non-repeatable downstream actions". The store is the
-// interface a Redis (SET NX PX) or SQL (INSERT ... ON CONFLICT DO NOTHING)
-// implementation provides.
+// event_id before non-repeatable downstream actions". Claims are leases:
+//
+//   (absent) --claim--> processing(token, lease) --complete(token)--> done
+//                         |  release(token) or lease expiry: claimable again
+//
+// A crash between claim and side effect leaves `processing` until the lease
+// expires; the next delivery (or the polling fallback) then claims it with a
+// higher fencing token, and the crashed holder's late complete/release is
+// refused (returns false). Side effects that must not run twice should carry
+// the token (or be idempotent) because a lease can expire mid-work.
+//
+// The interface is what shared stores implement (Redis: a Lua script over a
+// hash + INCR for tokens; PostgreSQL: INSERT ... ON CONFLICT DO UPDATE ...
+// WHERE lease_expires_at < now() RETURNING token). `verifyCallbackEventStore`
+// is the conformance check any implementation runs.
+
+export type ClaimResult =
+  /** This caller owns the event until `leaseExpiresAt`; pass `token` to complete/release. */
+  | { readonly outcome: "claimed"; readonly token: number; readonly leaseExpiresAt: number }
+  /** Another holder is working on it; answer "retry later". */
+  | { readonly outcome: "processing"; readonly leaseExpiresAt: number }
+  /** Handled for good; answer 2xx. */
+  | { readonly outcome: "done" };
 
 export interface CallbackEventStore {
   /**
-   * Atomically claims an event id for `ttlMs`. True when this caller now
-   * owns it; false when it is already claimed or completed.
+   * Atomically claims `eventId` for `leaseMs`: succeeds when the id is
+   * unknown, released, or its lease has expired. Tokens increase strictly
+   * across all claims of the store (fencing).
    */
-  claim(eventId: string, ttlMs: number): Promise<boolean> | boolean;
-  /** Marks a claimed event as handled for good. */
-  complete(eventId: string): Promise<void> | void;
-  /** Gives a claim back after a failed handler, so a redelivery is handled. */
-  release(eventId: string): Promise<void> | void;
+  claim(eventId: string, leaseMs: number): Promise<ClaimResult>;
+  /** Marks the event done; false (and no change) unless `token` holds the current lease. */
+  complete(eventId: string, token: number): Promise<boolean>;
+  /** Gives the claim back so a redelivery can take it; false unless `token` is current. */
+  release(eventId: string, token: number): Promise<boolean>;
 }
 
 export interface MemoryEventStoreOptions {
-  /** How long a completed id is remembered. Default 24 hours. */
-  readonly completedTtlMs?: number;
+  /**
+   * How long an id is remembered after its last change. Default 24 hours,
+   * far beyond the service's retry span (3 attempts of at most 10 s).
+   */
+  readonly retentionMs?: number;
   readonly now?: () => number;
 }
 
-/** An in-process store: enough for one process; use a shared store when several run. */
+interface Entry {
+  state: "processing" | "done";
+  token: number;
+  leaseExpiresAt: number;
+  retainUntil: number;
+}
+
+/**
+ * An in-process store with O(1) (amortised) operations: a Map of entries and
+ * a FIFO of expiry times (every entry gets the same retention, so the FIFO
+ * is in expiry order and is trimmed from the head). One process only; use a
+ * shared store when several processes receive callbacks.
+ */
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): CallbackEventStore {
   const now = options.now ?? Date.now;
-  const completedTtlMs = options.completedTtlMs ?? 24 * 60 * 60 * 1000;
-  const expiries = new Map<string, number>();
-  const sweep = () => {
-    const time = now();
-    for (const [id, expiry] of expiries) if (expiry <= time) expiries.delete(id);
+  const retentionMs = options.retentionMs ?? 24 * 60 * 60 * 1000;
+  const entries = new Map<string, Entry>();
+  const expiryIds: string[] = [];
+  const expiryTimes: number[] = [];
+  let head = 0;
+  let lastToken = 0;
+
+  const remember = (eventId: string, entry: Entry) => {
+    entries.set(eventId, entry);
+    expiryIds.push(eventId);
+    expiryTimes.push(entry.retainUntil);
   };
+  const trim = (time: number) => {
+    while (head < expiryIds.length && (expiryTimes[head] as number) <= time) {
+      const id = expiryIds[head] as string;
+      const entry = entries.get(id);
+      if (entry && entry.retainUntil <= time) entries.delete(id);
+      head += 1;
+    }
+    if (head > 1024 && head * 2 > expiryIds.length) {
+      expiryIds.splice(0, head);
+      expiryTimes.splice(0, head);
+      head = 0;
+    }
+  };
+  const holds = (eventId: string, token: number, time: number) => {
+    const entry = entries.get(eventId);
+    return entry?.state === "processing" && entry.token === token && entry.leaseExpiresAt > time
+      ? entry
+      : undefined;
+  };
+
   return {
-    claim(eventId, ttlMs) {
-      sweep();
-      if (expiries.has(eventId)) return false;
-      expiries.set(eventId, now() + ttlMs);
+    async claim(eventId, leaseMs) {
+      const time = now();
+      trim(time);
+      const entry = entries.get(eventId);
+      if (entry?.state === "done") return { outcome: "done" };
+      if (entry?.state === "processing" && entry.leaseExpiresAt > time)
+        return { outcome: "processing", leaseExpiresAt: entry.leaseExpiresAt };
+      lastToken += 1;
+      const claimed: Entry = {
+        state: "processing",
+        token: lastToken,
+        leaseExpiresAt: time + leaseMs,
+        retainUntil: time + Math.max(retentionMs, leaseMs),
+      };
+      remember(eventId, claimed);
+      return { outcome: "claimed", token: claimed.token, leaseExpiresAt: claimed.leaseExpiresAt };
+    },
+    async complete(eventId, token) {
+      const time = now();
+      const entry = holds(eventId, token, time);
+      if (!entry) return false;
+      remember(eventId, { ...entry, state: "done", retainUntil: time + retentionMs });
       return true;
     },
-    complete(eventId) {
-      expiries.set(eventId, now() + completedTtlMs);
-    },
-    release(eventId) {
-      expiries.delete(eventId);
+    async release(eventId, token) {
+      if (!holds(eventId, token, now())) return false;
+      entries.delete(eventId);
+      return true;
     },
   };
 }

@@ -1,9 +1,16 @@
-// A Web-standard receiver for callback deliveries (spec, Callbacks): parse,
-// dedupe on event_id, confirm the run with getRun ("A callback confirms only
-// that a notification occurred"), call the handler, answer 2xx fast; on
-// handler failure release the claim and answer 500 so the delivery is retried.
+// A Web-standard receiver for callback deliveries (spec, Callbacks). A
+// callback is a hint: "A callback confirms only that a notification
+// occurred". The receiver bounds the body, optionally verifies the Standard
+// Webhooks signature, claims event_id with a lease, confirms with the API
+// (status, and for completed the result) and acts only on what the API says.
+// It answers within `respondWithinMs` (below the service's 10 s timeout):
+// 2xx when done, 5xx/Retry-After when the service should deliver again.
 import { type CallbackEventStore, createMemoryEventStore } from "./callback-event-store.js";
 import { createRedactingLog, type Logger } from "./logger.js";
+import type { RunResult } from "./run-result.js";
+import { isTerminalStatus } from "./run-status.js";
+import { awaitsPerson } from "./wait-for-run.js";
+import { verifyStandardWebhook } from "./webhook-signature.js";
 import type { CallbackBody, CallbackEventType, RunEnvelope } from "./wire-types.js";
 
 const CALLBACK_TYPES: readonly CallbackEventType[] = [
@@ -11,21 +18,34 @@ const CALLBACK_TYPES: readonly CallbackEventType[] = [
   "workflow.run.completed",
 ];
 
-/** What a handler receives: the delivery as sent, and the run as read back from the API. */
+/** What a handler receives: the delivery as sent, and the run (and result) as read back from the API. */
 export interface CallbackContext {
   readonly callback: CallbackBody;
   readonly run: RunEnvelope;
+  /** For workflow.run.completed: the result as the API reports it (terminal). */
+  readonly result?: RunResult<Record<string, unknown>>;
+  /** The lease's fencing token: pass it to downstream writes that must not run twice. */
+  readonly fencingToken: number;
 }
 
 export interface CallbackHandlerOptions {
-  /** Used to confirm the run (`getRun`) before calling a handler. */
-  readonly client: { getRun(runId: string): Promise<RunEnvelope> };
+  /** Used to confirm the run with the API before calling a handler. */
+  readonly client: {
+    getRun(runId: string): Promise<RunEnvelope>;
+    getResult(runId: string): Promise<RunResult<Record<string, unknown>>>;
+  };
   readonly store?: CallbackEventStore;
   readonly onRequiresAction?: (context: CallbackContext) => Promise<void> | void;
   readonly onCompleted?: (context: CallbackContext) => Promise<void> | void;
   readonly logger?: Logger;
-  /** How long a claim lasts while its handler runs. Default 5 minutes. */
-  readonly claimTtlMs?: number;
+  /** Lease of a claim while it is confirmed and handled. Default 5 minutes. */
+  readonly leaseMs?: number;
+  /** Answer by then even if the handler still runs (503, retry later). Default 8,000 ms (service timeout 10 s). */
+  readonly respondWithinMs?: number;
+  /** Bodies above this are refused (413) before being read whole. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Opt-in Standard Webhooks verification (several secrets for rotation). */
+  readonly webhookSecret?: string | readonly string[];
 }
 
 export type ParsedCallback =
@@ -59,8 +79,48 @@ export function parseCallbackBody(text: string): ParsedCallback {
   return { ok: true, callback: body as CallbackBody };
 }
 
-const json = (status: number, body: Record<string, unknown>) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (
+  status: number,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+
+export const DEFAULT_MAX_CALLBACK_BODY_BYTES = 1_048_576;
+
+class BodyTooLarge extends Error {}
+
+/** Reads at most `limit` bytes; refuses by Content-Length first, then while streaming. */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+type Outcome = { readonly status: number; readonly body: Record<string, unknown> };
 
 /** Creates a `(Request) => Promise<Response>` callback receiver. */
 export function createCallbackHandler(
@@ -68,35 +128,96 @@ export function createCallbackHandler(
 ): (request: Request) => Promise<Response> {
   const store = options.store ?? createMemoryEventStore();
   const log = createRedactingLog(options.logger, []);
-  const claimTtlMs = options.claimTtlMs ?? 5 * 60 * 1000;
+  const leaseMs = options.leaseMs ?? 5 * 60 * 1000;
+  const respondWithinMs = options.respondWithinMs ?? 8_000;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CALLBACK_BODY_BYTES;
+
+  /** Confirms with the API and runs the handler; the claim ends done, or released on failure. */
+  async function process(callback: CallbackBody, token: number): Promise<Outcome> {
+    const eventId = callback.event_id;
+    try {
+      const runId = callback.run.run_id;
+      const run = await options.client.getRun(runId);
+      const completed = callback.type === "workflow.run.completed";
+      let result: RunResult<Record<string, unknown>> | undefined;
+      let agrees = completed ? isTerminalStatus(String(run.status)) : awaitsPerson(run, new Set());
+      if (agrees && completed) {
+        result = await options.client.getResult(runId);
+        agrees = result.state === "terminal";
+      }
+      if (!agrees) {
+        // Acknowledged, logged, not acted on: the API is the truth; the
+        // polling fallback (or a later callback) will see the real state.
+        log("warn", "callback disagrees with the API; not acted on", {
+          eventId,
+          runId,
+          type: callback.type,
+          apiStatus: run.status,
+        });
+        await store.complete(eventId, token);
+        return { status: 200, body: { received: true, acted: false } };
+      }
+      const handle = completed ? options.onCompleted : options.onRequiresAction;
+      await handle?.({ callback, run, fencingToken: token, ...(result ? { result } : {}) });
+      if (!(await store.complete(eventId, token))) {
+        log("warn", "lease lost before completion; another holder owns the event", { eventId });
+      }
+      return { status: 200, body: { received: true, acted: true } };
+    } catch (error) {
+      await store.release(eventId, token).catch(() => false);
+      log("error", "callback handling failed; released for redelivery", { eventId, error });
+      return { status: 500, body: { error: "handler failed" } };
+    }
+  }
+
   return async (request) => {
     if (request.method !== "POST") {
-      return new Response(JSON.stringify({ error: "method not allowed" }), {
-        status: 405,
-        headers: { allow: "POST", "content-type": "application/json" },
-      });
+      return json(405, { error: "method not allowed" }, { allow: "POST" });
     }
-    const parsed = parseCallbackBody(await request.text());
+    let raw: Uint8Array;
+    try {
+      raw = await readBounded(request, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge)
+        return json(413, { error: `body exceeds ${maxBodyBytes} bytes` });
+      throw error;
+    }
+    if (options.webhookSecret !== undefined) {
+      const verified = await verifyStandardWebhook({
+        secret: options.webhookSecret,
+        headers: request.headers,
+        body: raw,
+      });
+      if (!verified.ok) {
+        log("warn", "callback signature rejected", { reason: verified.reason });
+        return json(401, { error: "invalid signature" });
+      }
+    }
+    const parsed = parseCallbackBody(new TextDecoder().decode(raw));
     if (!parsed.ok) return json(400, { error: parsed.reason });
     const { callback } = parsed;
-    if (!(await store.claim(callback.event_id, claimTtlMs))) {
+    const claim = await store.claim(callback.event_id, leaseMs);
+    if (claim.outcome === "done") {
       log("debug", "duplicate callback delivery", { eventId: callback.event_id });
       return json(200, { duplicate: true });
     }
-    try {
-      const run = await options.client.getRun(callback.run.run_id);
-      const handle =
-        callback.type === "workflow.run.completed" ? options.onCompleted : options.onRequiresAction;
-      await handle?.({ callback, run });
-      await store.complete(callback.event_id);
-      return json(200, { received: true });
-    } catch (error) {
-      await store.release(callback.event_id);
-      log("error", "callback handling failed; released for redelivery", {
-        eventId: callback.event_id,
-        error,
-      });
-      return json(500, { error: "handler failed" });
+    if (claim.outcome === "processing") {
+      // Not "done": if the first attempt fails, this delivery must come back.
+      const seconds = Math.max(1, Math.ceil((claim.leaseExpiresAt - Date.now()) / 1000));
+      return json(503, { processing: true }, { "retry-after": String(Math.min(seconds, 60)) });
     }
+    const work = process(callback, claim.token);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), respondWithinMs);
+    });
+    const outcome = await Promise.race([work, late]);
+    clearTimeout(timer);
+    if (!outcome) {
+      // The handler keeps its lease and finishes on its own; the service
+      // retries, and the retry reads processing (503) or done (200).
+      return json(503, { processing: true }, { "retry-after": "5" });
+    }
+    return json(outcome.status, outcome.body);
   };
 }

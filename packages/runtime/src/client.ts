@@ -7,7 +7,10 @@ import {
   InputValidationError,
   InvalidMetadataError,
   InvalidOptionError,
+  InvalidResponseError,
+  NetworkError,
   RecordingProcessingError,
+  RequestAbortedError,
   WorkflowNotLaunchableError,
   WorkflowRunApiError,
 } from "./errors.js";
@@ -15,11 +18,12 @@ import {
   type CallPolicy,
   createRetryingFetch,
   DEFAULT_RETRY,
-  RECORDING_RETRYABLE_STATUSES,
+  RETRYABLE_STATUSES,
+  type RequestOptions,
   type RetryOptions,
   type TransportSettings,
 } from "./http-transport.js";
-import { serializeLaunchBody } from "./launch-body.js";
+import { buildLaunchBody } from "./launch-body.js";
 import { createRedactingLog, type Logger } from "./logger.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
 import { type RunResult, toRunResult } from "./run-result.js";
@@ -51,7 +55,7 @@ export interface ClientOptions {
   readonly apiKey: string;
   /** A Web fetch; defaults to globalThis.fetch. */
   readonly fetch?: typeof globalThis.fetch;
-  /** Per-attempt timeout until response headers. Default 30,000 ms. */
+  /** Per-attempt timeout covering response headers and the whole body. Default 30,000 ms. */
   readonly timeoutMs?: number;
   readonly retry?: RetryOptions;
   readonly logger?: Logger;
@@ -69,6 +73,10 @@ interface CommonLaunchOptions {
   /** Validate inputs locally with the workflow's schema first. Default true. */
   readonly validate?: boolean;
   readonly signal?: AbortSignal;
+  /** Per-attempt limit covering headers and body. */
+  readonly timeoutMs?: number;
+  readonly maxRetries?: number;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Launch options for a generated workflow: typed inputs, and `model` only where the environment exposes it. */
@@ -103,20 +111,64 @@ export interface RecordingDownload {
   readonly contentLength: number | null;
 }
 
-export interface DownloadRecordingOptions {
-  /** Attempts while the server answers 202 RECORDING_PROCESSING. Default 10. */
+export interface DownloadRecordingOptions extends RequestOptions {
+  /**
+   * GETs this call may spend in all (202 RECORDING_PROCESSING, 5xx and
+   * network retries included): every GET counts against the workspace's 10
+   * recording attempts per hour. Default 3.
+   */
+  readonly maxAttempts?: number;
+  /** @deprecated same as maxAttempts. */
   readonly maxProcessingAttempts?: number;
-  readonly signal?: AbortSignal;
 }
+
+/** Default GETs per downloadRecording call: leaves 7 of the hourly 10 for other downloads. */
+export const DEFAULT_RECORDING_ATTEMPTS = 3;
 
 export interface HumanInputAnswer {
   /** The checkpoint being answered (human_action.checkpoint_id); always sent. */
   readonly checkpointId: string;
   readonly response: unknown;
+  /** @deprecated pass `{ signal }` as the third argument. */
   readonly signal?: AbortSignal;
 }
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+/** Sent as User-Agent on every request. */
+export const RUNTIME_VERSION = "0.1.0";
+const USER_AGENT = `wfr-runtime/${RUNTIME_VERSION}`;
+
+/**
+ * An API key goes into an HTTP header: visible ASCII only. Checked once when
+ * the client is created; the message names the position, never the key.
+ */
+export function checkApiKey(apiKey: unknown): void {
+  if (typeof apiKey !== "string" || apiKey.length === 0) {
+    throw new InvalidOptionError({
+      status: null,
+      code: "INVALID_API_KEY",
+      message: "apiKey is required",
+    });
+  }
+  for (let index = 0; index < apiKey.length; index += 1) {
+    const code = apiKey.charCodeAt(index);
+    if (code < 0x21 || code > 0x7e) {
+      throw new InvalidOptionError({
+        status: null,
+        code: "INVALID_API_KEY",
+        message: `apiKey has a character that cannot be sent in a header (position ${index + 1} of ${apiKey.length}); check for a stray newline or space`,
+      });
+    }
+  }
+}
+
+/** A successful result together with the raw response it came from. */
+export interface WithResponse<T> {
+  readonly data: T;
+  readonly response: Response;
+  readonly requestId: string | undefined;
+}
 
 /** Spec, Launch body: "Must be a JSON object (null, array, string, number, boolean are invalid)". */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -146,15 +198,55 @@ function resolveBaseUrl(options: ClientOptions): string {
 
 export type WorkflowRunClient = ReturnType<typeof createClient>;
 
-/** Creates a client for one environment of the Workflow Run API. */
-export function createClient(options: ClientOptions) {
-  if (!options.apiKey) {
-    throw new InvalidOptionError({
+/**
+ * Everything a method throws is a library error: known ones pass through
+ * (with the launch's idempotency key added); an abort, a body that is not
+ * JSON, or anything unforeseen is wrapped.
+ */
+function toLibraryError(
+  error: unknown,
+  secrets: readonly string[],
+  idempotencyKey?: string,
+): WorkflowRunApiError {
+  if (error instanceof WorkflowRunApiError) {
+    if (idempotencyKey !== undefined) error.idempotencyKey = idempotencyKey;
+    return error;
+  }
+  const name = error instanceof Error ? error.name : "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === "AbortError" || name === "TimeoutError") {
+    return new RequestAbortedError({
       status: null,
-      code: "INVALID_API_KEY",
-      message: "apiKey is required",
+      code: "ABORTED",
+      message: `request aborted${idempotencyKey ? `; the server may already have it: relaunch with idempotency key ${idempotencyKey}` : ""}`,
+      idempotencyKey,
+      cause: error,
+      secrets,
     });
   }
+  if (error instanceof SyntaxError) {
+    return new InvalidResponseError({
+      status: null,
+      code: "INVALID_RESPONSE",
+      message: `response body is not JSON: ${message}`,
+      idempotencyKey,
+      cause: error,
+      secrets,
+    });
+  }
+  return new NetworkError({
+    status: null,
+    code: "UNEXPECTED",
+    message,
+    idempotencyKey,
+    cause: error,
+    secrets,
+  });
+}
+
+/** Creates a client for one environment of the Workflow Run API. */
+export function createClient(options: ClientOptions) {
+  checkApiKey(options.apiKey);
   const baseUrl = resolveBaseUrl(options);
   const secrets = [options.apiKey];
   const clock = options.clock ?? systemClock;
@@ -166,12 +258,19 @@ export function createClient(options: ClientOptions) {
     clock,
     log,
     secrets,
+    userAgent: USER_AGENT,
   };
   const api = createFetchClient<WirePaths>({
     baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
   });
   const transport = (policy: CallPolicy) => createRetryingFetch(settings, policy);
+  const requestPolicy = (requestOptions: RequestOptions = {}) => ({
+    signal: requestOptions.signal,
+    timeoutMs: requestOptions.timeoutMs,
+    maxRetries: requestOptions.maxRetries,
+    headers: requestOptions.headers,
+  });
   const fail = (
     response: Response,
     body: unknown,
@@ -189,12 +288,19 @@ export function createClient(options: ClientOptions) {
     });
     return error;
   };
+  async function guard<T>(work: () => Promise<T>, idempotencyKey?: string): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toLibraryError(error, secrets, idempotencyKey);
+    }
+  }
 
   async function prepareLaunch(
     workflow: AnyWorkflowDefinition | string,
     launchOptions: RuntimeLaunchOptions,
     idempotencyKey: string,
-  ): Promise<{ workflowId: string; body: string }> {
+  ): Promise<{ workflowId: string; body: Uint8Array<ArrayBuffer> }> {
     const definition = typeof workflow === "string" ? undefined : workflow;
     const workflowId = definition ? definition.id : (workflow as string);
     if (definition && definition.state !== "enabled") {
@@ -244,7 +350,7 @@ export function createClient(options: ClientOptions) {
         message: `This environment does not expose model for workflow ${workflowId}`,
       });
     }
-    const body = await serializeLaunchBody({
+    const body = await buildLaunchBody({
       inputs: launchOptions.inputs as Record<string, unknown>,
       metadata: launchOptions.metadata,
       callbackUrl: launchOptions.callbackUrl,
@@ -253,8 +359,49 @@ export function createClient(options: ClientOptions) {
     return { workflowId, body };
   }
 
+  const readJson = async (response: Response): Promise<unknown> => {
+    const text = await response.text();
+    return text === "" ? undefined : JSON.parse(text);
+  };
+
+  async function launchWithResponse(
+    workflow: AnyWorkflowDefinition | string,
+    launchOptions: RuntimeLaunchOptions,
+  ): Promise<WithResponse<LaunchedRun>> {
+    const idempotencyKey = launchOptions.idempotencyKey ?? crypto.randomUUID();
+    return guard(async () => {
+      const { workflowId, body } = await prepareLaunch(workflow, launchOptions, idempotencyKey);
+      // The body bytes go straight to the transport: passing them through
+      // openapi-fetch's Request would cost one more copy of up to 36 MiB.
+      const url = `${baseUrl}/automations/${encodeURIComponent(workflowId)}/runs`;
+      const request = new Request(url, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${options.apiKey}`,
+          "Content-Type": "application/json",
+          "Idempotency-Key": idempotencyKey,
+        },
+      });
+      const response = await transport({
+        retry: true,
+        body,
+        ...requestPolicy(launchOptions),
+      })(request);
+      const data = await readJson(response);
+      if (!response.ok || response.status !== 202 || typeof data !== "object" || data === null)
+        throw fail(response, data, idempotencyKey);
+      const run = data as RunEnvelope;
+      log("info", "run launched", { runId: run.run_id, workflowId, idempotencyKey });
+      return {
+        data: { ...run, idempotencyKey },
+        response,
+        requestId: response.headers.get("x-request-id") ?? undefined,
+      };
+    }, idempotencyKey);
+  }
+
   /**
-   * Launches an enabled workflow. The body is serialised once; every
+   * Launches an enabled workflow. The body is built once as bytes; every
    * automatic retry resends the same bytes with the same Idempotency-Key.
    * The key (given or generated) is on the result and on every error thrown.
    */
@@ -269,96 +416,98 @@ export function createClient(options: ClientOptions) {
     workflow: AnyWorkflowDefinition | string,
     launchOptions: RuntimeLaunchOptions,
   ): Promise<LaunchedRun> {
-    const idempotencyKey = launchOptions.idempotencyKey ?? crypto.randomUUID();
-    try {
-      const { workflowId, body } = await prepareLaunch(workflow, launchOptions, idempotencyKey);
-      const { data, error, response } = await api.POST("/automations/{workflowId}/runs", {
-        params: { path: { workflowId }, header: { "Idempotency-Key": idempotencyKey } },
-        body: body as never,
-        bodySerializer: (serialized: unknown) => serialized as string,
-        headers: { "Content-Type": "application/json" },
-        fetch: transport({ retry: true, signal: launchOptions.signal }),
+    return (await launchWithResponse(workflow, launchOptions)).data;
+  }
+
+  async function getRunWithResponse(
+    runId: string,
+    requestOptions?: RequestOptions,
+  ): Promise<WithResponse<RunEnvelope>> {
+    return guard(async () => {
+      const { data, error, response } = await api.GET("/runs/{runId}", {
+        params: { path: { runId } },
+        fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
       });
-      if (error !== undefined || !data) throw fail(response, error, idempotencyKey);
-      log("info", "run launched", { runId: data.run_id, workflowId, idempotencyKey });
-      return { ...data, idempotencyKey };
-    } catch (error) {
-      if (error instanceof WorkflowRunApiError) error.idempotencyKey = idempotencyKey;
-      throw error;
-    }
+      if (error !== undefined || !data) throw fail(response, error);
+      return { data, response, requestId: response.headers.get("x-request-id") ?? undefined };
+    });
   }
 
   /** Reads the run envelope (GET /runs/{runId}). */
-  async function getRun(runId: string, signal?: AbortSignal): Promise<RunEnvelope> {
-    const { data, error, response } = await api.GET("/runs/{runId}", {
-      params: { path: { runId } },
-      fetch: transport({ retry: true, signal }),
-    });
-    if (error !== undefined || !data) throw fail(response, error);
-    return data;
+  async function getRun(runId: string, requestOptions?: RequestOptions): Promise<RunEnvelope> {
+    return (await getRunWithResponse(runId, requestOptions)).data;
   }
 
   async function fetchResult(
     runId: string,
-    signal?: AbortSignal,
+    requestOptions?: RequestOptions,
   ): Promise<{ status: number; body: ResultResponse }> {
-    const { data, error, response } = await api.GET("/runs/{runId}/result", {
-      params: { path: { runId } },
-      fetch: transport({ retry: true, signal }),
+    return guard(async () => {
+      const { data, error, response } = await api.GET("/runs/{runId}/result", {
+        params: { path: { runId } },
+        fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
+      });
+      if (error !== undefined || !data) throw fail(response, error);
+      return { status: response.status, body: data };
     });
-    if (error !== undefined || !data) throw fail(response, error);
-    return { status: response.status, body: data };
   }
 
   /**
    * Reads the result: `{ state: "pending" }` on 202; on 200 a terminal
-   * result where only status "succeeded" carries (validated) outputs.
+   * result where only status "succeeded" carries (validated) outputs. With a
+   * plain run id the outputs are not checked (`unknown` values).
    */
   function getResult<W extends AnyWorkflowDefinition>(
     workflow: W,
     runId: string,
-    signal?: AbortSignal,
+    requestOptions?: RequestOptions,
   ): Promise<RunResult<OutputsOf<W>>>;
   function getResult(
     runId: string,
-    signal?: AbortSignal,
+    requestOptions?: RequestOptions,
   ): Promise<RunResult<Record<string, unknown>>>;
   async function getResult(
     first: AnyWorkflowDefinition | string,
-    second?: string | AbortSignal,
-    third?: AbortSignal,
+    second?: string | RequestOptions,
+    third?: RequestOptions,
   ): Promise<RunResult<unknown>> {
     const workflow = typeof first === "string" ? undefined : first;
     const runId = typeof first === "string" ? first : (second as string);
-    const signal = typeof first === "string" ? (second as AbortSignal | undefined) : third;
-    const { status, body } = await fetchResult(runId, signal);
-    return toRunResult(status, body, runId, workflow);
+    const requestOptions =
+      typeof first === "string" ? (second as RequestOptions | undefined) : third;
+    const { status, body } = await fetchResult(runId, requestOptions);
+    return guard(async () => toRunResult(status, body, runId, workflow));
   }
 
   /** Reads the JSON event snapshot (not a stream). */
-  async function getEvents(runId: string, signal?: AbortSignal): Promise<EventSnapshot> {
-    const { data, error, response } = await api.GET("/runs/{runId}/events", {
-      params: { path: { runId } },
-      fetch: transport({ retry: true, signal }),
+  async function getEvents(runId: string, requestOptions?: RequestOptions): Promise<EventSnapshot> {
+    return guard(async () => {
+      const { data, error, response } = await api.GET("/runs/{runId}/events", {
+        params: { path: { runId } },
+        fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
+      });
+      if (error !== undefined || !data) throw fail(response, error);
+      return data;
     });
-    if (error !== undefined || !data) throw fail(response, error);
-    return data;
   }
 
   /**
-   * Polls until the run is terminal or waits for a person. Aborting
-   * `signal` stops watching only: there is no cancellation endpoint, the
-   * run carries on.
+   * Polls until the run is terminal or a person is awaited at a checkpoint
+   * not yet answered. Aborting `signal` stops watching only: there is no
+   * cancellation endpoint, the run carries on.
    */
   function waitForRun(runId: string, waitOptions: WaitOptions = {}): Promise<RunEnvelope> {
-    return waitForRunWith(
-      {
-        getRun,
-        resultIsTerminal: async (id, signal) => (await fetchResult(id, signal)).status === 200,
-        clock,
-      },
-      runId,
-      waitOptions,
+    return guard(() =>
+      waitForRunWith(
+        {
+          getRun: (id, signal) => getRun(id, { signal }),
+          resultIsTerminal: async (id, signal) =>
+            (await fetchResult(id, { signal })).status === 200,
+          clock,
+        },
+        runId,
+        waitOptions,
+      ),
     );
   }
 
@@ -366,66 +515,99 @@ export function createClient(options: ClientOptions) {
    * waitForRun, then the result. When polling stopped at a human wait the
    * result is `{ state: "pending", status: "waiting_for_human_live" }`.
    */
-  async function waitForResult<W extends AnyWorkflowDefinition>(
+  function waitForResult<W extends AnyWorkflowDefinition>(
     workflow: W,
     runId: string,
-    waitOptions: WaitOptions = {},
-  ): Promise<RunResult<OutputsOf<W>>> {
-    await waitForRun(runId, waitOptions);
-    return getResult(workflow, runId, waitOptions.signal);
+    waitOptions?: WaitOptions,
+  ): Promise<RunResult<OutputsOf<W>>>;
+  function waitForResult(
+    runId: string,
+    waitOptions?: WaitOptions,
+  ): Promise<RunResult<Record<string, unknown>>>;
+  async function waitForResult(
+    first: AnyWorkflowDefinition | string,
+    second?: string | WaitOptions,
+    third?: WaitOptions,
+  ): Promise<RunResult<unknown>> {
+    const runId = typeof first === "string" ? first : (second as string);
+    const waitOptions = (typeof first === "string" ? second : third) as WaitOptions | undefined;
+    await waitForRun(runId, waitOptions ?? {});
+    const signalOnly = { signal: waitOptions?.signal };
+    return typeof first === "string"
+      ? getResult(runId, signalOnly)
+      : getResult(first, runId, signalOnly);
   }
 
   /**
    * Downloads the session video with a plain GET (never a Range header).
-   * 202 RECORDING_PROCESSING: waits Retry-After and retries the same URL,
-   * up to `maxProcessingAttempts`. 429 RECORDING_RATE_LIMITED is thrown at
-   * once with `retryAfterSeconds` (the limit is hourly).
+   * Every GET counts against the workspace's 10 recording attempts per hour
+   * (spec, Limits), so one call spends at most `maxAttempts` GETs (default
+   * 3) across 202 RECORDING_PROCESSING, 5xx and network failures. 429
+   * RECORDING_RATE_LIMITED is thrown at once with `retryAfterSeconds`.
    */
   async function downloadRecording(
     runId: string,
     downloadOptions: DownloadRecordingOptions = {},
   ): Promise<RecordingDownload> {
-    const maxAttempts = downloadOptions.maxProcessingAttempts ?? 10;
-    for (let attempt = 1; ; attempt += 1) {
-      const { data, error, response } = await api.GET("/runs/{runId}/recording", {
-        params: { path: { runId } },
-        parseAs: "stream",
-        fetch: transport({
-          retry: true,
-          retryStatuses: RECORDING_RETRYABLE_STATUSES,
-          signal: downloadOptions.signal,
-        }),
-      });
-      if (error !== undefined) throw fail(response, error);
-      if (response.status === 202) {
-        const fallback = { code: "RECORDING_PROCESSING", error: "recording processing" };
-        const body: unknown = data
-          ? await new Response(data as ReadableStream).json().catch(() => fallback)
-          : fallback;
+    const maxAttempts =
+      downloadOptions.maxAttempts ??
+      downloadOptions.maxProcessingAttempts ??
+      DEFAULT_RECORDING_ATTEMPTS;
+    return guard(async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        let response: Response;
+        let data: unknown;
+        let error: unknown;
+        try {
+          ({ data, error, response } = await api.GET("/runs/{runId}/recording", {
+            params: { path: { runId } },
+            parseAs: "stream",
+            // One GET per loop turn: this loop owns the attempt budget.
+            fetch: transport({
+              retry: false,
+              streamBody: true,
+              ...requestPolicy(downloadOptions),
+            }),
+          }));
+        } catch (failure) {
+          if (failure instanceof RequestAbortedError || attempt >= maxAttempts) throw failure;
+          await clock.sleep(1000 * attempt, downloadOptions.signal);
+          continue;
+        }
         const retryAfterSeconds =
           parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ?? 3;
-        if (attempt >= maxAttempts) {
-          const processing = fail(response, body);
-          throw processing instanceof RecordingProcessingError
-            ? processing
-            : new RecordingProcessingError({
-                status: 202,
-                code: "RECORDING_PROCESSING",
-                message: processing.message,
-              });
+        if (response.status === 202 || RETRYABLE_STATUSES.has(response.status)) {
+          const body = await readRecordingErrorBody(data, error);
+          if (response.status === 429 || attempt >= maxAttempts) {
+            const failure = fail(response, body);
+            if (response.status !== 202 || failure instanceof RecordingProcessingError)
+              throw failure;
+            throw new RecordingProcessingError({
+              status: 202,
+              code: "RECORDING_PROCESSING",
+              message: `${failure.message} (after ${attempt} GETs)`,
+              retryAfterSeconds,
+            });
+          }
+          log("info", "recording not ready; retrying", {
+            runId,
+            attempt,
+            status: response.status,
+            retryAfterSeconds,
+          });
+          await clock.sleep(retryAfterSeconds * 1000, downloadOptions.signal);
+          continue;
         }
-        log("info", "recording still processing", { runId, attempt, retryAfterSeconds });
-        await clock.sleep(retryAfterSeconds * 1000, downloadOptions.signal);
-        continue;
+        if (error !== undefined) throw fail(response, error);
+        if (!data) throw fail(response, undefined);
+        const length = response.headers.get("content-length");
+        return {
+          stream: data as ReadableStream<Uint8Array>,
+          contentType: response.headers.get("content-type"),
+          contentLength: length === null ? null : Number(length),
+        };
       }
-      if (!data) throw fail(response, undefined);
-      const length = response.headers.get("content-length");
-      return {
-        stream: data as ReadableStream<Uint8Array>,
-        contentType: response.headers.get("content-type"),
-        contentLength: length === null ? null : Number(length),
-      };
-    }
+    });
   }
 
   /**
@@ -434,21 +616,31 @@ export function createClient(options: ClientOptions) {
    * identical answer to the same checkpoint is idempotent"); it never sends
    * a different answer. After answering, keep polling.
    */
-  async function answerHumanInput(runId: string, answer: HumanInputAnswer): Promise<RunEnvelope> {
-    if (!answer.checkpointId) {
-      throw new InvalidOptionError({
-        status: null,
-        code: "INVALID_CHECKPOINT_ID",
-        message: "checkpointId is required",
+  async function answerHumanInput(
+    runId: string,
+    answer: HumanInputAnswer,
+    requestOptions: RequestOptions = {},
+  ): Promise<RunEnvelope> {
+    return guard(async () => {
+      if (!answer.checkpointId) {
+        throw new InvalidOptionError({
+          status: null,
+          code: "INVALID_CHECKPOINT_ID",
+          message: "checkpointId is required",
+        });
+      }
+      const { data, error, response } = await api.POST("/runs/{runId}/human-input", {
+        params: { path: { runId } },
+        body: { checkpoint_id: answer.checkpointId, response: answer.response },
+        fetch: transport({
+          retry: true,
+          identicalBodyIsIdempotent: true,
+          ...requestPolicy({ signal: answer.signal, ...requestOptions }),
+        }),
       });
-    }
-    const { data, error, response } = await api.POST("/runs/{runId}/human-input", {
-      params: { path: { runId } },
-      body: { checkpoint_id: answer.checkpointId, response: answer.response },
-      fetch: transport({ retry: true, identicalBodyIsIdempotent: true, signal: answer.signal }),
+      if (error !== undefined || !data) throw fail(response, error);
+      return data;
     });
-    if (error !== undefined || !data) throw fail(response, error);
-    return data;
   }
 
   return {
@@ -461,5 +653,24 @@ export function createClient(options: ClientOptions) {
     waitForResult,
     downloadRecording,
     answerHumanInput,
+    /** The same calls, resolving to `{ data, response, requestId }`. */
+    withResponse: {
+      launch: launchWithResponse as <W extends LaunchableWorkflow | string>(
+        workflow: W,
+        launchOptions: W extends LaunchableWorkflow ? LaunchOptions<W> : UntypedLaunchOptions,
+      ) => Promise<WithResponse<LaunchedRun>>,
+      getRun: getRunWithResponse,
+    },
   };
+}
+
+/** The JSON of a non-200 recording answer when there is one; its stream otherwise discarded. */
+async function readRecordingErrorBody(data: unknown, error: unknown): Promise<unknown> {
+  if (error !== undefined) return error;
+  if (!data) return undefined;
+  try {
+    return await new Response(data as ReadableStream).json();
+  } catch {
+    return undefined;
+  }
 }

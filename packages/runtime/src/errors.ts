@@ -60,8 +60,46 @@ export class WorkflowRunApiError extends Error {
 
 type Options = WorkflowRunApiErrorOptions;
 
+// Classes by HTTP status, so `catch` can branch on the status family; the
+// classes by code below extend them (a RunNotFoundError is a NotFoundError).
+export class BadRequestError extends WorkflowRunApiError {
+  override name = "BadRequestError";
+}
+export class AuthenticationError extends WorkflowRunApiError {
+  override name = "AuthenticationError";
+}
+export class BillingError extends WorkflowRunApiError {
+  override name = "BillingError";
+}
+export class PermissionDeniedError extends WorkflowRunApiError {
+  override name = "PermissionDeniedError";
+}
+export class NotFoundError extends WorkflowRunApiError {
+  override name = "NotFoundError";
+}
+export class ConflictError extends WorkflowRunApiError {
+  override name = "ConflictError";
+}
+export class GoneError extends WorkflowRunApiError {
+  override name = "GoneError";
+}
+export class PayloadTooLargeError extends WorkflowRunApiError {
+  override name = "PayloadTooLargeError";
+}
+export class UnprocessableEntityError extends WorkflowRunApiError {
+  override name = "UnprocessableEntityError";
+}
+/** 429 on any route (the recording's hourly limit is the subclass RecordingRateLimitedError). */
+export class RateLimitError extends WorkflowRunApiError {
+  override name = "RateLimitError";
+}
+/** A 5xx still there after the retries. */
+export class InternalServerError extends WorkflowRunApiError {
+  override name = "InternalServerError";
+}
+
 // 400s (spec, Errors table)
-export class InvalidInputsError extends WorkflowRunApiError {
+export class InvalidInputsError extends BadRequestError {
   override name = "InvalidInputsError";
 }
 /** Local input validation failed before sending; `details` reads like the server's INVALID_INPUTS. */
@@ -77,49 +115,49 @@ export class InputValidationError extends InvalidInputsError {
     });
   }
 }
-export class InvalidMetadataError extends WorkflowRunApiError {
+export class InvalidMetadataError extends BadRequestError {
   override name = "InvalidMetadataError";
 }
-export class InvalidAttachmentsError extends WorkflowRunApiError {
+export class InvalidAttachmentsError extends BadRequestError {
   override name = "InvalidAttachmentsError";
 }
-export class InvalidJsonError extends WorkflowRunApiError {
+export class InvalidJsonError extends BadRequestError {
   override name = "InvalidJsonError";
 }
 // 404s
-export class RouteNotFoundError extends WorkflowRunApiError {
+export class RouteNotFoundError extends NotFoundError {
   override name = "RouteNotFoundError";
 }
-export class WorkflowNotFoundError extends WorkflowRunApiError {
+export class WorkflowNotFoundError extends NotFoundError {
   override name = "WorkflowNotFoundError";
 }
-export class RunNotFoundError extends WorkflowRunApiError {
+export class RunNotFoundError extends NotFoundError {
   override name = "RunNotFoundError";
 }
-export class RecordingNotFoundError extends WorkflowRunApiError {
+export class RecordingNotFoundError extends NotFoundError {
   override name = "RecordingNotFoundError";
 }
-/** 202 RECORDING_PROCESSING that outlasted the bounded retry attempts. */
+/** 202 RECORDING_PROCESSING that outlasted the bounded attempts. */
 export class RecordingProcessingError extends WorkflowRunApiError {
   override name = "RecordingProcessingError";
 }
 // 409s: all final, never retried
-export class IdempotencyConflictError extends WorkflowRunApiError {
+export class IdempotencyConflictError extends ConflictError {
   override name = "IdempotencyConflictError";
 }
-export class HumanWaitConflictError extends WorkflowRunApiError {
+export class HumanWaitConflictError extends ConflictError {
   override name = "HumanWaitConflictError";
 }
-export class NotWaitingForHumanError extends WorkflowRunApiError {
+export class NotWaitingForHumanError extends ConflictError {
   override name = "NotWaitingForHumanError";
 }
 // 410
-export class HumanWaitExpiredError extends WorkflowRunApiError {
+export class HumanWaitExpiredError extends GoneError {
   override name = "HumanWaitExpiredError";
 }
 // 413s
 /** One attachment over 26,214,400 decoded bytes, found locally (status null) or by the server. */
-export class AttachmentTooLargeError extends WorkflowRunApiError {
+export class AttachmentTooLargeError extends PayloadTooLargeError {
   override name = "AttachmentTooLargeError";
   /** The input field holding the attachment, when found locally. */
   readonly field: string | undefined;
@@ -129,37 +167,25 @@ export class AttachmentTooLargeError extends WorkflowRunApiError {
   }
 }
 /** The whole launch body over 37,748,736 bytes, found locally (status null) or by the server. */
-export class BodyTooLargeError extends WorkflowRunApiError {
+export class BodyTooLargeError extends PayloadTooLargeError {
   override name = "BodyTooLargeError";
 }
-export class RecordingTooLargeError extends WorkflowRunApiError {
+export class RecordingTooLargeError extends PayloadTooLargeError {
   override name = "RecordingTooLargeError";
 }
 // 429
-/** RECORDING_RATE_LIMITED: hourly limit, so not slept through by default; see `retryAfterSeconds`. */
-export class RecordingRateLimitedError extends WorkflowRunApiError {
+/** RECORDING_RATE_LIMITED: hourly limit, so not slept through; see `retryAfterSeconds`. */
+export class RecordingRateLimitedError extends RateLimitError {
   override name = "RecordingRateLimitedError";
 }
-/** Rate limiting on any route other than the recording. */
-export class RateLimitError extends WorkflowRunApiError {
-  override name = "RateLimitError";
-}
-// Status-only classes (the spec does not show their codes)
-export class AuthenticationError extends WorkflowRunApiError {
-  override name = "AuthenticationError";
-}
-export class BillingError extends WorkflowRunApiError {
-  override name = "BillingError";
-}
-export class PermissionError extends WorkflowRunApiError {
-  override name = "PermissionError";
-}
+/** @deprecated use PermissionDeniedError (same class). */
+export const PermissionError = PermissionDeniedError;
 // Local errors
 /** A draft or disabled definition reached `launch` (spec: "Only an enabled workflow can be launched"). */
 export class WorkflowNotLaunchableError extends WorkflowRunApiError {
   override name = "WorkflowNotLaunchableError";
 }
-/** A launch or client option is invalid (callback URL, idempotency key, base URL). */
+/** A launch or client option is invalid (callback URL, idempotency key, base URL, API key). */
 export class InvalidOptionError extends WorkflowRunApiError {
   override name = "InvalidOptionError";
 }
@@ -177,13 +203,25 @@ export class OutputValidationError extends WorkflowRunApiError {
     this.issues = issues;
   }
 }
+/** The server answered with something that is not the API's JSON (for example a proxy's HTML page). */
+export class InvalidResponseError extends WorkflowRunApiError {
+  override name = "InvalidResponseError";
+}
 /** The request never got an HTTP answer (connection failure), after all retries. */
 export class NetworkError extends WorkflowRunApiError {
   override name = "NetworkError";
 }
-/** An attempt exceeded `timeoutMs` (or the total retry budget ran out), after all retries. */
+/** Same class as NetworkError, under the name other SDKs use. */
+export const ConnectionError = NetworkError;
+/** An attempt exceeded `timeoutMs` (headers or body), after all retries. */
 export class RequestTimeoutError extends NetworkError {
   override name = "RequestTimeoutError";
+}
+/** Same class as RequestTimeoutError. */
+export const TimeoutError = RequestTimeoutError;
+/** The caller's signal aborted the call. For a launch, the server may already have it: relaunch with `idempotencyKey`. */
+export class RequestAbortedError extends WorkflowRunApiError {
+  override name = "RequestAbortedError";
 }
 
 type ErrorClass = new (options: Options) => WorkflowRunApiError;
@@ -209,11 +247,21 @@ const CLASS_BY_CODE: Readonly<Record<string, ErrorClass>> = {
 };
 
 const CLASS_BY_STATUS: Readonly<Record<number, ErrorClass>> = {
+  400: BadRequestError,
   401: AuthenticationError,
   402: BillingError,
-  403: PermissionError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: GoneError,
+  413: PayloadTooLargeError,
+  422: UnprocessableEntityError,
   429: RateLimitError,
 };
+
+function classByStatus(status: number): ErrorClass | undefined {
+  return CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : undefined);
+}
 
 export interface ErrorContext {
   readonly idempotencyKey?: string | undefined;
@@ -241,7 +289,7 @@ export function errorFromResponse(
   const code = readString(record.code) ?? `HTTP_${status}`;
   const serverMessage =
     readString(record.error) ?? (typeof body === "string" ? body.slice(0, 500) : "");
-  const ErrorType = CLASS_BY_CODE[code] ?? CLASS_BY_STATUS[status] ?? WorkflowRunApiError;
+  const ErrorType = CLASS_BY_CODE[code] ?? classByStatus(status) ?? WorkflowRunApiError;
   const details = Array.isArray(record.details) ? (record.details as ErrorDetail[]) : undefined;
   return new ErrorType({
     status,

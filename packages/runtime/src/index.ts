@@ -1,15 +1,18 @@
-export type { Clock } from "./backoff.js";
-export { abortableSleep, fullJitterDelay, systemClock } from "./backoff.js";
-export { base64EncodedLength, encodeBase64 } from "./base64.js";
-export type { CallbackEventStore, MemoryEventStoreOptions } from "./callback-event-store.js";
+// The public API of @wfr/runtime. Internals (body serialisers, backoff,
+// redaction, status helpers used by polling) stay unexported.
+export type {
+  CallbackEventStore,
+  ClaimResult,
+  MemoryEventStoreOptions,
+} from "./callback-event-store.js";
 export { createMemoryEventStore } from "./callback-event-store.js";
+export { verifyCallbackEventStore } from "./callback-event-store-conformance.js";
 export type {
   CallbackContext,
   CallbackHandlerOptions,
   ParsedCallback,
 } from "./callback-handler.js";
 export { createCallbackHandler, parseCallbackBody } from "./callback-handler.js";
-export type { CallbackClaim, LeasedCallbackEventStore } from "./callback-lease-store.js";
 export type {
   ClientOptions,
   DownloadRecordingOptions,
@@ -19,23 +22,23 @@ export type {
   LaunchOptions,
   RecordingDownload,
   UntypedLaunchOptions,
+  WithResponse,
   WorkflowRunClient,
 } from "./client.js";
-export { createClient, isPlainObject, MAX_IDEMPOTENCY_KEY_LENGTH } from "./client.js";
+export {
+  createClient,
+  DEFAULT_RECORDING_ATTEMPTS,
+  isPlainObject,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  RUNTIME_VERSION,
+} from "./client.js";
 export * from "./errors.js";
 export type { FileData, FileInput, FileOptions } from "./file-input.js";
 export { file, isFileInput } from "./file-input.js";
 export type { DownloadFileOutputOptions, FileOutputReference } from "./file-output.js";
 export { downloadFileOutput, FileOutputDownloadError } from "./file-output.js";
-export type { RetryOptions } from "./http-transport.js";
-export { DEFAULT_RETRY, RETRYABLE_STATUSES } from "./http-transport.js";
-export {
-  extractAttachments,
-  MAX_ATTACHMENT_BYTES,
-  MAX_LAUNCH_BODY_BYTES,
-  predictBodyBytes,
-  serializeLaunchBody,
-} from "./launch-body.js";
+export type { RequestOptions, RetryOptions } from "./http-transport.js";
+export { MAX_ATTACHMENT_BYTES, MAX_LAUNCH_BODY_BYTES } from "./launch-body.js";
 export type {
   LaunchIntent,
   LaunchIntentState,
@@ -48,6 +51,8 @@ export {
   fingerprintBody,
   LaunchJournalInvariantError,
 } from "./launch-journal.js";
+export type { LaunchJournalUnderTest } from "./launch-journal-conformance.js";
+export { verifyLaunchJournal } from "./launch-journal-conformance.js";
 export type {
   JournaledLaunchSteps,
   LaunchIntentOptions,
@@ -60,8 +65,6 @@ export {
   launchWithJournal,
 } from "./launch-with-journal.js";
 export type { Logger, LogLevel, LogRecord } from "./logger.js";
-export { redact, redactError, redactValue } from "./redact.js";
-export { parseRetryAfterSeconds } from "./retry-after.js";
 export type {
   PendingResult,
   RunResult,
@@ -69,23 +72,20 @@ export type {
   TerminalResult,
   UnsuccessfulResult,
 } from "./run-result.js";
-export { toRunResult } from "./run-result.js";
 export type {
   ActiveStatus,
+  RunStatus,
   TerminalStatus,
   UnrecognizedStatus,
   UnsuccessfulTerminalStatus,
 } from "./run-status.js";
-export {
-  ACTIVE_STATUSES,
-  isKnownStatus,
-  isTerminalStatus,
-  UNSUCCESSFUL_TERMINAL_STATUSES,
-} from "./run-status.js";
+export { isTerminalStatus } from "./run-status.js";
 export type { UrlCheck } from "./url-checks.js";
-export { checkBaseUrl, checkPublicCallbackUrl, isLoopbackHost } from "./url-checks.js";
-export type { WaitDependencies, WaitOptions } from "./wait-for-run.js";
-export { stopReason, WaitTimeoutError, waitForRunWith } from "./wait-for-run.js";
+export { checkPublicCallbackUrl } from "./url-checks.js";
+export type { WaitOptions } from "./wait-for-run.js";
+export { WaitTimeoutError } from "./wait-for-run.js";
+export type { StandardWebhookHeaders, WebhookVerification } from "./webhook-signature.js";
+export { verifyStandardWebhook } from "./webhook-signature.js";
 export type {
   Attachment,
   CallbackBody,
@@ -97,7 +97,6 @@ export type {
   ResultResponse,
   RunEnvelope,
   RunError,
-  RunStatus,
 } from "./wire-types.js";
 export type {
   AnyWorkflowDefinition,

@@ -1,7 +1,7 @@
 // Pure construction of the launch body: attachments out of `inputs`, sizes
-// checked arithmetically before any encoding, then one serialisation whose
-// string is resent byte-for-byte on every retry.
-import { base64EncodedLength, encodeBase64 } from "./base64.js";
+// checked arithmetically before any encoding, then the body built once as
+// bytes (base64 written straight into it) and resent as is on every retry.
+import { base64EncodedLength, writeBase64Into } from "./base64.js";
 import { AttachmentTooLargeError, BodyTooLargeError } from "./errors.js";
 import { type FileData, type FileInput, isFileInput } from "./file-input.js";
 import type { LaunchBody } from "./wire-types.js";
@@ -42,9 +42,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function extractAttachments(inputs: Record<string, unknown>): ExtractedAttachments {
   const attachments: PendingAttachment[] = [];
+  // The same file() value in several fields is one attachment, encoded once.
+  const idByFile = new Map<FileInput, string>();
   const walk = (value: unknown, field: string): unknown => {
     if (isFileInput(value)) {
+      const known = idByFile.get(value);
+      if (known) return { attachment_id: known };
       const id = `att_${attachments.length + 1}`;
+      idByFile.set(value, id);
       attachments.push({ id, field, file: value, byteLength: fileDataByteLength(value.data) });
       return { attachment_id: id };
     }
@@ -120,31 +125,57 @@ export interface LaunchBodyParts {
 }
 
 /**
- * Builds and serialises the launch body once. Limits are enforced before any
- * file is read or encoded; each file is encoded straight into the body.
+ * Builds the launch body once, as the bytes that go on the wire. Limits are
+ * enforced before any file is read or encoded; each file's base64 is written
+ * chunk by chunk into one preallocated buffer, so the peak is about the
+ * encoded body plus one chunk (not the body as a string, then as bytes).
  */
-export async function serializeLaunchBody(parts: LaunchBodyParts): Promise<string> {
+export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Array<ArrayBuffer>> {
   const { inputs, attachments } = extractAttachments(parts.inputs);
   checkAttachmentSizes(attachments);
   const skeleton: LaunchBody = { inputs };
   if (parts.metadata !== undefined) skeleton.metadata = parts.metadata;
   if (parts.callbackUrl !== undefined) skeleton.callback_url = parts.callbackUrl;
   if (parts.model !== undefined) skeleton.model = parts.model as LaunchBody["model"];
-  if (attachments.length > 0) {
-    skeleton.input_context = {
-      attachments: attachments.map(({ id, file }) => ({
-        id,
-        filename: file.filename,
-        mimeType: file.mimeType,
-        base64: "",
-      })),
-    };
+  if (attachments.length === 0) return encoder.encode(JSON.stringify(skeleton));
+  // A marker no caller string can produce by chance stands where each base64 goes.
+  const marker = `wfr-base64-${crypto.randomUUID()}`;
+  skeleton.input_context = {
+    attachments: attachments.map(({ id, file }, index) => ({
+      id,
+      filename: file.filename,
+      mimeType: file.mimeType,
+      base64: `${marker}-${index}`,
+    })),
+  };
+  const text = JSON.stringify(skeleton);
+  const segments: string[] = [];
+  let rest = text;
+  for (let index = 0; index < attachments.length; index += 1) {
+    const placeholder = `${marker}-${index}`;
+    const at = rest.indexOf(placeholder);
+    segments.push(rest.slice(0, at));
+    rest = rest.slice(at + placeholder.length);
   }
-  checkBodySize(predictBodyBytes(skeleton, attachments));
-  const encoded = skeleton.input_context?.attachments ?? [];
-  for (const [index, attachment] of attachments.entries()) {
-    const target = encoded[index];
-    if (target) target.base64 = encodeBase64(await readBytes(attachment.file.data));
+  segments.push(rest);
+  const segmentBytes = segments.map((segment) => encoder.encode(segment));
+  const total = attachments.reduce(
+    (sum, item) => sum + base64EncodedLength(item.byteLength),
+    segmentBytes.reduce((sum, bytes) => sum + bytes.byteLength, 0),
+  );
+  checkBodySize(total);
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const [index, bytes] of segmentBytes.entries()) {
+    body.set(bytes, offset);
+    offset += bytes.byteLength;
+    const attachment = attachments[index];
+    if (attachment) offset = writeBase64Into(await readBytes(attachment.file.data), body, offset);
   }
-  return JSON.stringify(skeleton);
+  return body;
+}
+
+/** The launch body as text (tests and logging); the client sends `buildLaunchBody`'s bytes. */
+export async function serializeLaunchBody(parts: LaunchBodyParts): Promise<string> {
+  return new TextDecoder().decode(await buildLaunchBody(parts));
 }

@@ -37,3 +37,11 @@ export function isActiveStatus(status: string): status is ActiveStatus {
 export function isKnownStatus(status: string): boolean {
   return isTerminalStatus(status) || isActiveStatus(status);
 }
+
+/**
+ * A run status: the values the spec names plus the queued/running/success
+ * values the emulator uses, open to strings this runtime does not know yet
+ * (`string & {}` keeps completion and catches typos in comparisons with the
+ * known literals while still accepting new server values).
+ */
+export type RunStatus = ActiveStatus | TerminalStatus | (string & {});

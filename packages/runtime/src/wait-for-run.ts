@@ -20,6 +20,12 @@ export interface WaitOptions {
   readonly onUpdate?: (run: RunEnvelope) => void;
   /** Keep polling through waiting_for_human_live instead of returning. Default false. */
   readonly keepWaitingOnHuman?: boolean;
+  /**
+   * Checkpoints already answered by this caller: a wait at one of them is
+   * not a new wait (the answer may not be acknowledged yet). A different
+   * checkpoint_id is a new wait and stops polling.
+   */
+  readonly answeredCheckpointIds?: Iterable<string>;
 }
 
 /** waitForRun ran out of `timeoutMs`; the run carries on. */
@@ -34,25 +40,49 @@ export interface WaitDependencies {
   readonly clock: Clock;
 }
 
+/**
+ * A person is awaited only while there is an unanswered checkpoint: spec,
+ * States rule 4, "Answering a checkpoint leaves the run in
+ * waiting_for_human_live with human_action.response_accepted true until the
+ * runtime acknowledges it".
+ */
+export function awaitsPerson(
+  run: RunEnvelope,
+  answeredCheckpointIds: ReadonlySet<string>,
+): boolean {
+  if (String(run.status) !== "waiting_for_human_live") return false;
+  const action = run.human_action;
+  // Spec: human_action is populated while waiting; without it nothing shows an answer.
+  if (!action) return true;
+  if (action.response_accepted === true) return false;
+  return !(
+    typeof action.checkpoint_id === "string" && answeredCheckpointIds.has(action.checkpoint_id)
+  );
+}
+
 /** Why polling stops on this envelope, or undefined to keep polling. */
 export async function stopReason(
   run: RunEnvelope,
   options: WaitOptions,
+  answered: ReadonlySet<string>,
   resultIsTerminal: () => Promise<boolean>,
 ): Promise<"terminal" | "waiting_for_human" | undefined> {
   const status = String(run.status);
   if (isTerminalStatus(status)) return "terminal";
   if (status === "waiting_for_human_live")
-    return options.keepWaitingOnHuman ? undefined : "waiting_for_human";
+    return !options.keepWaitingOnHuman && awaitsPerson(run, answered)
+      ? "waiting_for_human"
+      : undefined;
   if (!isKnownStatus(status) && (await resultIsTerminal())) return "terminal";
   return undefined;
 }
 
 /**
  * Polls the run with exponential backoff and full jitter until it is
- * terminal, or waits for a person (unless keepWaitingOnHuman), and returns
- * the last envelope. A status it does not know is decided by the result
- * endpoint: 200 means terminal.
+ * terminal, or a person is awaited at an unanswered checkpoint (unless
+ * keepWaitingOnHuman), and returns the last envelope. A status it does not
+ * know is decided by the result endpoint: 200 means terminal. `timeoutMs`
+ * holds even while one poll is stuck: each poll is aborted at the deadline.
  */
 export async function waitForRunWith(
   deps: WaitDependencies,
@@ -62,23 +92,42 @@ export async function waitForRunWith(
   const { clock } = deps;
   const initial = options.initialIntervalMs ?? 1_000;
   const max = options.maxIntervalMs ?? 15_000;
-  const deadline = clock.now() + (options.timeoutMs ?? 30 * 60_000);
+  const timeoutMs = options.timeoutMs ?? 30 * 60_000;
+  const deadline = clock.now() + timeoutMs;
+  const answered = new Set(options.answeredCheckpointIds ?? []);
+  let lastStatus = "unknown";
+  const timedOut = () =>
+    new WaitTimeoutError({
+      status: null,
+      code: "WAIT_TIMEOUT",
+      message: `Run ${runId} was still ${lastStatus} when waiting timed out after ${timeoutMs} ms; the run itself continues`,
+    });
   for (let attempt = 0; ; attempt += 1) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const run = await deps.getRun(runId, options.signal);
-    options.onUpdate?.(run);
-    const reason = await stopReason(run, options, () =>
-      deps.resultIsTerminal(runId, options.signal),
+    const deadlineTimer = new AbortController();
+    const timer = setTimeout(
+      () => deadlineTimer.abort(new Error("wait deadline")),
+      Math.max(1, deadline - clock.now()),
     );
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, deadlineTimer.signal])
+      : deadlineTimer.signal;
+    let reason: "terminal" | "waiting_for_human" | undefined;
+    let run: RunEnvelope;
+    try {
+      run = await deps.getRun(runId, signal);
+      lastStatus = String(run.status);
+      options.onUpdate?.(run);
+      reason = await stopReason(run, options, answered, () => deps.resultIsTerminal(runId, signal));
+    } catch (error) {
+      if (deadlineTimer.signal.aborted && !options.signal?.aborted) throw timedOut();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     if (reason) return run;
     const delay = fullJitterDelay(attempt, initial, max, clock.random);
-    if (clock.now() + delay > deadline) {
-      throw new WaitTimeoutError({
-        status: null,
-        code: "WAIT_TIMEOUT",
-        message: `Run ${runId} was still ${String(run.status)} when waiting timed out; the run itself continues`,
-      });
-    }
+    if (clock.now() + delay > deadline) throw timedOut();
     await clock.sleep(delay, options.signal);
   }
 }

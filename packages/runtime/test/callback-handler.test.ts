@@ -22,7 +22,30 @@ const run = (status: string): RunEnvelope =>
     timestamps: {},
     error: null,
     metadata: { orderId: "o-1" },
+    human_action:
+      status === "waiting_for_human_live"
+        ? { checkpoint_id: "cp_1", response_accepted: false }
+        : null,
   }) as RunEnvelope;
+
+/** A fake API client whose getRun/getResult report `status`. */
+const api = (status: string, onGetRun?: () => Promise<void>) => ({
+  getRun: async () => {
+    await onGetRun?.();
+    return run(status);
+  },
+  getResult: async () =>
+    ["succeeded", "failed", "error", "cancelled", "terminated", "dead_letter"].includes(status)
+      ? ({
+          state: "terminal",
+          status: status === "succeeded" ? "succeeded" : "failed",
+          serverStatus: status,
+          error: null,
+          metadata: {},
+          outputs: {},
+        } as never)
+      : ({ state: "pending", status } as never),
+});
 
 const delivery = (eventId: string, type = "workflow.run.completed") =>
   new Request("https://receiver.example.com/wfr", {
@@ -37,17 +60,14 @@ const delivery = (eventId: string, type = "workflow.run.completed") =>
   });
 
 describe("createCallbackHandler", () => {
-  it("Duplicates are possible; receivers store event_id before non-repeatable downstream actions: concurrent duplicates run the handler once", async () => {
+  it("Duplicates are possible; receivers store event_id before non-repeatable downstream actions: concurrent duplicates run the handler once, the others are told to retry later", async () => {
     let handled = 0;
     let confirmations = 0;
     const handler = createCallbackHandler({
-      client: {
-        getRun: async () => {
-          confirmations += 1;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          return run("succeeded");
-        },
-      },
+      client: api("succeeded", async () => {
+        confirmations += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }),
       onCompleted: async () => {
         handled += 1;
       },
@@ -55,7 +75,7 @@ describe("createCallbackHandler", () => {
     const responses = await Promise.all(
       Array.from({ length: 5 }, () => handler(delivery("evt_1"))),
     );
-    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 503, 503, 503, 503]);
     expect(handled).toBe(1);
     expect(confirmations).toBe(1);
     expect((await handler(delivery("evt_1"))).status).toBe(200);
@@ -65,7 +85,7 @@ describe("createCallbackHandler", () => {
   it("A callback confirms only that a notification occurred: the run is confirmed with getRun and both are passed to the handler", async () => {
     const seen: unknown[] = [];
     const handler = createCallbackHandler({
-      client: { getRun: async () => run("waiting_for_human_live") },
+      client: api("waiting_for_human_live"),
       onRequiresAction: (context) => {
         seen.push(context.run.status, context.callback.event_id);
       },
@@ -77,7 +97,7 @@ describe("createCallbackHandler", () => {
   it("on handler failure releases the claim and answers 500, so the redelivery is handled", async () => {
     let calls = 0;
     const handler = createCallbackHandler({
-      client: { getRun: async () => run("failed") },
+      client: api("failed"),
       store: createMemoryEventStore(),
       onCompleted: () => {
         calls += 1;
@@ -90,7 +110,7 @@ describe("createCallbackHandler", () => {
   });
 
   it("answers 405 for non-POST and 400 for malformed bodies", async () => {
-    const handler = createCallbackHandler({ client: { getRun: async () => run("succeeded") } });
+    const handler = createCallbackHandler({ client: api("succeeded") });
     expect((await handler(new Request("https://r.example.com/", { method: "GET" }))).status).toBe(
       405,
     );
@@ -114,16 +134,17 @@ describe("createCallbackHandler", () => {
     expect((await post("[]")).status).toBe(400);
   });
 
-  it("memory store: a completed id stays claimed until its TTL passes", () => {
+  it("memory store: a completed id is remembered until its retention passes", async () => {
     let now = 0;
-    const store = createMemoryEventStore({ completedTtlMs: 1000, now: () => now });
-    expect(store.claim("e", 100)).toBe(true);
-    expect(store.claim("e", 100)).toBe(false);
-    store.complete("e");
+    const store = createMemoryEventStore({ retentionMs: 1000, now: () => now });
+    const first = await store.claim("e", 100);
+    expect(first.outcome).toBe("claimed");
+    expect((await store.claim("e", 100)).outcome).toBe("processing");
+    expect(await store.complete("e", first.outcome === "claimed" ? first.token : -1)).toBe(true);
     now = 500;
-    expect(store.claim("e", 100)).toBe(false);
+    expect((await store.claim("e", 100)).outcome).toBe("done");
     now = 1001;
-    expect(store.claim("e", 100)).toBe(true);
+    expect((await store.claim("e", 100)).outcome).toBe("claimed");
   });
 });
 
@@ -138,7 +159,7 @@ describe("node helpers", () => {
   it("toNodeHandler serves the callback handler on node:http", async () => {
     let handled = 0;
     const handler = createCallbackHandler({
-      client: { getRun: async () => run("succeeded") },
+      client: api("succeeded"),
       onCompleted: () => {
         handled += 1;
       },

@@ -1,20 +1,17 @@
 // Pure tests: no server, no real time.
 import { describe, expect, it } from "vitest";
+import { fullJitterDelay } from "../src/backoff.js";
+import { base64EncodedLength, encodeBase64 } from "../src/base64.js";
 import { mayResend } from "../src/http-transport.js";
 import {
   AttachmentTooLargeError,
   AuthenticationError,
   BillingError,
   BodyTooLargeError,
-  base64EncodedLength,
-  checkBaseUrl,
   checkPublicCallbackUrl,
   createClient,
-  encodeBase64,
   errorFromResponse,
-  extractAttachments,
   file,
-  fullJitterDelay,
   HumanWaitConflictError,
   IdempotencyConflictError,
   InputValidationError,
@@ -27,21 +24,20 @@ import {
   MAX_LAUNCH_BODY_BYTES,
   OutputValidationError,
   PermissionError,
-  parseRetryAfterSeconds,
   RateLimitError,
   RecordingRateLimitedError,
   RouteNotFoundError,
-  redact,
-  redactError,
-  serializeLaunchBody,
-  stopReason,
-  toRunResult,
   WaitTimeoutError,
   WorkflowNotFoundError,
   WorkflowNotLaunchableError,
   WorkflowRunApiError,
-  waitForRunWith,
 } from "../src/index.js";
+import { extractAttachments, serializeLaunchBody } from "../src/launch-body.js";
+import { redact, redactError } from "../src/redact.js";
+import { parseRetryAfterSeconds } from "../src/retry-after.js";
+import { toRunResult } from "../src/run-result.js";
+import { checkBaseUrl } from "../src/url-checks.js";
+import { stopReason, waitForRunWith } from "../src/wait-for-run.js";
 import type { RunEnvelope } from "../src/wire-types.js";
 import { createVirtualClock, draftInvoice, invoiceIntake } from "./support/fake-workflows.js";
 
@@ -154,8 +150,14 @@ describe("attachments and limits", () => {
   });
 
   it("Attachment identifiers must be distinct within a request: nested files get att_1, att_2, ... and the caller's object is untouched", () => {
-    const one = file(new Uint8Array([1]), { filename: "a", mimeType: "x/y" });
-    const inputs = { doc: one, more: [one, one], nested: { deep: one }, __proto__field: 1 };
+    const file1 = () => file(new Uint8Array([1]), { filename: "a", mimeType: "x/y" });
+    const one = file1();
+    const inputs = {
+      doc: one,
+      more: [file1(), file1()],
+      nested: { deep: file1() },
+      __proto__field: 1,
+    };
     const { inputs: wire, attachments } = extractAttachments(inputs);
     expect(wire).toEqual({
       doc: { attachment_id: "att_1" },
@@ -165,6 +167,21 @@ describe("attachments and limits", () => {
     });
     expect(attachments.map((a) => a.field)).toEqual(["doc", "more[0]", "more[1]", "nested.deep"]);
     expect(inputs.doc).toBe(one);
+  });
+
+  it("issue 8 defect 4: the same file() value in several fields is one attachment, encoded once", async () => {
+    const one = file(new Uint8Array([1, 2, 3]), { filename: "a", mimeType: "x/y" });
+    const body = JSON.parse(
+      await serializeLaunchBody({ inputs: { doc: one, more: [one, one], nested: { deep: one } } }),
+    );
+    expect(body.inputs).toEqual({
+      doc: { attachment_id: "att_1" },
+      more: [{ attachment_id: "att_1" }, { attachment_id: "att_1" }],
+      nested: { deep: { attachment_id: "att_1" } },
+    });
+    expect(body.input_context.attachments).toEqual([
+      { id: "att_1", filename: "a", mimeType: "x/y", base64: "AQID" },
+    ]);
   });
 
   it("One attachment, after base64 decoding | 25 MiB (26,214,400 bytes): exactly the limit passes, one byte more is rejected without encoding", async () => {
@@ -420,13 +437,19 @@ describe("waitForRun (pure, virtual clock)", () => {
 
   it("Answering a checkpoint leaves the run in waiting_for_human_live: stops there unless keepWaitingOnHuman", async () => {
     const waiting = envelope("waiting_for_human_live");
-    expect(await stopReason(waiting, {}, async () => false)).toBe("waiting_for_human");
+    expect(await stopReason(waiting, {}, new Set(), async () => false)).toBe("waiting_for_human");
     expect(
-      await stopReason(waiting, { keepWaitingOnHuman: true }, async () => false),
+      await stopReason(waiting, { keepWaitingOnHuman: true }, new Set(), async () => false),
     ).toBeUndefined();
-    expect(await stopReason(envelope("dead_letter"), {}, async () => false)).toBe("terminal");
-    expect(await stopReason(envelope("new_status"), {}, async () => true)).toBe("terminal");
-    expect(await stopReason(envelope("new_status"), {}, async () => false)).toBeUndefined();
+    expect(await stopReason(envelope("dead_letter"), {}, new Set(), async () => false)).toBe(
+      "terminal",
+    );
+    expect(await stopReason(envelope("new_status"), {}, new Set(), async () => true)).toBe(
+      "terminal",
+    );
+    expect(
+      await stopReason(envelope("new_status"), {}, new Set(), async () => false),
+    ).toBeUndefined();
   });
 
   it("times out with WaitTimeoutError, and aborting stops watching only (no cancel request exists)", async () => {

@@ -60,8 +60,15 @@ export function createPostgresCallbackEventStore(
           options.retentionMs,
         ]);
         const won = claimed.rows[0];
-        if (won) return { outcome: "claimed", token: Number(won.token), leaseExpiresAt: Number(won.lease_expires_at) };
-        const current = await client.query<{ state: string; lease_expires_at: number }>(stateSql, [eventId]);
+        if (won)
+          return {
+            outcome: "claimed",
+            token: Number(won.token),
+            leaseExpiresAt: Number(won.lease_expires_at),
+          };
+        const current = await client.query<{ state: string; lease_expires_at: number }>(stateSql, [
+          eventId,
+        ]);
         const row = current.rows[0];
         if (!row) continue;
         if (row.state === "done") return { outcome: "done" };

@@ -1,11 +1,11 @@
 // The store interfaces the runtime defines; the package implements them and
 // imports nothing else from the runtime.
 export type {
-  CallbackClaim,
+  CallbackEventStore,
+  ClaimResult as CallbackClaim,
   LaunchIntent,
   LaunchIntentState,
   LaunchJournal,
-  LeasedCallbackEventStore as CallbackEventStore,
   ListUnacknowledgedOptions,
   NewLaunchIntent,
 } from "@wfr/runtime";

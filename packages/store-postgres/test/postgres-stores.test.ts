@@ -4,10 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import {
-  describeCallbackEventStoreConformance,
-  describeLaunchJournalConformance,
-} from "@wfr/runtime/testing";
+import { verifyCallbackEventStore, verifyLaunchJournal } from "@wfr/runtime";
 import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
@@ -23,13 +20,15 @@ const pgliteEngine = async () => {
 afterAll(async () => {
   await pglite?.close();
 });
-describeLaunchJournalConformance("PGlite", async () => {
-  const stores = await openPostgresStores({ sql: await pgliteEngine(), schema: freshSchema() });
-  return { journal: stores.launchJournal };
+it("PGlite: launch journal conformance", async () => {
+  await verifyLaunchJournal(async () => {
+    const stores = await openPostgresStores({ sql: await pgliteEngine(), schema: freshSchema() });
+    return { journal: stores.launchJournal };
+  });
 });
-describeCallbackEventStoreConformance("PGlite", async () => {
+it("PGlite: callback event store conformance", async () => {
   const stores = await openPostgresStores({ sql: await pgliteEngine(), schema: freshSchema() });
-  return { store: stores.callbackEvents };
+  await verifyCallbackEventStore(() => stores.callbackEvents);
 });
 
 it("PGlite keeps its data in a directory across a reopen", async () => {
@@ -63,13 +62,19 @@ describe("on a PostgreSQL server", () => {
   });
   const open = () => openPostgresStores({ databaseUrl: server.url, schema: freshSchema() });
 
-  describeLaunchJournalConformance("PostgreSQL", async () => {
-    const stores = await open();
-    return { journal: stores.launchJournal, close: () => stores.close() };
+  it("launch journal conformance", async () => {
+    await verifyLaunchJournal(async () => {
+      const stores = await open();
+      return { journal: stores.launchJournal, close: () => stores.close() };
+    });
   });
-  describeCallbackEventStoreConformance("PostgreSQL", async () => {
+  it("callback event store conformance", async () => {
     const stores = await open();
-    return { store: stores.callbackEvents, close: () => stores.close() };
+    try {
+      await verifyCallbackEventStore(() => stores.callbackEvents);
+    } finally {
+      await stores.close();
+    }
   });
 
   it("applies the migrations once, however many instances start together", async () => {
@@ -96,7 +101,7 @@ describe("on a PostgreSQL server", () => {
     try {
       const claim = await stores.callbackEvents.claim("old", 60_000);
       if (claim.outcome !== "claimed") throw new Error("expected a claim");
-      await stores.callbackEvents.complete("old", claim.fence);
+      await stores.callbackEvents.complete("old", claim.token);
       await stores.callbackEvents.claim("fresh", 60_000);
       // Age one row instead of waiting a minute.
       await stores.sql.query(

@@ -17,7 +17,7 @@ it("keeps finished events and intents; the pool reconnects; an operation during 
   try {
     const claim = await stores.callbackEvents.claim("evt_1", 60_000);
     if (claim.outcome !== "claimed") throw new Error("expected a claim");
-    await stores.callbackEvents.complete("evt_1", claim.fence);
+    await stores.callbackEvents.complete("evt_1", claim.token);
     await stores.launchJournal.record({
       intentId: "inv-1",
       idempotencyKey: "key-1",

@@ -42,7 +42,12 @@ export interface RedisStores {
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Scripted = Redis & {
-  wfrClaimEvent(key: string, tokenKey: string, leaseMs: number, retentionMs: number): Promise<[string, number?, number?]>;
+  wfrClaimEvent(
+    key: string,
+    tokenKey: string,
+    leaseMs: number,
+    retentionMs: number,
+  ): Promise<[string, number?, number?]>;
   wfrCompleteEvent(key: string, token: number, retentionMs: number): Promise<number>;
   wfrReleaseEvent(key: string, token: number): Promise<number>;
   wfrRecordIntent(
@@ -92,8 +97,14 @@ export function openRedisStores(options: RedisStoresOptions): RedisStores {
 
   const callbackEvents: CallbackEventStore = {
     async claim(eventId, leaseMs): Promise<CallbackClaim> {
-      const [outcome, first, second] = await redis.wfrClaimEvent(eventKey(eventId), tokenCounter, leaseMs, retentionMs);
-      if (outcome === "claimed") return { outcome, token: Number(first), leaseExpiresAt: Number(second) };
+      const [outcome, first, second] = await redis.wfrClaimEvent(
+        eventKey(eventId),
+        tokenCounter,
+        leaseMs,
+        retentionMs,
+      );
+      if (outcome === "claimed")
+        return { outcome, token: Number(first), leaseExpiresAt: Number(second) };
       if (outcome === "processing") return { outcome, leaseExpiresAt: Number(first) };
       return { outcome: "done" };
     },

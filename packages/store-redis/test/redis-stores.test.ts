@@ -1,9 +1,6 @@
 // The stores against a real Redis server started for this file.
 import { randomUUID } from "node:crypto";
-import {
-  describeCallbackEventStoreConformance,
-  describeLaunchJournalConformance,
-} from "@wfr/runtime/testing";
+import { verifyCallbackEventStore, verifyLaunchJournal } from "@wfr/runtime";
 import { type RedisServer, startRedisServer } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRedisStores } from "../src/index.js";
@@ -18,13 +15,19 @@ afterAll(async () => {
 // Each test gets its own key prefix, so it starts from an empty store.
 const open = () => openRedisStores({ url: server.url, keyPrefix: `t-${randomUUID()}:` });
 
-describeLaunchJournalConformance("Redis", async () => {
-  const stores = open();
-  return { journal: stores.launchJournal, close: () => stores.close() };
+it("launch journal conformance", async () => {
+  await verifyLaunchJournal(async () => {
+    const stores = open();
+    return { journal: stores.launchJournal, close: () => stores.close() };
+  });
 });
-describeCallbackEventStoreConformance("Redis", async () => {
+it("callback event store conformance", async () => {
   const stores = open();
-  return { store: stores.callbackEvents, close: () => stores.close() };
+  try {
+    await verifyCallbackEventStore(() => stores.callbackEvents);
+  } finally {
+    await stores.close();
+  }
 });
 
 describe("Redis specifics", () => {
@@ -37,7 +40,7 @@ describe("Redis specifics", () => {
     try {
       const claim = await stores.callbackEvents.claim("evt", 60_000);
       if (claim.outcome !== "claimed") throw new Error("expected a claim");
-      await stores.callbackEvents.complete("evt", claim.fence);
+      await stores.callbackEvents.complete("evt", claim.token);
       const ttl = await stores.client.pttl("ttl:callback-event:evt");
       expect(ttl).toBeGreaterThan(60_000);
       expect(ttl).toBeLessThanOrEqual(90_000);

@@ -13,7 +13,7 @@ describe("a Redis restart", () => {
   const finishOneEventAndOneIntent = async (stores: ReturnType<typeof openRedisStores>) => {
     const claim = await stores.callbackEvents.claim("evt_1", 60_000);
     if (claim.outcome !== "claimed") throw new Error("expected a claim");
-    await stores.callbackEvents.complete("evt_1", claim.fence);
+    await stores.callbackEvents.complete("evt_1", claim.token);
     await stores.launchJournal.record({
       intentId: "inv-1",
       idempotencyKey: "key-1",

@@ -9,8 +9,8 @@ import { appendFileSync } from "node:fs";
 
 interface WorkerStores {
   callbackEvents: {
-    claim(eventId: string, leaseMs: number): Promise<{ outcome: string; fence?: string }>;
-    complete(eventId: string, fence: string): Promise<boolean>;
+    claim(eventId: string, leaseMs: number): Promise<{ outcome: string; token?: number }>;
+    complete(eventId: string, token: number): Promise<boolean>;
   };
   close(): Promise<void>;
 }
@@ -51,7 +51,7 @@ process.on("message", async (message: Delivery) => {
     // A little work, so that duplicates really overlap with processing.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
     appendFileSync(effectsFile, `${eventId}\n`);
-    const done = await stores.callbackEvents.complete(eventId, claim.fence as string);
+    const done = await stores.callbackEvents.complete(eventId, claim.token as number);
     send({ type: "answer", seq, answer: done ? "done" : "fenced-out" });
   } catch (error) {
     send({

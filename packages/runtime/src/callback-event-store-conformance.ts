@@ -1,0 +1,103 @@
+// The conformance check every CallbackEventStore runs (memory here; Redis
+// and PostgreSQL in their own packages). It uses fresh random ids, so it can
+// run against a shared, already used store, and real time for lease expiry.
+import type { CallbackEventStore, ClaimResult } from "./callback-event-store.js";
+
+export interface ConformanceOptions {
+  /** Lease used where expiry is tested; the check sleeps a little longer. Default 200 ms. */
+  readonly leaseMs?: number;
+  /** Parallel claims of one id in the atomicity check. Default 25. */
+  readonly concurrentClaims?: number;
+}
+
+class StoreConformanceError extends Error {
+  override name = "StoreConformanceError";
+}
+
+function expect(condition: boolean, rule: string, seen: unknown): void {
+  if (!condition) throw new StoreConformanceError(`${rule} (got ${JSON.stringify(seen)})`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs every rule of the CallbackEventStore contract against `createStore()`
+ * and throws a StoreConformanceError naming the first rule broken. Call it
+ * from any test runner: `await verifyCallbackEventStore(() => myStore)`.
+ */
+export async function verifyCallbackEventStore(
+  createStore: () => CallbackEventStore | Promise<CallbackEventStore>,
+  options: ConformanceOptions = {},
+): Promise<void> {
+  const leaseMs = options.leaseMs ?? 200;
+  const store = await createStore();
+  const prefix = `conformance-${crypto.randomUUID()}`;
+  const long = 60_000;
+
+  const a = await store.claim(`${prefix}-a`, long);
+  expect(a.outcome === "claimed", "a new id is claimed", a);
+  const again = await store.claim(`${prefix}-a`, long);
+  expect(
+    again.outcome === "processing",
+    "a claimed id reads processing to a second claimer",
+    again,
+  );
+  const tokenA = (a as Extract<ClaimResult, { outcome: "claimed" }>).token;
+  expect(
+    !(await store.complete(`${prefix}-a`, tokenA + 1)),
+    "complete with a wrong token is refused",
+    "true",
+  );
+  expect(
+    !(await store.release(`${prefix}-a`, tokenA + 1)),
+    "release with a wrong token is refused",
+    "true",
+  );
+  expect(
+    await store.complete(`${prefix}-a`, tokenA),
+    "complete with the lease's token succeeds",
+    "false",
+  );
+  const done = await store.claim(`${prefix}-a`, long);
+  expect(done.outcome === "done", "a completed id reads done", done);
+  expect(
+    !(await store.release(`${prefix}-a`, tokenA)),
+    "a completed id cannot be released",
+    "true",
+  );
+
+  const b = await store.claim(`${prefix}-b`, long);
+  const tokenB = (b as Extract<ClaimResult, { outcome: "claimed" }>).token;
+  expect(
+    await store.release(`${prefix}-b`, tokenB),
+    "release with the lease's token succeeds",
+    "false",
+  );
+  const b2 = await store.claim(`${prefix}-b`, long);
+  expect(b2.outcome === "claimed", "a released id can be claimed again", b2);
+  expect(
+    b2.outcome === "claimed" && b2.token > tokenB,
+    "a new claim gets a higher fencing token",
+    b2,
+  );
+
+  const c = await store.claim(`${prefix}-c`, leaseMs);
+  const tokenC = (c as Extract<ClaimResult, { outcome: "claimed" }>).token;
+  await sleep(leaseMs + 50);
+  const c2 = await store.claim(`${prefix}-c`, long);
+  expect(c2.outcome === "claimed", "an expired lease can be claimed again", c2);
+  expect(
+    !(await store.complete(`${prefix}-c`, tokenC)),
+    "the holder of an expired lease cannot complete (fencing)",
+    "true",
+  );
+  const tokenC2 = (c2 as Extract<ClaimResult, { outcome: "claimed" }>).token;
+  expect(await store.complete(`${prefix}-c`, tokenC2), "the new holder completes", "false");
+
+  const racers = options.concurrentClaims ?? 25;
+  const results = await Promise.all(
+    Array.from({ length: racers }, () => store.claim(`${prefix}-d`, long)),
+  );
+  const winners = results.filter((result) => result.outcome === "claimed").length;
+  expect(winners === 1, "exactly one of concurrent claims wins", winners);
+}
