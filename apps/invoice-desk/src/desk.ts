@@ -18,6 +18,7 @@ export interface DeskOptions {
   readonly port?: number;
   readonly host?: string;
   readonly callbackUrl?: string | undefined;
+  readonly webhookSecret?: string | undefined;
   /** Created if missing. When no password is given, one is made and printed once. */
   readonly operator?: { readonly username: string; readonly password?: string | undefined };
   readonly pollIntervalMs?: number;
@@ -51,13 +52,14 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     journal: stores.launchJournal,
     invoices,
     callbackUrl: options.callbackUrl,
+    webhookSecret: options.webhookSecret,
     log,
   });
   const app = createDeskApp({
     auth,
     invoices,
     service,
-    callbackStore: stores.callbackEvents as never,
+    callbackStore: stores.callbackEvents,
   });
   const server = serve({
     fetch: app.fetch,

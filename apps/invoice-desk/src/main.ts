@@ -4,6 +4,7 @@
 //   DATABASE_URL   postgres://... (optional; PGlite in .wfr/invoice-desk otherwise)
 //   PORT, HOST     where to listen (default 4100, 127.0.0.1)
 //   WFR_CALLBACK_URL  the public URL the service POSTs callbacks to (optional; polling otherwise)
+//   WFR_WEBHOOK_SECRET  verify the deliveries' Standard Webhooks signatures (optional)
 //   DESK_OPERATOR, DESK_PASSWORD  the operator to create if missing
 import { startDesk } from "./desk.js";
 
@@ -23,6 +24,7 @@ const desk = await startDesk({
   port: Number(process.env.PORT ?? 4100),
   host: process.env.HOST ?? "127.0.0.1",
   callbackUrl: process.env.WFR_CALLBACK_URL,
+  webhookSecret: process.env.WFR_WEBHOOK_SECRET,
   operator: {
     username: process.env.DESK_OPERATOR ?? "operator",
     password: process.env.DESK_PASSWORD,

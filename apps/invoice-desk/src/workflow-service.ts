@@ -3,6 +3,7 @@
 // (callbacks are only hints), answer checkpoints, fetch the recording once.
 import { workflows } from "@wfr/generated/production";
 import {
+  type CallbackEventStore,
   createCallbackHandler,
   createClient,
   downloadFileOutput,
@@ -27,6 +28,8 @@ export interface WorkflowServiceOptions {
   readonly invoices: InvoiceQueries;
   /** The public URL the service should POST callbacks to; none: polling only. */
   readonly callbackUrl?: string | undefined;
+  /** Verify deliveries' Standard Webhooks signatures with this secret (or these, during rotation). */
+  readonly webhookSecret?: string | readonly string[] | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -170,7 +173,7 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
     },
 
     /** The callback receiver: a hint to refresh from the API, deduplicated in the shared store. */
-    callbackHandler(store: Parameters<typeof createCallbackHandler>[0]["store"]) {
+    callbackHandler(store: CallbackEventStore) {
       const onEvent = async ({ callback }: { callback: { run: { run_id: string } } }) => {
         const row = await invoices.byRun(callback.run.run_id);
         if (row) await refresh(row.id, callback.run.run_id);
