@@ -19,7 +19,9 @@ for (let index = 0; index < N; index += 1) {
   await store.complete(`evt_${index}`, claim.token);
 }
 const fillMs = performance.now() - started;
-console.log(`fill: ${N.toLocaleString("en-US")} claim+complete in ${Math.round(fillMs)} ms (${rate(N, fillMs)})`);
+console.log(
+  `fill: ${N.toLocaleString("en-US")} claim+complete in ${Math.round(fillMs)} ms (${rate(N, fillMs)})`,
+);
 
 const M = 200_000;
 started = performance.now();
