@@ -453,3 +453,34 @@ describe("Standard Webhooks verification", () => {
     expect(signed.status).toBe(200);
   });
 });
+
+describe("bounded downloads and aborts", () => {
+  it("a recording whose body stalls after the first bytes errors the stream with a timeout", async () => {
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "video/mp4", "content-length": "100000" });
+      res.write(Buffer.alloc(1000)); // and never the rest
+    });
+    const wfr = createClient({ baseUrl, apiKey: API_KEY, timeoutMs: 300 });
+    const download = await wfr.downloadRecording("run_1");
+    const error = await settlesWithin(
+      new Response(download.stream).arrayBuffer().catch((e: unknown) => e),
+      20_000,
+    );
+    expect(error).toBeInstanceOf(WorkflowRunApiError);
+    expect((error as WorkflowRunApiError).code).toBe("TIMEOUT");
+  }, 30_000);
+
+  it("aborting waitForRun throws a library error; the run is left alone", async () => {
+    const { baseUrl, requests } = await serve((_req, res) =>
+      sendJson(res, 200, envelope("running")),
+    );
+    const wfr = createClient({ baseUrl, apiKey: API_KEY });
+    const controller = new AbortController();
+    const waiting = wfr.waitForRun("run_1", { signal: controller.signal, initialIntervalMs: 50 });
+    setTimeout(() => controller.abort(new Error("stop watching")), 150);
+    const error = await waiting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowRunApiError);
+    expect((error as WorkflowRunApiError).code).toBe("ABORTED");
+    expect(requests.every((line) => line.startsWith("GET "))).toBe(true);
+  });
+});
