@@ -484,3 +484,31 @@ describe("bounded downloads and aborts", () => {
     expect(requests.every((line) => line.startsWith("GET "))).toBe(true);
   });
 });
+
+describe("User-Agent and debug logging", () => {
+  it("sends wfr-runtime/<version> and logs each request (method, path, status, ms, attempt) without the key", async () => {
+    let userAgent: string | undefined;
+    const { baseUrl } = await serve((req, res) => {
+      userAgent = req.headers["user-agent"];
+      sendJson(res, 200, envelope("running"));
+    });
+    const records: unknown[] = [];
+    const logger = {
+      debug: (message: string, fields?: unknown) => records.push({ message, fields }),
+    };
+    await createClient({ baseUrl, apiKey: API_KEY, logger }).getRun("run_1");
+    expect(userAgent).toMatch(/^wfr-runtime\/\d+\.\d+\.\d+$/);
+    expect(records).toEqual([
+      {
+        message: "request",
+        fields: expect.objectContaining({
+          method: "GET",
+          path: "/api/v1/runs/run_1",
+          status: 200,
+          attempt: 1,
+        }),
+      },
+    ]);
+    expect(JSON.stringify(records)).not.toContain(API_KEY);
+  });
+});
