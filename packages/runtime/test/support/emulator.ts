@@ -1,6 +1,6 @@
 // The real emulator in-process (packages/emulator, startEmulator on port 0)
 // with a fresh key for the production environment.
-import { type RunningEmulator, startEmulator } from "@wfr/emulator";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "@wfr/emulator";
 
 export interface TestEmulator {
   readonly emulator: RunningEmulator;
@@ -12,8 +12,8 @@ export interface TestEmulator {
 
 export const INVOICE_WORKFLOW_ID = "wf_P7Qd2Lx9";
 
-export async function startTestEmulator(): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0 });
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ port: 0, ...options });
   const keyResponse = await fetch(`${emulator.url}/_emulator/keys`, {
     method: "POST",
     headers: { "content-type": "application/json" },
