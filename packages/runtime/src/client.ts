@@ -11,6 +11,7 @@ import {
   NetworkError,
   RecordingProcessingError,
   RequestAbortedError,
+  RequestTimeoutError,
   WorkflowNotLaunchableError,
   WorkflowRunApiError,
 } from "./errors.js";
@@ -22,6 +23,7 @@ import {
   type RequestOptions,
   type RetryOptions,
   type TransportSettings,
+  withIdleTimeout,
 } from "./http-transport.js";
 import { buildLaunchBody } from "./launch-body.js";
 import { createRedactingLog, type Logger } from "./logger.js";
@@ -288,10 +290,24 @@ export function createClient(options: ClientOptions) {
     });
     return error;
   };
-  async function guard<T>(work: () => Promise<T>, idempotencyKey?: string): Promise<T> {
+  async function guard<T>(
+    work: () => Promise<T>,
+    idempotencyKey?: string,
+    signal?: AbortSignal,
+  ): Promise<T> {
     try {
       return await work();
     } catch (error) {
+      if (!(error instanceof WorkflowRunApiError) && signal?.aborted) {
+        throw new RequestAbortedError({
+          status: null,
+          code: "ABORTED",
+          message: "aborted by the caller's signal",
+          idempotencyKey,
+          cause: error,
+          secrets,
+        });
+      }
       throw toLibraryError(error, secrets, idempotencyKey);
     }
   }
@@ -369,35 +385,39 @@ export function createClient(options: ClientOptions) {
     launchOptions: RuntimeLaunchOptions,
   ): Promise<WithResponse<LaunchedRun>> {
     const idempotencyKey = launchOptions.idempotencyKey ?? crypto.randomUUID();
-    return guard(async () => {
-      const { workflowId, body } = await prepareLaunch(workflow, launchOptions, idempotencyKey);
-      // The body bytes go straight to the transport: passing them through
-      // openapi-fetch's Request would cost one more copy of up to 36 MiB.
-      const url = `${baseUrl}/automations/${encodeURIComponent(workflowId)}/runs`;
-      const request = new Request(url, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${options.apiKey}`,
-          "Content-Type": "application/json",
-          "Idempotency-Key": idempotencyKey,
-        },
-      });
-      const response = await transport({
-        retry: true,
-        body,
-        ...requestPolicy(launchOptions),
-      })(request);
-      const data = await readJson(response);
-      if (!response.ok || response.status !== 202 || typeof data !== "object" || data === null)
-        throw fail(response, data, idempotencyKey);
-      const run = data as RunEnvelope;
-      log("info", "run launched", { runId: run.run_id, workflowId, idempotencyKey });
-      return {
-        data: { ...run, idempotencyKey },
-        response,
-        requestId: response.headers.get("x-request-id") ?? undefined,
-      };
-    }, idempotencyKey);
+    return guard(
+      async () => {
+        const { workflowId, body } = await prepareLaunch(workflow, launchOptions, idempotencyKey);
+        // The body bytes go straight to the transport: passing them through
+        // openapi-fetch's Request would cost one more copy of up to 36 MiB.
+        const url = `${baseUrl}/automations/${encodeURIComponent(workflowId)}/runs`;
+        const request = new Request(url, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${options.apiKey}`,
+            "Content-Type": "application/json",
+            "Idempotency-Key": idempotencyKey,
+          },
+        });
+        const response = await transport({
+          retry: true,
+          body,
+          ...requestPolicy(launchOptions),
+        })(request);
+        const data = await readJson(response);
+        if (!response.ok || response.status !== 202 || typeof data !== "object" || data === null)
+          throw fail(response, data, idempotencyKey);
+        const run = data as RunEnvelope;
+        log("info", "run launched", { runId: run.run_id, workflowId, idempotencyKey });
+        return {
+          data: { ...run, idempotencyKey },
+          response,
+          requestId: response.headers.get("x-request-id") ?? undefined,
+        };
+      },
+      idempotencyKey,
+      launchOptions.signal,
+    );
   }
 
   /**
@@ -497,17 +517,20 @@ export function createClient(options: ClientOptions) {
    * cancellation endpoint, the run carries on.
    */
   function waitForRun(runId: string, waitOptions: WaitOptions = {}): Promise<RunEnvelope> {
-    return guard(() =>
-      waitForRunWith(
-        {
-          getRun: (id, signal) => getRun(id, { signal }),
-          resultIsTerminal: async (id, signal) =>
-            (await fetchResult(id, { signal })).status === 200,
-          clock,
-        },
-        runId,
-        waitOptions,
-      ),
+    return guard(
+      () =>
+        waitForRunWith(
+          {
+            getRun: (id, signal) => getRun(id, { signal }),
+            resultIsTerminal: async (id, signal) =>
+              (await fetchResult(id, { signal })).status === 200,
+            clock,
+          },
+          runId,
+          waitOptions,
+        ),
+      undefined,
+      waitOptions.signal,
     );
   }
 
@@ -553,61 +576,75 @@ export function createClient(options: ClientOptions) {
       downloadOptions.maxAttempts ??
       downloadOptions.maxProcessingAttempts ??
       DEFAULT_RECORDING_ATTEMPTS;
-    return guard(async () => {
-      for (let attempt = 1; ; attempt += 1) {
-        let response: Response;
-        let data: unknown;
-        let error: unknown;
-        try {
-          ({ data, error, response } = await api.GET("/runs/{runId}/recording", {
-            params: { path: { runId } },
-            parseAs: "stream",
-            // One GET per loop turn: this loop owns the attempt budget.
-            fetch: transport({
-              retry: false,
-              streamBody: true,
-              ...requestPolicy(downloadOptions),
-            }),
-          }));
-        } catch (failure) {
-          if (failure instanceof RequestAbortedError || attempt >= maxAttempts) throw failure;
-          await clock.sleep(1000 * attempt, downloadOptions.signal);
-          continue;
-        }
-        const retryAfterSeconds =
-          parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ?? 3;
-        if (response.status === 202 || RETRYABLE_STATUSES.has(response.status)) {
-          const body = await readRecordingErrorBody(data, error);
-          if (response.status === 429 || attempt >= maxAttempts) {
-            const failure = fail(response, body);
-            if (response.status !== 202 || failure instanceof RecordingProcessingError)
-              throw failure;
-            throw new RecordingProcessingError({
-              status: 202,
-              code: "RECORDING_PROCESSING",
-              message: `${failure.message} (after ${attempt} GETs)`,
+    return guard(
+      async () => {
+        for (let attempt = 1; ; attempt += 1) {
+          let response: Response;
+          let data: unknown;
+          let error: unknown;
+          try {
+            ({ data, error, response } = await api.GET("/runs/{runId}/recording", {
+              params: { path: { runId } },
+              parseAs: "stream",
+              // One GET per loop turn: this loop owns the attempt budget.
+              fetch: transport({
+                retry: false,
+                streamBody: true,
+                ...requestPolicy(downloadOptions),
+              }),
+            }));
+          } catch (failure) {
+            if (failure instanceof RequestAbortedError || attempt >= maxAttempts) throw failure;
+            await clock.sleep(1000 * attempt, downloadOptions.signal);
+            continue;
+          }
+          const retryAfterSeconds =
+            parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ?? 3;
+          if (response.status === 202 || RETRYABLE_STATUSES.has(response.status)) {
+            const body = await readRecordingErrorBody(data, error);
+            if (response.status === 429 || attempt >= maxAttempts) {
+              const failure = fail(response, body);
+              if (response.status !== 202 || failure instanceof RecordingProcessingError)
+                throw failure;
+              throw new RecordingProcessingError({
+                status: 202,
+                code: "RECORDING_PROCESSING",
+                message: `${failure.message} (after ${attempt} GETs)`,
+                retryAfterSeconds,
+              });
+            }
+            log("info", "recording not ready; retrying", {
+              runId,
+              attempt,
+              status: response.status,
               retryAfterSeconds,
             });
+            await clock.sleep(retryAfterSeconds * 1000, downloadOptions.signal);
+            continue;
           }
-          log("info", "recording not ready; retrying", {
-            runId,
-            attempt,
-            status: response.status,
-            retryAfterSeconds,
-          });
-          await clock.sleep(retryAfterSeconds * 1000, downloadOptions.signal);
-          continue;
+          if (error !== undefined) throw fail(response, error);
+          if (!data) throw fail(response, undefined);
+          const length = response.headers.get("content-length");
+          const idleMs = downloadOptions.timeoutMs ?? settings.timeoutMs;
+          return {
+            stream: withIdleTimeout(
+              data as ReadableStream<Uint8Array>,
+              idleMs,
+              () =>
+                new RequestTimeoutError({
+                  status: null,
+                  code: "TIMEOUT",
+                  message: `recording download of run ${runId} stalled: no bytes for ${idleMs} ms`,
+                }),
+            ),
+            contentType: response.headers.get("content-type"),
+            contentLength: length === null ? null : Number(length),
+          };
         }
-        if (error !== undefined) throw fail(response, error);
-        if (!data) throw fail(response, undefined);
-        const length = response.headers.get("content-length");
-        return {
-          stream: data as ReadableStream<Uint8Array>,
-          contentType: response.headers.get("content-type"),
-          contentLength: length === null ? null : Number(length),
-        };
-      }
-    });
+      },
+      undefined,
+      downloadOptions.signal,
+    );
   }
 
   /**

@@ -136,6 +136,40 @@ async function readBodyWithin(
   }
 }
 
+/**
+ * A stream that errors when no chunk arrives for `idleMs` (the recording,
+ * whose body is handed to the caller): a stalled download ends in a
+ * RequestTimeoutError instead of hanging the reader.
+ */
+export function withIdleTimeout(
+  stream: ReadableStream<Uint8Array>,
+  idleMs: number,
+  onTimeout: () => Error,
+): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const idle = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(onTimeout()), idleMs);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), idle]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        reader.cancel().catch(() => undefined);
+        controller.error(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
 function isJsonText(bytes: Uint8Array): boolean {
   try {
     JSON.parse(new TextDecoder().decode(bytes));
@@ -238,7 +272,11 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
                 clock.random,
               );
         if (clock.now() + delay >= deadline) {
-          const bytes = await readBodyWithin(response, signal).catch(() => new Uint8Array(0));
+          // Out of budget: hand back this answer, its body bounded like any other.
+          const bodySignal = policy.signal
+            ? AbortSignal.any([policy.signal, AbortSignal.timeout(timeoutMs)])
+            : AbortSignal.timeout(timeoutMs);
+          const bytes = await readBodyWithin(response, bodySignal).catch(() => new Uint8Array(0));
           return new Response(bytes, { status: response.status, headers: response.headers });
         }
         await response.body?.cancel();

@@ -1,15 +1,19 @@
 // Named aliases over the types openapi-typescript generates from
 // openapi/workflow-run-api.yaml. Nothing here is written by hand: every
 // wire shape is `components["schemas"][...]`.
+import type { RunStatus as KnownOrOpenStatus } from "./run-status.js";
 import type { components, paths } from "./wire/api-types.js";
 
 type Schemas = components["schemas"];
 
 export type WirePaths = paths;
-export type RunEnvelope = Schemas["RunEnvelope"];
+/** The wire envelope with `status` typed as the named statuses, open to unknown strings. */
+export type RunEnvelope = Omit<Schemas["RunEnvelope"], "status"> & {
+  status: KnownOrOpenStatus;
+};
 export type HumanAction = Schemas["HumanAction"];
 export type RunError = Schemas["RunError"];
-export type RunStatus = Schemas["RunStatus"];
+export type RunStatus = KnownOrOpenStatus;
 export type ResultResponse = Schemas["ResultResponse"];
 export type EventSnapshot = Schemas["EventSnapshot"];
 export type CallbackBody = Schemas["CallbackBody"];

@@ -1,6 +1,12 @@
 // Type-level rules: checked by `vitest --typecheck` and by `tsc --noEmit` (typecheck script).
 import { describe, expectTypeOf, it } from "vitest";
-import { createClient, type LaunchedRun, type RunResult } from "../src/index.js";
+import {
+  createClient,
+  type LaunchedRun,
+  type RequestOptions,
+  type RunResult,
+  type RunStatus,
+} from "../src/index.js";
 import {
   disabledInvoice,
   draftInvoice,
@@ -46,5 +52,31 @@ describe("launch types", () => {
     if (result.status === "failed") expectTypeOf(result.outputs).toEqualTypeOf<undefined>();
     const waited = await wfr.waitForResult(invoiceIntake, "run_1");
     if (waited.status === "succeeded") expectTypeOf(waited.outputs.total).toEqualTypeOf<number>();
+  });
+});
+
+describe("issue 8 ergonomics types", () => {
+  it("getResult and waitForResult take a plain run id (outputs unchecked)", async () => {
+    const plain = await wfr.waitForResult("run_1", { timeoutMs: 1000 });
+    expectTypeOf(plain).toEqualTypeOf<RunResult<Record<string, unknown>>>();
+    expectTypeOf(await wfr.getResult("run_1", { timeoutMs: 5 })).toEqualTypeOf<
+      RunResult<Record<string, unknown>>
+    >();
+  });
+
+  it("one per-request options shape on every method; no positional signal", () => {
+    const options: RequestOptions = { signal: new AbortController().signal, maxRetries: 0 };
+    wfr.getRun("run_1", options);
+    wfr.getEvents("run_1", options);
+    wfr.answerHumanInput("run_1", { checkpointId: "cp", response: 1 }, options);
+    wfr.downloadRecording("run_1", { ...options, maxAttempts: 1 });
+    // @ts-expect-error a bare AbortSignal is not the options object
+    wfr.getRun("run_1", new AbortController().signal);
+  });
+
+  it("RunStatus names the known statuses and stays open to new ones", () => {
+    expectTypeOf<"succeeded">().toExtend<RunStatus>();
+    expectTypeOf<"waiting_for_human_live">().toExtend<RunStatus>();
+    expectTypeOf<"some_future_status">().toExtend<RunStatus>();
   });
 });

@@ -54,7 +54,7 @@ function checkInvoiceOutputs(outputs: unknown): OutputIssue[] {
   return issues;
 }
 
-function defineInvoiceWorkflow<
+export function defineInvoiceWorkflow<
   Id extends string,
   State extends WorkflowState,
   Model extends boolean,

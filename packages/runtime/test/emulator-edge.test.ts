@@ -1,0 +1,161 @@
+// Edge tests of every endpoint against the real emulator in-process (the
+// fault-injecting fake in client-edge.test.ts and issue8-defects.test.ts
+// covers what the emulator cannot do: stalls, resets, HTML 2xx).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AuthenticationError,
+  ConflictError,
+  createClient,
+  file,
+  HumanWaitConflictError,
+  IdempotencyConflictError,
+  NotFoundError,
+  RecordingNotFoundError,
+  RecordingProcessingError,
+  RunNotFoundError,
+  type WorkflowRunClient,
+} from "../src/index.js";
+import {
+  INVOICE_WORKFLOW_ID,
+  startTestEmulator,
+  type TestEmulator,
+  TWO_CHECKPOINTS,
+} from "./support/emulator.js";
+import { defineInvoiceWorkflow } from "./support/fake-workflows.js";
+
+const invoiceIntake = defineInvoiceWorkflow(INVOICE_WORKFLOW_ID, "enabled", true);
+const pdf = () =>
+  file(new TextEncoder().encode("%PDF-1.4\n%%EOF\n"), {
+    filename: "inv.pdf",
+    mimeType: "application/pdf",
+  });
+const polling = { initialIntervalMs: 20, maxIntervalMs: 100, timeoutMs: 60_000 };
+
+let emu: TestEmulator;
+let wfr: WorkflowRunClient;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  wfr = createClient({ baseUrl: emu.baseUrl, apiKey: emu.apiKey });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+describe("launch against the emulator", () => {
+  it("the same key and body return the same run; a changed body under the key is IdempotencyConflictError with the key", async () => {
+    const options = {
+      inputs: { vendor_name: "A", amount: 1, invoice_pdf: pdf() },
+      idempotencyKey: "edge-order-1",
+    };
+    const first = await wfr.launch(invoiceIntake, options);
+    const again = await wfr.launch(invoiceIntake, options);
+    expect(again.run_id).toBe(first.run_id);
+    const changed = await wfr
+      .launch(invoiceIntake, { ...options, inputs: { ...options.inputs, amount: 2 } })
+      .catch((e: unknown) => e);
+    expect(changed).toBeInstanceOf(IdempotencyConflictError);
+    expect(changed).toBeInstanceOf(ConflictError);
+    expect((changed as IdempotencyConflictError).idempotencyKey).toBe("edge-order-1");
+  });
+
+  it("withResponse gives the raw response alongside the run", async () => {
+    const { data, response } = await wfr.withResponse.launch(invoiceIntake, {
+      inputs: { vendor_name: "B", amount: 3, invoice_pdf: pdf() },
+    });
+    expect(response.status).toBe(202);
+    expect(data.run_id).toMatch(/^run_/);
+  });
+
+  it("a wrong key is an AuthenticationError whose message does not contain the key", async () => {
+    const bad = createClient({ baseUrl: emu.baseUrl, apiKey: "wfr_wrong_KEY_123" });
+    const error = await bad.getRun("run_x").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(String((error as Error).message)).not.toContain("wfr_wrong_KEY_123");
+  });
+});
+
+describe("runs, results, events", () => {
+  it("getRun/getResult/getEvents on a missing run are RunNotFoundError (a NotFoundError)", async () => {
+    const error = await wfr.getRun("run_missing").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunNotFoundError);
+    expect(error).toBeInstanceOf(NotFoundError);
+    await expect(wfr.getResult("run_missing")).rejects.toBeInstanceOf(RunNotFoundError);
+    await expect(wfr.getEvents("run_missing")).rejects.toBeInstanceOf(RunNotFoundError);
+  });
+
+  it("two checkpoints: pending result while waiting, each answered once, stale answer conflicts, then succeeded", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
+    const run = await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "C", amount: 4, invoice_pdf: pdf() },
+    });
+    const waiting = await wfr.waitForRun(run.run_id, polling);
+    expect(waiting.status).toBe("waiting_for_human_live");
+    expect(await wfr.getResult(run.run_id)).toMatchObject({ state: "pending" });
+    const firstCheckpoint = waiting.human_action?.checkpoint_id as string;
+    await wfr.answerHumanInput(run.run_id, { checkpointId: firstCheckpoint, response: "yes" });
+    // response_accepted true is not a new wait: this returns at the second checkpoint.
+    const second = await wfr.waitForRun(run.run_id, {
+      ...polling,
+      answeredCheckpointIds: [firstCheckpoint],
+    });
+    const secondCheckpoint = second.human_action?.checkpoint_id as string;
+    expect(secondCheckpoint).not.toBe(firstCheckpoint);
+    const stale = await wfr
+      .answerHumanInput(run.run_id, { checkpointId: firstCheckpoint, response: "changed" })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(HumanWaitConflictError);
+    await wfr.answerHumanInput(run.run_id, { checkpointId: secondCheckpoint, response: "yes" });
+    const result = await wfr.waitForResult(invoiceIntake, run.run_id, {
+      ...polling,
+      answeredCheckpointIds: [firstCheckpoint, secondCheckpoint],
+    });
+    expect(result).toMatchObject({ state: "terminal", status: "succeeded" });
+    const snapshot = (await wfr.getEvents(run.run_id)) as { events: { type: string }[] };
+    expect(snapshot.events.filter((e) => e.type === "human.answered")).toHaveLength(2);
+    const late = await wfr
+      .answerHumanInput(run.run_id, { checkpointId: secondCheckpoint, response: "no" })
+      .catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(ConflictError);
+  }, 120_000);
+});
+
+describe("recordings", () => {
+  it("a ready recording downloads as MP4 bytes", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, {
+      steps: [{ succeed: {} }],
+      recording: { mode: "ready" },
+    });
+    const run = await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "D", amount: 5, invoice_pdf: pdf() },
+    });
+    await wfr.waitForRun(run.run_id, polling);
+    const download = await wfr.downloadRecording(run.run_id);
+    const bytes = new Uint8Array(await new Response(download.stream).arrayBuffer());
+    expect(bytes.byteLength).toBeGreaterThan(0);
+    expect(new TextDecoder().decode(bytes.subarray(4, 8))).toBe("ftyp");
+  });
+
+  it("a recording still processing costs at most maxAttempts GETs, then RecordingProcessingError", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, {
+      steps: [{ succeed: {} }],
+      recording: { mode: "processing", processing_ms: 600_000 },
+    });
+    const run = await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "E", amount: 6, invoice_pdf: pdf() },
+    });
+    await wfr.waitForRun(run.run_id, polling);
+    const error = await wfr
+      .downloadRecording(run.run_id, { maxAttempts: 1 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RecordingProcessingError);
+  });
+
+  it("a computer session has no recording: RecordingNotFoundError", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, { steps: [{ succeed: {} }], session: "computer" });
+    const run = await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "F", amount: 7, invoice_pdf: pdf() },
+    });
+    await wfr.waitForRun(run.run_id, polling);
+    await expect(wfr.downloadRecording(run.run_id)).rejects.toBeInstanceOf(RecordingNotFoundError);
+  });
+});
