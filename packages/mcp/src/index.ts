@@ -6,7 +6,6 @@ import { registerWorkflowTools, type ToolOptions } from "./tools.js";
 
 export * from "./backend.js";
 export { workflowsFromDefinition } from "./definition-workflows.js";
-export { createRuntimeBackend, type RuntimeBackendOptions } from "./runtime-backend.js";
 export { registerWorkflowTools, type ToolOptions } from "./tools.js";
 
 /** An MCP server with the workflow tools over `backend`; connect it to any transport. */

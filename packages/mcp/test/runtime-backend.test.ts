@@ -6,7 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntimeBackend, createWorkflowMcpServer } from "../src/index.js";
+import { createWorkflowMcpServer } from "../src/index.js";
+import { createRuntimeBackend } from "./support/runtime-backend.js";
 
 const INVOICE_INTAKE = "wf_P7Qd2Lx9";
 let emulator: RunningEmulator;

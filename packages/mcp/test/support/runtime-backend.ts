@@ -7,8 +7,8 @@ import {
   type RunRecord,
   type WorkflowBackend,
   type WorkflowSchema,
-} from "./backend.js";
-import { workflowsFromDefinition } from "./definition-workflows.js";
+} from "../../src/backend.js";
+import { workflowsFromDefinition } from "../../src/definition-workflows.js";
 
 export interface RuntimeBackendOptions {
   readonly environment: string;
