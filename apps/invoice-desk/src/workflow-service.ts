@@ -12,7 +12,6 @@ import {
   HumanWaitConflictError,
   HumanWaitExpiredError,
   type LaunchJournal,
-  launchWithJournal,
   NotWaitingForHumanError,
   type RunEnvelope,
   type WorkflowRunClient,
@@ -78,23 +77,12 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
       };
       const metadata = { invoice_id: invoiceId };
       try {
-        const run = await launchWithJournal(
-          { journal, id: `invoice:${invoiceId}` },
-          { workflowId: invoiceIntake.id, inputs, metadata, callbackUrl: options.callbackUrl },
-          {
-            send: (idempotencyKey) =>
-              client.launch(invoiceIntake, {
-                inputs,
-                metadata,
-                idempotencyKey,
-                ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
-              }),
-            read: async (runId, idempotencyKey) => ({
-              ...(await client.getRun(runId)),
-              idempotencyKey,
-            }),
-          },
-        );
+        const run = await client.launch(invoiceIntake, {
+          inputs,
+          metadata,
+          intent: { journal, id: `invoice:${invoiceId}` },
+          ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
+        });
         await invoices.setRun(invoiceId, run.run_id, String(run.status), run);
         log(`launched invoice ${invoiceId} as run ${run.run_id}`);
       } catch (error) {

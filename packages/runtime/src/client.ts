@@ -26,6 +26,7 @@ import {
   withIdleTimeout,
 } from "./http-transport.js";
 import { buildLaunchBody } from "./launch-body.js";
+import { type LaunchIntentOptions, launchWithJournal } from "./launch-with-journal.js";
 import { createRedactingLog, type Logger } from "./logger.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
 import { type RunResult, toRunResult } from "./run-result.js";
@@ -70,8 +71,17 @@ interface CommonLaunchOptions {
   readonly metadata?: Record<string, unknown>;
   /** Public HTTPS receiver of run notifications. */
   readonly callbackUrl?: string;
-  /** At most 200 characters. When absent, one is made per launch call. */
+  /**
+   * At most 200 characters. When absent, one is made per launch call; with
+   * `intent`, one is derived from the workflow and the intent id.
+   */
   readonly idempotencyKey?: string;
+  /**
+   * Records this launch in a shared launch journal under the caller's own id
+   * before anything is sent, so that after a crash any instance resends the
+   * same key and body and gets the same run (never a second run for one intent).
+   */
+  readonly intent?: LaunchIntentOptions;
   /** Validate inputs locally with the workflow's schema first. Default true. */
   readonly validate?: boolean;
   readonly signal?: AbortSignal;
@@ -436,7 +446,28 @@ export function createClient(options: ClientOptions) {
     workflow: AnyWorkflowDefinition | string,
     launchOptions: RuntimeLaunchOptions,
   ): Promise<LaunchedRun> {
-    return (await launchWithResponse(workflow, launchOptions)).data;
+    const { intent } = launchOptions;
+    if (!intent) return (await launchWithResponse(workflow, launchOptions)).data;
+    return launchWithJournal(
+      intent,
+      {
+        workflowId: typeof workflow === "string" ? workflow : workflow.id,
+        inputs: launchOptions.inputs,
+        metadata: launchOptions.metadata,
+        model: launchOptions.model,
+        callbackUrl: launchOptions.callbackUrl,
+        idempotencyKey: launchOptions.idempotencyKey,
+      },
+      {
+        send: async (idempotencyKey) =>
+          (await launchWithResponse(workflow, { ...launchOptions, idempotencyKey })).data,
+        // Acknowledged before: read the run back instead of sending the body again.
+        read: async (runId, idempotencyKey) => ({
+          ...(await getRun(runId, launchOptions)),
+          idempotencyKey,
+        }),
+      },
+    );
   }
 
   async function getRunWithResponse(

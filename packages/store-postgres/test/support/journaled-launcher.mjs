@@ -2,7 +2,7 @@
 // the launch journal, against the emulator, and is killed -9 at random points.
 // Env: WFR_BASE_URL, WFR_API_KEY, WFR_JOURNAL (postgres://... or redis://...),
 //      WFR_SCHEMA (schema or key prefix), WFR_INTENTS (count), WFR_ORDER (forward|backward).
-import { createClient, launchWithJournal } from "@wfr/runtime";
+import { createClient } from "@wfr/runtime";
 
 const WORKFLOW_ID = "wf_P0ZrTt55"; // Draft customer reply, in the sample catalog
 
@@ -30,14 +30,11 @@ for (const i of order) {
   const intentId = `${process.env.WFR_SCHEMA}/row-${i}`;
   const inputs = { ticket_url: `https://support.example/tickets/${i}`, tone: "formal" };
   const metadata = { intent: intentId };
-  await launchWithJournal(
-    { journal: stores.launchJournal, id: intentId },
-    { workflowId: WORKFLOW_ID, inputs, metadata },
-    {
-      send: (idempotencyKey) => client.launch(WORKFLOW_ID, { inputs, metadata, idempotencyKey }),
-      read: async (runId, idempotencyKey) => ({ ...(await client.getRun(runId)), idempotencyKey }),
-    },
-  );
+  await client.launch(WORKFLOW_ID, {
+    inputs,
+    metadata,
+    intent: { journal: stores.launchJournal, id: intentId },
+  });
   process.send?.({ type: "launched", intentId });
 }
 await stores.close();
