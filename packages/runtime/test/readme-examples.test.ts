@@ -83,7 +83,10 @@ describe("README examples run against the emulator", () => {
   it("packages/runtime/README.md: the example and the multi-checkpoint loop", async () => {
     await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
     const markdown = await readFile(join(here, "..", "README.md"), "utf8");
-    const [example, loop] = tsBlocks(markdown);
+    // The first block is the example; the loop is the block that handles several checkpoints.
+    const blocks = tsBlocks(markdown);
+    const example = blocks[0];
+    const loop = blocks.find((block) => block.includes("answeredCheckpointIds"));
     // The example's waitForResult stops at the first checkpoint: "waiting for a person".
     const first = (await runBlock(
       "package-example",
