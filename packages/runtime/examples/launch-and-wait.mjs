@@ -1,9 +1,9 @@
 // Launch a run, wait for it, read the result. After `pnpm build`, against any API base:
-//   WFR_BASE_URL=https://.../api/v1 WFR_API_KEY=... WFR_WORKFLOW_ID=wf_... node examples/launch-and-wait.mjs
+//   WFR_BASE_URL=https://.../<environment>/api/v1 WFR_API_KEY=... WFR_WORKFLOW_ID=wf_... node examples/launch-and-wait.mjs
 import { createClient } from "@wfr/runtime";
 
 const wfr = createClient({
-  baseUrl: process.env.WFR_BASE_URL ?? "http://127.0.0.1:4010/api/v1",
+  baseUrl: process.env.WFR_BASE_URL ?? "http://127.0.0.1:4010/production/api/v1",
   apiKey: process.env.WFR_API_KEY ?? "",
 });
 const run = await wfr.launch(process.env.WFR_WORKFLOW_ID ?? "wf_P7Qd2Lx9", {

@@ -492,14 +492,14 @@ export function createClient(options: ClientOptions) {
   async function fetchResult(
     runId: string,
     requestOptions?: RequestOptions,
-  ): Promise<{ status: number; body: ResultResponse }> {
+  ): Promise<{ status: number; body: ResultResponse; response: Response }> {
     return guard(async () => {
       const { data, error, response } = await api.GET("/runs/{runId}/result", {
         params: { path: { runId } },
         fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
       });
       if (error !== undefined || !data) throw fail(response, error);
-      return { status: response.status, body: data };
+      return { status: response.status, body: data, response };
     });
   }
 
@@ -522,24 +522,48 @@ export function createClient(options: ClientOptions) {
     second?: string | RequestOptions,
     third?: RequestOptions,
   ): Promise<RunResult<unknown>> {
-    const workflow = typeof first === "string" ? undefined : first;
-    const runId = typeof first === "string" ? first : (second as string);
-    const requestOptions =
-      typeof first === "string" ? (second as RequestOptions | undefined) : third;
-    const { status, body } = await fetchResult(runId, requestOptions);
-    return guard(async () => toRunResult(status, body, runId, workflow));
+    return (await getResultWithResponse(first, second, third)).data;
   }
 
-  /** Reads the JSON event snapshot (not a stream). */
-  async function getEvents(runId: string, requestOptions?: RequestOptions): Promise<EventSnapshot> {
+  const withRequestId = <T>(data: T, response: Response): WithResponse<T> => ({
+    data,
+    response,
+    requestId: response.headers.get("x-request-id") ?? undefined,
+  });
+
+  async function getResultWithResponse(
+    workflowOrRunId: AnyWorkflowDefinition | string,
+    runIdOrOptions?: string | RequestOptions,
+    maybeOptions?: RequestOptions,
+  ): Promise<WithResponse<RunResult<unknown>>> {
+    const workflow = typeof workflowOrRunId === "string" ? undefined : workflowOrRunId;
+    const runId =
+      typeof workflowOrRunId === "string" ? workflowOrRunId : (runIdOrOptions as string);
+    const requestOptions =
+      typeof workflowOrRunId === "string"
+        ? (runIdOrOptions as RequestOptions | undefined)
+        : maybeOptions;
+    const { status, body, response } = await fetchResult(runId, requestOptions);
+    return guard(async () => withRequestId(toRunResult(status, body, runId, workflow), response));
+  }
+
+  async function getEventsWithResponse(
+    runId: string,
+    requestOptions?: RequestOptions,
+  ): Promise<WithResponse<EventSnapshot>> {
     return guard(async () => {
       const { data, error, response } = await api.GET("/runs/{runId}/events", {
         params: { path: { runId } },
         fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
       });
       if (error !== undefined || !data) throw fail(response, error);
-      return data;
+      return withRequestId(data, response);
     });
+  }
+
+  /** Reads the JSON event snapshot (not a stream). */
+  async function getEvents(runId: string, requestOptions?: RequestOptions): Promise<EventSnapshot> {
+    return (await getEventsWithResponse(runId, requestOptions)).data;
   }
 
   /**
@@ -689,6 +713,14 @@ export function createClient(options: ClientOptions) {
     answer: HumanInputAnswer,
     requestOptions: RequestOptions = {},
   ): Promise<RunEnvelope> {
+    return (await answerHumanInputWithResponse(runId, answer, requestOptions)).data;
+  }
+
+  async function answerHumanInputWithResponse(
+    runId: string,
+    answer: HumanInputAnswer,
+    requestOptions: RequestOptions = {},
+  ): Promise<WithResponse<RunEnvelope>> {
     return guard(async () => {
       if (!answer.checkpointId) {
         throw new InvalidOptionError({
@@ -707,7 +739,7 @@ export function createClient(options: ClientOptions) {
         }),
       });
       if (error !== undefined || !data) throw fail(response, error);
-      return data;
+      return withRequestId(data, response);
     });
   }
 
@@ -728,6 +760,19 @@ export function createClient(options: ClientOptions) {
         launchOptions: W extends LaunchableWorkflow ? LaunchOptions<W> : UntypedLaunchOptions,
       ) => Promise<WithResponse<LaunchedRun>>,
       getRun: getRunWithResponse,
+      getResult: getResultWithResponse as {
+        <W extends AnyWorkflowDefinition>(
+          workflow: W,
+          runId: string,
+          requestOptions?: RequestOptions,
+        ): Promise<WithResponse<RunResult<OutputsOf<W>>>>;
+        (
+          runId: string,
+          requestOptions?: RequestOptions,
+        ): Promise<WithResponse<RunResult<Record<string, unknown>>>>;
+      },
+      getEvents: getEventsWithResponse,
+      answerHumanInput: answerHumanInputWithResponse,
     },
   };
 }

@@ -159,3 +159,29 @@ describe("recordings", () => {
     await expect(wfr.downloadRecording(run.run_id)).rejects.toBeInstanceOf(RecordingNotFoundError);
   });
 });
+
+describe("withResponse", () => {
+  it("getRun, getResult, getEvents give the raw response with the data", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, {
+      steps: [
+        {
+          succeed: {
+            outputs: { invoice_id: "INV-2", total: 8, status: "booked", summary: "booked" },
+          },
+        },
+      ],
+    });
+    const run = await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "G", amount: 8, invoice_pdf: pdf() },
+    });
+    await wfr.waitForRun(run.run_id, polling);
+    const envelope = await wfr.withResponse.getRun(run.run_id);
+    expect(envelope.response.status).toBe(200);
+    expect(envelope.data.run_id).toBe(run.run_id);
+    const result = await wfr.withResponse.getResult(invoiceIntake, run.run_id);
+    expect(result.response.status).toBe(200);
+    expect(result.data).toMatchObject({ state: "terminal", status: "succeeded" });
+    const events = await wfr.withResponse.getEvents(run.run_id);
+    expect(events.response.headers.get("content-type")).toContain("application/json");
+  });
+});
