@@ -37,7 +37,8 @@ function program(source: string): readonly string[] {
 }
 
 describe("type-checking cost", () => {
-  it("importing one workflow loads neither zod nor the other workflows", () => {
+  // Each builds a TypeScript program: seconds on a loaded machine, so a generous bound.
+  it("importing one workflow loads neither zod nor the other workflows", { timeout: 120_000 }, () => {
     const files =
       program(`import { invoiceIntake, buildInvoiceIntakeInputs, type Inputs } from "@wfr/generated/production/invoiceIntake";
 export const inputs: Inputs = { vendor_name: "N", amount: 1, invoice_pdf: null as never };
@@ -49,7 +50,7 @@ export const id: "wf_P7Qd2Lx9" = invoiceIntake.id;
     expect(files.some((f) => f.endsWith("invoiceIntake.d.ts"))).toBe(true);
   });
 
-  it("the environment index is typed without zod too", () => {
+  it("the environment index is typed without zod too", { timeout: 120_000 }, () => {
     const files = program(`import { workflows, environment } from "@wfr/generated/production";
 export const name: "production" = environment.name;
 export const state: "draft" = workflows.quarterlyCloseReport.state;
