@@ -38,7 +38,9 @@ function program(source: string): readonly string[] {
 
 describe("type-checking cost", () => {
   // Each builds a TypeScript program: seconds on a loaded machine, so a generous bound.
-  it("importing one workflow loads neither zod nor the other workflows", { timeout: 120_000 }, () => {
+  it("importing one workflow loads neither zod nor the other workflows", {
+    timeout: 120_000,
+  }, () => {
     const files =
       program(`import { invoiceIntake, buildInvoiceIntakeInputs, type Inputs } from "@wfr/generated/production/invoiceIntake";
 export const inputs: Inputs = { vendor_name: "N", amount: 1, invoice_pdf: null as never };
