@@ -55,13 +55,14 @@ export class CallbackDispatcher {
 
   constructor(private readonly hooks: DispatcherHooks) {}
 
-  send(cb: PendingCallback): void {
-    const p = this.deliver(cb).finally(() => this.inflight.delete(p));
+  /** Deliver `cb`; after a restart, `firstAttempt` continues the count where it stopped. */
+  send(cb: PendingCallback, firstAttempt = 1): void {
+    const p = this.deliver(cb, firstAttempt).finally(() => this.inflight.delete(p));
     this.inflight.add(p);
   }
 
-  private async deliver(cb: PendingCallback): Promise<void> {
-    for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS && !this.closed; attempt++) {
+  private async deliver(cb: PendingCallback, firstAttempt: number): Promise<void> {
+    for (let attempt = firstAttempt; attempt <= CALLBACK_ATTEMPTS && !this.closed; attempt++) {
       const started = Date.now();
       let status: number | null = null;
       let error: string | null = null;

@@ -1,13 +1,20 @@
 // The thin node:http edge: routing, auth, CORS, body limits, and JSON responses.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { stringify as toYaml } from "yaml";
 import { CallbackDispatcher, type DeliveryAttempt, type PendingCallback } from "./callbacks.js";
-import { type Clock, iso, RealClock, VirtualClock } from "./clock.js";
+import {
+  type Clock,
+  iso,
+  LATEST_TIME_MS,
+  MAX_ADVANCE_MS,
+  RealClock,
+  VirtualClock,
+} from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
 import { IdempotencyStore, idempotencyScope, requestFingerprint } from "./idempotency.js";
-import { Journal, type JournalRecord } from "./journal.js";
+import { Journal, type JournalRecord, replayJournal } from "./journal.js";
 import {
   BODY_LIMIT,
   type BodyProblem,
@@ -24,6 +31,7 @@ import {
   recordingBytes,
   recordingState,
 } from "./recording.js";
+import { applyRunDelta, type RunDelta, runDelta } from "./run-delta.js";
 import { type NotifyType, newId, RunEngine } from "./run-engine.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario, parseScenario } from "./scenario.js";
@@ -40,8 +48,9 @@ import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 export const SCOPES = ["workflows:run", "runs:read"] as const;
 type Scope = (typeof SCOPES)[number];
 
+/** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
 export interface ApiKey {
-  token: string;
+  token_sha256: string;
   environment: string;
   workspace: string;
   scopes: Scope[];
@@ -88,6 +97,9 @@ export function nestingDepth(value: unknown): number {
 }
 const ADMIN_LIMIT = 8_388_608;
 
+export const tokenHash = (token: string): string =>
+  createHash("sha256").update(token, "utf8").digest("hex");
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -109,6 +121,10 @@ export class Emulator {
   private readonly pending = new Map<string, PendingCallback>();
   private readonly portalSessions = new Map<string, { environment: string; workspace: string }>();
   private journal: Journal | null = null;
+  /** How many of each run's events are already in the journal (the rest go in its next delta). */
+  private readonly eventsWritten = new Map<string, number>();
+  /** Recording downloads counted against the hourly budget, as [workspace, time]. */
+  private readonly recordingAttempts: [string, number][] = [];
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   origin = "http://127.0.0.1:0";
@@ -119,14 +135,17 @@ export class Emulator {
       this.envs.set(def.name, { def, scenarios: new Map(), deliveries: [] });
     }
     this.engine = new RunEngine(this.clock, {
-      persist: (run) => this.record({ t: "run", run }),
+      persist: (run) => this.persistRun(run),
       notify: (run, type) => this.notify(run, type),
       vault: (env) => this.envs.get(env)?.def.vault ?? {},
       synthesize: (run) => this.synthesize(run),
     });
     this.dispatcher = new CallbackDispatcher({
       ...(cfg.webhookSecret ? { secret: cfg.webhookSecret } : {}),
-      onAttempt: (env, a) => this.envs.get(env)?.deliveries.push(a),
+      onAttempt: (env, a) => {
+        this.envs.get(env)?.deliveries.push(a);
+        this.record({ t: "attempt", env, attempt: a });
+      },
       onDone: (cb) => {
         this.pending.delete(cb.event_id);
         this.record({ t: "cb_done", event_id: cb.event_id });
@@ -140,41 +159,104 @@ export class Emulator {
     this.journal?.append(rec);
   }
 
-  private replay(file: string): void {
-    for (const rec of Journal.read(file)) {
-      switch (rec.t) {
-        case "key":
-          this.keys.set((rec.key as ApiKey).token, rec.key as ApiKey);
-          break;
-        case "scenario": {
-          const env = this.envs.get(rec.env as string);
-          if (!env) break;
-          if (rec.scenario) env.scenarios.set(rec.workflow as string, rec.scenario as Scenario);
-          else env.scenarios.delete(rec.workflow as string);
-          break;
-        }
-        case "state": {
-          const wf = this.envs.get(rec.env as string)?.def.workflows.get(rec.workflow as string);
-          if (wf) wf.state = rec.state as WorkflowState;
-          break;
-        }
-        case "clock":
-          if (this.clock instanceof VirtualClock) this.clock.set(rec.now as number);
-          break;
-        case "run": {
-          const run = rec.run as RunRecord;
-          if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
-          this.engine.restore(run);
-          break;
-        }
-        case "cb":
-          this.pending.set((rec.cb as PendingCallback).event_id, rec.cb as PendingCallback);
-          break;
-        case "cb_done":
-          this.pending.delete(rec.event_id as string);
-          break;
+  /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
+  private persistRun(run: RunRecord): void {
+    const written = this.eventsWritten.get(run.run_id);
+    if (written === undefined) this.record({ t: "run", run });
+    else this.record(runDelta(run, written));
+    this.eventsWritten.set(run.run_id, run.events.length);
+  }
+
+  private applyRecord(rec: JournalRecord): void {
+    switch (rec.t) {
+      case "key": {
+        // Older journals stored the token itself; keep only its hash.
+        const k = rec.key as ApiKey & { token?: string };
+        const hash = k.token_sha256 ?? tokenHash(k.token ?? "");
+        this.keys.set(hash, {
+          token_sha256: hash,
+          environment: k.environment,
+          workspace: k.workspace,
+          scopes: k.scopes,
+        });
+        break;
       }
+      case "scenario": {
+        const env = this.envs.get(rec.env as string);
+        if (!env) break;
+        if (rec.scenario) env.scenarios.set(rec.workflow as string, rec.scenario as Scenario);
+        else env.scenarios.delete(rec.workflow as string);
+        break;
+      }
+      case "state": {
+        const wf = this.envs.get(rec.env as string)?.def.workflows.get(rec.workflow as string);
+        if (wf) wf.state = rec.state as WorkflowState;
+        break;
+      }
+      case "clock":
+        if (this.clock instanceof VirtualClock) this.clock.set(rec.now as number);
+        break;
+      case "run": {
+        const run = rec.run as RunRecord;
+        if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
+        this.engine.restore(run);
+        this.eventsWritten.set(run.run_id, run.events.length);
+        break;
+      }
+      case "run_upd": {
+        const d = rec as RunDelta;
+        const run = this.engine.runs.get(d.run_id);
+        if (!run) break;
+        applyRunDelta(run, d);
+        if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
+        this.engine.restore(run);
+        this.eventsWritten.set(run.run_id, run.events.length);
+        break;
+      }
+      case "cb":
+        this.pending.set((rec.cb as PendingCallback).event_id, rec.cb as PendingCallback);
+        break;
+      case "cb_done":
+        this.pending.delete(rec.event_id as string);
+        break;
+      case "attempt":
+        this.envs.get(rec.env as string)?.deliveries.push(rec.attempt as DeliveryAttempt);
+        break;
+      case "recording_download":
+        this.limiter.restore(rec.workspace as string, rec.at as number);
+        this.recordingAttempts.push([rec.workspace as string, rec.at as number]);
+        break;
     }
+  }
+
+  /** Everything the journal must hold to rebuild the current state, one record at a time. */
+  private *snapshot(): Generator<JournalRecord> {
+    for (const key of this.keys.values()) yield { t: "key", key };
+    for (const env of this.envs.values()) {
+      for (const wf of env.def.workflows.values())
+        yield { t: "state", env: env.def.name, workflow: wf.id, state: wf.state };
+      for (const [workflow, scenario] of env.scenarios)
+        yield { t: "scenario", env: env.def.name, workflow, scenario };
+      for (const attempt of env.deliveries) yield { t: "attempt", env: env.def.name, attempt };
+    }
+    if (this.clock instanceof VirtualClock) yield { t: "clock", now: this.clock.now() };
+    for (const run of this.engine.runs.values()) yield { t: "run", run };
+    for (const cb of this.pending.values()) yield { t: "cb", cb };
+    const hourAgo = this.clock.now() - 3_600_000;
+    for (const [workspace, at] of this.recordingAttempts)
+      if (at > hourAgo) yield { t: "recording_download", workspace, at };
+  }
+
+  private snapshotSize(): number {
+    let n = this.keys.size + 1 + this.engine.runs.size + this.pending.size;
+    for (const env of this.envs.values())
+      n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;
+    return n + this.recordingAttempts.length;
+  }
+
+  /** Replay the journal by streaming it; compact it when it holds superseded records. */
+  private replay(file: string): void {
+    const summary = replayJournal(file, (rec) => this.applyRecord(rec));
     for (const run of this.engine.runs.values()) {
       if (run.idempotency_key !== null) {
         this.idem.remember(
@@ -184,6 +266,7 @@ export class Emulator {
         );
       }
     }
+    if (summary.records > this.snapshotSize()) Journal.rewrite(file, this.snapshot());
   }
 
   // ---------- lifecycle ----------
@@ -210,7 +293,11 @@ export class Emulator {
     this.origin = `http://${h}:${addr.port}`;
     // Runs continue after a restart: catch up on due steps, resend pending callbacks.
     this.engine.tick();
-    for (const cb of this.pending.values()) this.dispatcher.send(cb);
+    for (const cb of this.pending.values()) {
+      const env = this.envs.get(cb.environment);
+      const made = env?.deliveries.filter((a) => a.event_id === cb.event_id).length ?? 0;
+      this.dispatcher.send(cb, made + 1);
+    }
   }
 
   get port(): number {
@@ -519,7 +606,7 @@ export class Emulator {
   private authenticate(req: IncomingMessage, env: EnvState): ApiKey {
     const h = req.headers.authorization;
     const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
-    const key = m?.[1] ? this.keys.get(m[1]) : undefined;
+    const key = m?.[1] ? this.keys.get(tokenHash(m[1])) : undefined;
     if (!key || key.environment !== env.def.name) {
       throw new HttpError(
         401,
@@ -712,6 +799,13 @@ export class Emulator {
     const run = this.findRun(key, runId);
     const now = this.clock.now();
     const wait = this.limiter.attempt(key.workspace, now);
+    if (wait === null) {
+      while ((this.recordingAttempts[0]?.[1] ?? now) <= now - 3_600_000)
+        this.recordingAttempts.shift();
+      // Persisted, so a restart does not refill the hourly budget.
+      this.recordingAttempts.push([key.workspace, now]);
+      this.record({ t: "recording_download", workspace: key.workspace, at: now });
+    }
     if (wait !== null) {
       throw new HttpError(
         429,
@@ -875,16 +969,17 @@ export class Emulator {
       if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
         throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string");
       }
+      const token = `wfr_test_${randomBytes(24).toString("base64url")}`;
       const key: ApiKey = {
-        token: `wfr_test_${randomBytes(24).toString("base64url")}`,
+        token_sha256: tokenHash(token),
         environment: env.def.name,
         workspace: (b.workspace as string | undefined) ?? env.def.workspace,
         scopes: [...new Set(scopes as Scope[])],
       };
-      this.keys.set(key.token, key);
+      this.keys.set(key.token_sha256, key);
       this.record({ t: "key", key });
       return this.send(res, 201, {
-        token: key.token,
+        token,
         environment: key.environment,
         workspace: key.workspace,
         scopes: key.scopes,
@@ -919,10 +1014,21 @@ export class Emulator {
         );
       }
       const ms = b.ms;
-      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
-        throw new HttpError(400, "INVALID_BODY", "ms must be a non-negative number");
-      }
       const clock = this.clock;
+      if (
+        typeof ms !== "number" ||
+        !Number.isFinite(ms) ||
+        ms < 0 ||
+        ms > MAX_ADVANCE_MS ||
+        clock.now() + ms > LATEST_TIME_MS
+      ) {
+        throw new HttpError(
+          400,
+          "INVALID_BODY",
+          `ms must be a number from 0 to ${MAX_ADVANCE_MS} (and keep the clock before year 9999)`,
+          { field: "ms" },
+        );
+      }
       this.engine.advance(Math.floor(ms), (t) => clock.set(t));
       this.record({ t: "clock", now: clock.now() });
       return this.send(res, 200, { now: iso(clock.now()) });

@@ -304,11 +304,36 @@ export class RunEngine {
     return { kind: "accepted" };
   }
 
+  /**
+   * Process a run from a timer or clock advance. One run's failure (a bug, an impossible date)
+   * ends that run with status error; it never escapes into the timer and takes the server down.
+   */
+  private processGuarded(run: RunRecord): void {
+    try {
+      this.process(run);
+    } catch (e) {
+      const message = `the emulator could not continue this run: ${(e as Error)?.message ?? e}`;
+      console.error(`wfr-emulator: run ${run.run_id}: ${message}`);
+      this.active.delete(run.run_id);
+      run.next_at = null;
+      run.waiting = null;
+      run.status = "error";
+      run.error = { code: "EMULATOR_ERROR", message };
+      try {
+        run.finished_at = this.clock.now();
+        run.updated_at = run.finished_at;
+        this.hooks.persist(run);
+      } catch (e2) {
+        console.error(`wfr-emulator: run ${run.run_id}: not persisted: ${(e2 as Error)?.message}`);
+      }
+    }
+  }
+
   /** Process every run that is due now. */
   tick(): void {
     for (const id of [...this.active]) {
       const run = this.runs.get(id);
-      if (run) this.process(run);
+      if (run) this.processGuarded(run);
     }
     this.schedule();
   }
@@ -331,7 +356,7 @@ export class RunEngine {
       setNow(at);
       for (const id of [...this.active]) {
         const run = this.runs.get(id);
-        if (run && run.next_at !== null && run.next_at <= at) this.process(run);
+        if (run && run.next_at !== null && run.next_at <= at) this.processGuarded(run);
       }
     }
     setNow(target);
@@ -351,7 +376,11 @@ export class RunEngine {
       () => {
         this.timer = null;
         this.timerAt = null;
-        this.tick();
+        try {
+          this.tick();
+        } catch (e) {
+          console.error(`wfr-emulator: scheduler: ${(e as Error)?.message ?? e}`);
+        }
       },
       Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)),
     );

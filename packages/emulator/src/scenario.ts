@@ -9,9 +9,12 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function nonNegInt(v: unknown, where: string): number {
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-    throw new ScenarioError(`${where} must be a non-negative number of milliseconds`);
+/** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
+export const MAX_SCENARIO_MS = 365 * 86_400_000;
+
+function nonNegInt(v: unknown, where: string, max = MAX_SCENARIO_MS): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
+    throw new ScenarioError(`${where} must be a number from 0 to ${max}`);
   }
   return Math.floor(v);
 }
@@ -93,7 +96,7 @@ export function parseScenario(raw: unknown): Scenario {
     if (r.processing_ms !== undefined)
       rec.processing_ms = nonNegInt(r.processing_ms, "recording.processing_ms");
     if (r.size_bytes !== undefined)
-      rec.size_bytes = nonNegInt(r.size_bytes, "recording.size_bytes");
+      rec.size_bytes = nonNegInt(r.size_bytes, "recording.size_bytes", 2 ** 40);
     out.recording = rec;
   }
   if (raw.session !== undefined) {
