@@ -14,6 +14,8 @@ const USAGE = `Usage: wfr-emulator [options]
   --no-admin                 disable the /_emulator admin API
   --cors-origin <origin>     permitted application origin (repeatable)
   --webhook-secret <whsec_>  sign callbacks (Standard Webhooks)
+  --log-format text|json     request log format on stdout (default text)
+  --quiet                    no request log
 `;
 
 async function main(): Promise<void> {
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
       "no-admin": { type: "boolean", default: false },
       "cors-origin": { type: "string", multiple: true },
       "webhook-secret": { type: "string" },
+      "log-format": { type: "string", default: "text" },
+      quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -42,7 +46,10 @@ async function main(): Promise<void> {
     throw new Error(`--port: bad port ${values.port}`);
   if (values.clock !== "real" && values.clock !== "virtual")
     throw new Error("--clock must be real or virtual");
+  if (values["log-format"] !== "text" && values["log-format"] !== "json")
+    throw new Error("--log-format must be text or json");
   const opts: EmulatorOptions = {
+    requestLog: values.quiet ? "off" : values["log-format"],
     port,
     host: values.host,
     clock: values.clock,

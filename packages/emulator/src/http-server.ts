@@ -31,6 +31,7 @@ import {
   recordingBytes,
   recordingState,
 } from "./recording.js";
+import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
 import { applyRunDelta, type RunDelta, runDelta } from "./run-delta.js";
 import { type NotifyType, newId, RunEngine } from "./run-engine.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
@@ -64,6 +65,7 @@ export interface ServerConfig {
   corsOrigins: string[];
   webhookSecret?: string;
   data?: string;
+  requestLog?: RequestLogFormat;
 }
 
 class HttpError extends Error {
@@ -213,9 +215,11 @@ export class Emulator {
         this.eventsWritten.set(run.run_id, run.events.length);
         break;
       }
-      case "cb":
-        this.pending.set((rec.cb as PendingCallback).event_id, rec.cb as PendingCallback);
+      case "cb": {
+        const cb = callbackFromRecord(rec, this.engine.runs);
+        this.pending.set(cb.event_id, cb);
         break;
+      }
       case "cb_done":
         this.pending.delete(rec.event_id as string);
         break;
@@ -241,7 +245,7 @@ export class Emulator {
     }
     if (this.clock instanceof VirtualClock) yield { t: "clock", now: this.clock.now() };
     for (const run of this.engine.runs.values()) yield { t: "run", run };
-    for (const cb of this.pending.values()) yield { t: "cb", cb };
+    for (const cb of this.pending.values()) yield callbackRecord(cb, JSON.parse(cb.body));
     const hourAgo = this.clock.now() - 3_600_000;
     for (const [workspace, at] of this.recordingAttempts)
       if (at > hourAgo) yield { t: "recording_download", workspace, at };
@@ -277,6 +281,7 @@ export class Emulator {
       this.journal = new Journal(this.cfg.data);
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+      logRequest(this.cfg.requestLog ?? "off", req, res);
       this.handle(req, res).catch((e) => this.fail(res, e));
     });
     server.on("connection", (s) => {
@@ -365,7 +370,7 @@ export class Emulator {
       body: JSON.stringify(payload),
     };
     this.pending.set(cb.event_id, cb);
-    this.record({ t: "cb", cb });
+    this.record(callbackRecord(cb, payload));
     this.dispatcher.send(cb);
   }
 
@@ -675,6 +680,7 @@ export class Emulator {
     this.requireScope(key, route === "launch" || route === "human" ? "workflows:run" : "runs:read");
     const links = this.links(env.def.name);
     const id = p[1] as string;
+    if (route !== "launch") noteRequest(res, { run_id: id });
     switch (route) {
       case "launch":
         return this.launch(req, res, env, key, id);
@@ -723,9 +729,11 @@ export class Emulator {
       const prior = hit.kind === "new" ? undefined : this.engine.runs.get(hit.runId);
       if (hit.kind === "replay" && prior) {
         this.engine.process(prior);
+        noteRequest(res, { run_id: prior.run_id, idempotency: "replay" });
         return this.send(res, 202, envelope(prior, this.links(env.def.name)));
       }
       if (hit.kind === "conflict") {
+        noteRequest(res, { idempotency: "conflict" });
         throw new HttpError(
           409,
           "IDEMPOTENCY_CONFLICT",
@@ -792,6 +800,7 @@ export class Emulator {
       scenario,
     });
     if (scope !== null) this.idem.remember(scope, run.run_id, fingerprint);
+    noteRequest(res, { run_id: run.run_id });
     this.send(res, 202, envelope(run, this.links(env.def.name)));
   }
 
@@ -1105,6 +1114,31 @@ export class Emulator {
     }
     throw new HttpError(404, "NOT_FOUND", "no such admin route");
   }
+}
+
+/**
+ * A pending callback as a journal record. Its payload repeats the run's metadata (up to 36 MiB)
+ * in `run` and `result`; the journal holds it once, in the run, and puts it back on replay.
+ */
+function callbackRecord(cb: PendingCallback, payload: Record<string, unknown>): JournalRecord {
+  const stored: Record<string, unknown> = { ...payload };
+  for (const part of ["run", "result"]) {
+    const v = stored[part];
+    if (isObj(v) && Object.hasOwn(v, "metadata")) stored[part] = { ...v, metadata: null };
+  }
+  return { t: "cb", cb: { ...cb, body: "" }, payload: stored };
+}
+
+function callbackFromRecord(rec: JournalRecord, runs: Map<string, RunRecord>): PendingCallback {
+  const cb = rec.cb as PendingCallback;
+  if (!isObj(rec.payload)) return cb; // older journals stored the body itself
+  const payload = rec.payload;
+  const metadata = runs.get(cb.run_id)?.metadata ?? {};
+  for (const part of ["run", "result"]) {
+    const v = payload[part];
+    if (isObj(v) && Object.hasOwn(v, "metadata")) v.metadata = metadata;
+  }
+  return { ...cb, body: JSON.stringify(payload) };
 }
 
 /** Deterministic bytes of a synthesized file output (a tiny PDF). */

@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   webhookSecret?: string;
   /** Vault credentials by environment: { production: { erp_password: "..." } }. */
   vault?: Record<string, Record<string, string>>;
+  /** One line per request on stdout: "text", "json", or "off" (default for in-process use). */
+  requestLog?: "text" | "json" | "off";
 }
 
 export interface RunningEmulator {
@@ -83,6 +85,7 @@ export async function launchEmulator(
     corsOrigins: options.corsOrigins ?? [],
     ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
     ...(options.data ? { data: options.data } : {}),
+    requestLog: options.requestLog ?? "off",
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   let closing: Promise<void> | undefined;
