@@ -16,6 +16,8 @@ const USAGE = `Usage: wfr-emulator [options]
   --webhook-secret <whsec_>  sign callbacks (Standard Webhooks)
   --log-format text|json     request log format on stdout (default text)
   --quiet                    no request log
+  --admin-token <token>      require Authorization: Bearer <token> on the admin API
+  --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
 `;
 
 async function main(): Promise<void> {
@@ -33,6 +35,8 @@ async function main(): Promise<void> {
       "webhook-secret": { type: "string" },
       "log-format": { type: "string", default: "text" },
       quiet: { type: "boolean", default: false },
+      "admin-token": { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
   if (values.catalog) opts.catalog = values.catalog;
   if (values["from-schemas"]) opts.fromSchemas = values["from-schemas"];
   if (values.data) opts.data = values.data;
+  if (values["admin-token"]) opts.adminToken = values["admin-token"];
+  if (values["allowed-host"]) opts.allowedHosts = values["allowed-host"];
   if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
   const { running: emu, environments } = await launchEmulator(opts);
   process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);

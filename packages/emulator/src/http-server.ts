@@ -31,6 +31,7 @@ import {
   recordingBytes,
   recordingState,
 } from "./recording.js";
+import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
 import { applyRunDelta, type RunDelta, runDelta } from "./run-delta.js";
 import { type NotifyType, newId, RunEngine } from "./run-engine.js";
@@ -66,6 +67,9 @@ export interface ServerConfig {
   webhookSecret?: string;
   data?: string;
   requestLog?: RequestLogFormat;
+  adminToken?: string;
+  /** Extra Host names accepted besides the listening address and localhost. */
+  allowedHosts?: string[];
 }
 
 class HttpError extends Error {
@@ -130,6 +134,8 @@ export class Emulator {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   origin = "http://127.0.0.1:0";
+  private hostNames: Set<string> = new Set();
+  private sameOrigins: Set<string> = new Set();
 
   constructor(private readonly cfg: ServerConfig) {
     this.clock = cfg.clock === "virtual" ? new VirtualClock() : new RealClock();
@@ -296,6 +302,8 @@ export class Emulator {
     const addr = server.address() as AddressInfo;
     const h = host.includes(":") ? `[${host}]` : host;
     this.origin = `http://${h}:${addr.port}`;
+    this.hostNames = allowedHostNames(host, this.cfg.allowedHosts);
+    this.sameOrigins = new Set([...this.hostNames].map((n) => `http://${n}:${addr.port}`));
     // Runs continue after a restart: catch up on due steps, resend pending callbacks.
     this.engine.tick();
     for (const cb of this.pending.values()) {
@@ -512,6 +520,8 @@ export class Emulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const badHost = checkHost(req.headers, this.hostNames);
+    if (badHost) throw new HttpError(badHost.status, badHost.code, badHost.message);
     if (this.cors(req, res)) return;
     // Split by hand: `new URL("//host/x", base)` would read "host" as an authority.
     const raw = req.url ?? "/";
@@ -530,8 +540,16 @@ export class Emulator {
           return p;
         }
       });
+    this.refuseKeyInQuery(url.searchParams);
     if (parts[0] === "_emulator") {
       if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
+      const bad = checkAdminRequest(
+        req.method ?? "GET",
+        req.headers,
+        this.sameOrigins,
+        this.cfg.adminToken,
+      );
+      if (bad) throw new HttpError(bad.status, bad.code, bad.message);
       return this.admin(req, res, parts.slice(1));
     }
     const env = parts[0] !== undefined ? this.envs.get(parts[0]) : undefined;
@@ -645,16 +663,17 @@ export class Emulator {
     return run;
   }
 
-  private async api(
-    req: IncomingMessage,
-    res: ServerResponse,
-    env: EnvState,
-    p: string[],
-    url: { searchParams: URLSearchParams },
-  ): Promise<void> {
-    // Spec "Authentication" 4: keys never in a URL.
-    for (const name of url.searchParams.keys()) {
-      if (QUERY_KEY_PARAMS.includes(name.toLowerCase())) {
+  /**
+   * Spec "Authentication" 4: keys never in a URL. Refused on every route: a parameter named like
+   * a key, or any parameter whose value is an API key (issued here or shaped like one).
+   */
+  private refuseKeyInQuery(params: URLSearchParams): void {
+    for (const [name, value] of params) {
+      if (
+        QUERY_KEY_PARAMS.includes(name.toLowerCase()) ||
+        value.startsWith("wfr_") ||
+        this.keys.has(tokenHash(value))
+      ) {
         throw new HttpError(
           400,
           "API_KEY_IN_QUERY",
@@ -662,6 +681,15 @@ export class Emulator {
         );
       }
     }
+  }
+
+  private async api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    env: EnvState,
+    p: string[],
+    url: { searchParams: URLSearchParams },
+  ): Promise<void> {
     const m = req.method;
     let route: string | null = null;
     if (m === "POST" && p.length === 3 && p[0] === "automations" && p[2] === "runs")

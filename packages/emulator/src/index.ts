@@ -36,6 +36,10 @@ export interface EmulatorOptions {
   vault?: Record<string, Record<string, string>>;
   /** One line per request on stdout: "text", "json", or "off" (default for in-process use). */
   requestLog?: "text" | "json" | "off";
+  /** When set, the admin API needs `Authorization: Bearer <adminToken>`. */
+  adminToken?: string;
+  /** Host header names accepted besides the listening address, localhost, 127.0.0.1, [::1]. */
+  allowedHosts?: string[];
 }
 
 export interface RunningEmulator {
@@ -86,6 +90,8 @@ export async function launchEmulator(
     ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
     ...(options.data ? { data: options.data } : {}),
     requestLog: options.requestLog ?? "off",
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   let closing: Promise<void> | undefined;

@@ -72,6 +72,21 @@ export function checkMetadata(body: Record<string, unknown>): BodyProblem | null
   return null;
 }
 
+/** Whether `s` has more than `max` code points; stops counting at max + 1. */
+export function codePointsOver(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (++n > max) return true;
+  }
+  return false;
+}
+
 export function idempotencyKeyOf(
   body: Record<string, unknown>,
   header: string | string[] | undefined,
@@ -84,7 +99,8 @@ export function idempotencyKeyOf(
         message: `${where} must be a non-empty string`,
       };
     }
-    if (v.length > IDEMPOTENCY_KEY_MAX) {
+    // Counted in characters (code points), not UTF-16 units: 200 emoji are 200 characters.
+    if (codePointsOver(v, IDEMPOTENCY_KEY_MAX)) {
       return {
         status: 400,
         code: "INVALID_IDEMPOTENCY_KEY",
