@@ -1,5 +1,6 @@
 // Checks of the launch body (spec "Launch body", "Errors", "Limits"), apart from `inputs`.
 import { checkCallbackUrl } from "./callback-url.js";
+import { isObject } from "./json-text.js";
 import type { AttachmentMeta } from "./types.js";
 
 export const BODY_LIMIT = 37_748_736; // 36 MiB, spec "Limits"
@@ -25,10 +26,6 @@ export interface BodyProblem {
   attachment_id?: string;
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function decodedLength(b64: string): number {
@@ -41,7 +38,7 @@ export function isStrictBase64(s: string): boolean {
 }
 
 export function checkTopLevel(body: unknown): BodyProblem | null {
-  if (!isObj(body)) {
+  if (!isObject(body)) {
     return { status: 400, code: "INVALID_BODY", message: "the launch body must be a JSON object" };
   }
   const keys = Object.keys(body);
@@ -66,7 +63,7 @@ export function checkTopLevel(body: unknown): BodyProblem | null {
 
 export function checkMetadata(body: Record<string, unknown>): BodyProblem | null {
   // Spec: metadata must be a JSON object (null, array, string, number, boolean are invalid).
-  if (Object.hasOwn(body, "metadata") && !isObj(body.metadata)) {
+  if (Object.hasOwn(body, "metadata") && !isObject(body.metadata)) {
     return { status: 400, code: "INVALID_METADATA", message: "metadata must be a JSON object" };
   }
   return null;
@@ -166,7 +163,7 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
     code: "INVALID_ATTACHMENTS",
     message,
   });
-  if (!isObj(ctx)) return bad("input_context must be an object");
+  if (!isObject(ctx)) return bad("input_context must be an object");
   const extra = Object.keys(ctx).find((k) => k !== "attachments");
   if (extra !== undefined)
     return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
@@ -174,7 +171,7 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
   if (!Array.isArray(ctx.attachments)) return bad("input_context.attachments must be an array");
   for (const [i, a] of ctx.attachments.entries()) {
     const where = `input_context.attachments[${i}]`;
-    if (!isObj(a)) return bad(`${where} must be an object`);
+    if (!isObject(a)) return bad(`${where} must be an object`);
     for (const k of ["id", "filename", "mimeType", "base64"]) {
       if (typeof a[k] !== "string") return bad(`${where}.${k} must be a string`);
     }

@@ -1,13 +1,11 @@
 // Scenario format (README "Scenario format"): ordered steps that drive a run on the clock.
+
+import { isObject } from "./json-text.js";
 import type { FailStatus, RecordingConfig, Scenario, ScenarioStep } from "./types.js";
 
 export class ScenarioError extends Error {}
 
 const FAIL_STATUSES: FailStatus[] = ["failed", "error", "cancelled", "terminated", "dead_letter"];
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
 export const MAX_SCENARIO_MS = 365 * 86_400_000;
@@ -21,7 +19,7 @@ function nonNegInt(v: unknown, where: string, max = MAX_SCENARIO_MS): number {
 
 function step(raw: unknown, i: number): ScenarioStep {
   const where = `steps[${i}]`;
-  if (!isObj(raw)) throw new ScenarioError(`${where} must be an object`);
+  if (!isObject(raw)) throw new ScenarioError(`${where} must be an object`);
   const keys = Object.keys(raw);
   if (keys.length !== 1) {
     throw new ScenarioError(
@@ -34,12 +32,12 @@ function step(raw: unknown, i: number): ScenarioStep {
     case "wait_ms":
       return { wait_ms: nonNegInt(v, `${where}.wait_ms`) };
     case "event":
-      if (!isObj(v) || typeof v.type !== "string" || v.type === "") {
+      if (!isObject(v) || typeof v.type !== "string" || v.type === "") {
         throw new ScenarioError(`${where}.event must be an object with a string type`);
       }
       return { event: v as { type: string } };
     case "human": {
-      if (!isObj(v) || typeof v.kind !== "string" || typeof v.reason !== "string") {
+      if (!isObject(v) || typeof v.kind !== "string" || typeof v.reason !== "string") {
         throw new ScenarioError(`${where}.human needs string kind and reason`);
       }
       if (v.instructions !== undefined && typeof v.instructions !== "string") {
@@ -56,20 +54,20 @@ function step(raw: unknown, i: number): ScenarioStep {
       };
     }
     case "succeed":
-      if (v !== null && v !== undefined && !isObj(v)) {
+      if (v !== null && v !== undefined && !isObject(v)) {
         throw new ScenarioError(`${where}.succeed must be an object`);
       }
-      if (isObj(v) && v.outputs !== undefined && !isObj(v.outputs)) {
+      if (isObject(v) && v.outputs !== undefined && !isObject(v.outputs)) {
         throw new ScenarioError(`${where}.succeed.outputs must be an object`);
       }
-      return { succeed: isObj(v) && isObj(v.outputs) ? { outputs: v.outputs } : {} };
+      return { succeed: isObject(v) && isObject(v.outputs) ? { outputs: v.outputs } : {} };
     case "fail": {
-      if (!isObj(v)) throw new ScenarioError(`${where}.fail must be an object`);
+      if (!isObject(v)) throw new ScenarioError(`${where}.fail must be an object`);
       const status = (v.status ?? "failed") as FailStatus;
       if (!FAIL_STATUSES.includes(status)) {
         throw new ScenarioError(`${where}.fail.status must be one of ${FAIL_STATUSES.join(", ")}`);
       }
-      const err = isObj(v.error) ? v.error : {};
+      const err = isObject(v.error) ? v.error : {};
       const message = typeof err.message === "string" ? err.message : `run ${status}`;
       return {
         fail: {
@@ -84,12 +82,12 @@ function step(raw: unknown, i: number): ScenarioStep {
 }
 
 export function parseScenario(raw: unknown): Scenario {
-  if (!isObj(raw)) throw new ScenarioError("scenario must be an object");
+  if (!isObject(raw)) throw new ScenarioError("scenario must be an object");
   if (!Array.isArray(raw.steps)) throw new ScenarioError("scenario.steps must be an array");
   const out: Scenario = { steps: raw.steps.map(step) };
   if (raw.recording !== undefined) {
     const r = raw.recording;
-    if (!isObj(r) || !["none", "ready", "processing"].includes(r.mode as string)) {
+    if (!isObject(r) || !["none", "ready", "processing"].includes(r.mode as string)) {
       throw new ScenarioError('scenario.recording.mode must be "none", "ready" or "processing"');
     }
     const rec: RecordingConfig = { mode: r.mode as RecordingConfig["mode"] };
