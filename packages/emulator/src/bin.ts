@@ -16,6 +16,9 @@ const USAGE = `Usage: wfr-emulator [options]
   --webhook-secret <whsec_>  sign callbacks (Standard Webhooks)
   --log-format text|json     request log format on stdout (default text)
   --quiet                    no request log
+  --forward-callbacks <url>  deliver every callback to this local receiver (original URL in
+                             the X-Wfr-Callback-Url header)
+  --deliver-public           send callbacks to public addresses (default: held, not sent)
   --admin-token <token>      require Authorization: Bearer <token> on the admin API
   --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
 `;
@@ -36,6 +39,8 @@ async function main(): Promise<void> {
       "log-format": { type: "string", default: "text" },
       quiet: { type: "boolean", default: false },
       "admin-token": { type: "string" },
+      "forward-callbacks": { type: "string" },
+      "deliver-public": { type: "boolean", default: false },
       "allowed-host": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
@@ -65,6 +70,15 @@ async function main(): Promise<void> {
   if (values["from-schemas"]) opts.fromSchemas = values["from-schemas"];
   if (values.data) opts.data = values.data;
   if (values["admin-token"]) opts.adminToken = values["admin-token"];
+  if (values["forward-callbacks"]) {
+    const u = URL.canParse(values["forward-callbacks"])
+      ? new URL(values["forward-callbacks"])
+      : null;
+    if (!u || (u.protocol !== "http:" && u.protocol !== "https:"))
+      throw new Error("--forward-callbacks must be an http(s) URL");
+    opts.forwardCallbacks = u.toString();
+  }
+  opts.deliverPublic = values["deliver-public"];
   if (values["allowed-host"]) opts.allowedHosts = values["allowed-host"];
   if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
   const { running: emu, environments } = await launchEmulator(opts);

@@ -69,6 +69,8 @@ export interface ServerConfig {
   data?: string;
   requestLog?: RequestLogFormat;
   adminToken?: string;
+  forwardCallbacks?: string;
+  deliverPublic?: boolean;
   /** Extra Host names accepted besides the listening address and localhost. */
   allowedHosts?: string[];
 }
@@ -134,6 +136,11 @@ export class Emulator {
     });
     this.dispatcher = new CallbackDispatcher({
       ...(cfg.webhookSecret ? { secret: cfg.webhookSecret } : {}),
+      policy: {
+        allowLocal: cfg.allowLocalCallbacks,
+        deliverPublic: cfg.deliverPublic ?? false,
+        ...(cfg.forwardCallbacks ? { forwardTo: cfg.forwardCallbacks } : {}),
+      },
       onAttempt: (env, a) => {
         this.envs.get(env)?.deliveries.push(a);
         this.record({ t: "attempt", env, attempt: a });
