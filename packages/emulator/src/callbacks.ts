@@ -153,13 +153,17 @@ export class CallbackDispatcher {
   constructor(private readonly hooks: DispatcherHooks) {}
 
   /** Deliver `cb`; after a restart, `firstAttempt` continues the count where it stopped. */
-  send(cb: PendingCallback, firstAttempt = 1): void {
-    const p = this.deliver(cb, firstAttempt).finally(() => this.inflight.delete(p));
+  send(cb: PendingCallback, firstAttempt = 1, lastAttempt = CALLBACK_ATTEMPTS): void {
+    const p = this.deliver(cb, firstAttempt, lastAttempt).finally(() => this.inflight.delete(p));
     this.inflight.add(p);
   }
 
-  private async deliver(cb: PendingCallback, firstAttempt: number): Promise<void> {
-    for (let attempt = firstAttempt; attempt <= CALLBACK_ATTEMPTS && !this.closed; attempt++) {
+  private async deliver(
+    cb: PendingCallback,
+    firstAttempt: number,
+    lastAttempt: number,
+  ): Promise<void> {
+    for (let attempt = firstAttempt; attempt <= lastAttempt && !this.closed; attempt++) {
       const started = Date.now();
       let status: number | null = null;
       let error: string | null = null;
@@ -211,7 +215,7 @@ export class CallbackDispatcher {
         ...(forwarded ? { forwarded_to: forwarded } : {}),
       });
       if (held || !shouldRetry(status)) break;
-      if (attempt < CALLBACK_ATTEMPTS) {
+      if (attempt < lastAttempt) {
         const delay = this.hooks.retryDelayMs?.(attempt) ?? 200 * attempt;
         await new Promise<void>((r) => {
           const t = setTimeout(() => {

@@ -35,9 +35,9 @@ import {
 import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
 import { applyRunDelta, type RunDelta, runDelta } from "./run-delta.js";
-import { type NotifyType, newId, RunEngine } from "./run-engine.js";
+import { type Fault, type NotifyType, newId, RunEngine } from "./run-engine.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
-import { defaultScenario, parseScenario } from "./scenario.js";
+import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
 import { synthesizeOutputs } from "./synthesize-outputs.js";
 import {
   type EnvironmentDef,
@@ -111,6 +111,8 @@ export class Emulator {
   private readonly limiter = new RecordingRateLimiter();
   private readonly dispatcher: CallbackDispatcher;
   private readonly pending = new Map<string, PendingCallback>();
+  /** Callbacks sent since start, by event_id, for POST .../callbacks/{event_id}/resend. */
+  private readonly sent = new Map<string, PendingCallback>();
   private readonly portalSessions = new Map<string, { environment: string; workspace: string }>();
   private journal: Journal | null = null;
   /** How many of each run's events are already in the journal (the rest go in its next delta). */
@@ -147,6 +149,7 @@ export class Emulator {
       },
       onDone: (cb) => {
         this.pending.delete(cb.event_id);
+        this.sent.set(cb.event_id, cb);
         this.record({ t: "cb_done", event_id: cb.event_id });
       },
     });
@@ -217,6 +220,9 @@ export class Emulator {
         this.pending.set(cb.event_id, cb);
         break;
       }
+      case "reset":
+        this.resetEnvironment(rec.env as string);
+        break;
       case "cb_done":
         this.pending.delete(rec.event_id as string);
         break;
@@ -933,6 +939,55 @@ export class Emulator {
     return body;
   }
 
+  /** Body of POST .../runs/{id}/faults/{kind}; errors name the field. */
+  private parseFault(kind: string, body: Record<string, unknown>): Fault {
+    try {
+      switch (kind) {
+        case "checkpoint": {
+          const s = parseStep({ human: { kind: "approval", reason: "injected", ...body } }, 0);
+          if ("human" in s) return { kind: "checkpoint", human: s.human };
+          break;
+        }
+        case "expire":
+          return { kind: "expire" };
+        case "fail": {
+          const s = parseStep({ fail: body }, 0);
+          if ("fail" in s) return { kind: "fail", status: s.fail.status, error: s.fail.error };
+          break;
+        }
+        case "succeed": {
+          const s = parseStep({ succeed: body }, 0);
+          if ("succeed" in s)
+            return {
+              kind: "succeed",
+              ...(s.succeed.outputs ? { outputs: s.succeed.outputs } : {}),
+            };
+          break;
+        }
+      }
+    } catch (e) {
+      throw new HttpError(400, "INVALID_FAULT", (e as Error).message);
+    }
+    throw new HttpError(404, "NOT_FOUND", "faults are checkpoint, expire, fail and succeed");
+  }
+
+  /** Forget an environment's runs, deliveries, pending callbacks and scenarios. */
+  private resetEnvironment(name: string): void {
+    const env = this.envs.get(name);
+    if (!env) return;
+    const gone = new Set<string>();
+    for (const run of this.engine.runs.values()) if (run.environment === name) gone.add(run.run_id);
+    for (const id of gone) {
+      this.engine.forget(id);
+      this.eventsWritten.delete(id);
+    }
+    this.idem.forgetRuns(gone);
+    for (const [id, cb] of this.pending) if (cb.environment === name) this.pending.delete(id);
+    for (const [id, cb] of this.sent) if (cb.environment === name) this.sent.delete(id);
+    env.deliveries.length = 0;
+    env.scenarios.clear();
+  }
+
   private runHistory(run: RunRecord): Record<string, unknown> {
     const links = this.links(run.environment);
     const rec = run.scenario.recording ?? { mode: "ready" };
@@ -1081,6 +1136,31 @@ export class Emulator {
     if (p[0] === "environments" && p.length >= 3) {
       if (!this.clock.virtual) this.engine.tick();
       const env = this.adminEnv(p[1]);
+      if (m === "POST" && p[2] === "reset" && p.length === 3) {
+        this.resetEnvironment(env.def.name);
+        this.record({ t: "reset", env: env.def.name });
+        return this.send(res, 200, { environment: env.def.name, reset: true });
+      }
+      if (m === "POST" && p[2] === "runs" && p[4] === "faults" && p.length === 6) {
+        const run = this.engine.runs.get(p[3] as string);
+        if (!run || run.environment !== env.def.name)
+          throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+        const fault = this.parseFault(p[5] as string, await this.adminJson(req, res));
+        const refused = this.engine.inject(run, fault);
+        if (refused !== null) throw new HttpError(409, "FAULT_NOT_APPLICABLE", refused);
+        return this.send(res, 200, this.runHistory(run));
+      }
+      if (m === "POST" && p[2] === "callbacks" && p[4] === "resend" && p.length === 5) {
+        const cb = this.sent.get(p[3] as string) ?? this.pending.get(p[3] as string);
+        if (!cb || cb.environment !== env.def.name)
+          throw new HttpError(404, "EVENT_NOT_FOUND", "no callback with this event_id was sent");
+        const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
+        this.pending.set(cb.event_id, cb);
+        this.record(callbackRecord(cb, JSON.parse(cb.body)));
+        // Attempt numbers continue; a resend gets the usual three attempts.
+        this.dispatcher.send(cb, made + 1, made + 3);
+        return this.send(res, 202, { event_id: cb.event_id, resent: true });
+      }
       if (m === "GET" && p[2] === "callbacks" && p.length === 3) {
         return this.send(res, 200, { deliveries: env.deliveries });
       }

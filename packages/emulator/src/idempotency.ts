@@ -78,6 +78,11 @@ export class IdempotencyStore {
       : { kind: "conflict", runId: hit.runId };
   }
 
+  /** Forget the keys of runs that no longer exist (environment reset). */
+  forgetRuns(runIds: ReadonlySet<string>): void {
+    for (const [scope, e] of this.entries) if (runIds.has(e.runId)) this.entries.delete(scope);
+  }
+
   remember(scope: string, runId: string, fingerprint: string): void {
     this.entries.set(scope, { runId, fingerprint });
   }

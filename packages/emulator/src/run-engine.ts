@@ -3,7 +3,14 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
-import { type Checkpoint, isTerminal, type RunRecord, type RunStatus } from "./types.js";
+import {
+  type Checkpoint,
+  type FailStatus,
+  isTerminal,
+  type RunRecord,
+  type RunStatus,
+  type ScenarioStep,
+} from "./types.js";
 import { redactVault } from "./vault.js";
 
 /** How long the runtime takes to acknowledge an accepted human answer. */
@@ -37,6 +44,13 @@ export type NewRun = Pick<
   | "scenario"
 >;
 
+/** A fault injected into a live run from the admin API. */
+export type Fault =
+  | { kind: "checkpoint"; human: Extract<ScenarioStep, { human: unknown }>["human"] }
+  | { kind: "expire" }
+  | { kind: "fail"; status: FailStatus; error: { code?: string; message: string } }
+  | { kind: "succeed"; outputs?: Record<string, unknown> };
+
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(10).toString("hex")}`;
 
 export type AnswerOutcome =
@@ -57,6 +71,12 @@ export class RunEngine {
     readonly clock: Clock,
     private readonly hooks: EngineHooks,
   ) {}
+
+  /** Drop a run entirely (environment reset). */
+  forget(runId: string): void {
+    this.runs.delete(runId);
+    this.active.delete(runId);
+  }
 
   /** Re-adopt a run (journal replay). */
   restore(run: RunRecord): void {
@@ -327,6 +347,63 @@ export class RunEngine {
         console.error(`wfr-emulator: run ${run.run_id}: not persisted: ${(e2 as Error)?.message}`);
       }
     }
+  }
+
+  /**
+   * Fault injection (admin API): move a live run now, as if its scenario had said so. Returns
+   * null when done, or why the run cannot take this fault.
+   */
+  inject(run: RunRecord, fault: Fault): string | null {
+    this.process(run);
+    if (isTerminal(run.status)) return `the run already ended with ${run.status}`;
+    const now = this.clock.now();
+    switch (fault.kind) {
+      case "checkpoint": {
+        if (run.status === "waiting_for_human_live") return "the run already waits for a human";
+        if (run.session_id === null) {
+          run.session_id = newId("ses");
+          run.started_at = now;
+          this.setStatus(run, "running", { session: run.scenario.session ?? "browser" });
+        }
+        const cp: Checkpoint = {
+          checkpoint_id: newId("chk"),
+          kind: fault.human.kind,
+          reason: fault.human.reason,
+          instructions: fault.human.instructions ?? null,
+          stop_condition: fault.human.stop_condition ?? null,
+          expires_at: now + fault.human.expires_in_ms,
+          step: run.step,
+        };
+        run.checkpoints.push(cp);
+        run.waiting = run.checkpoints.length - 1;
+        this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind });
+        this.setStatus(run, "waiting_for_human_live");
+        run.next_at = cp.expires_at;
+        this.hooks.notify(run, "workflow.run.requires_action");
+        break;
+      }
+      case "expire": {
+        const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
+        if (run.status !== "waiting_for_human_live" || !cp) return "the run waits for no human";
+        if (cp.answer !== undefined) return "the checkpoint was already answered";
+        cp.expires_at = now;
+        run.next_at = now;
+        break;
+      }
+      case "fail":
+        run.waiting = null;
+        this.finish(run, fault.status, fault.error, null);
+        break;
+      case "succeed":
+        run.waiting = null;
+        this.finish(run, "succeeded", null, fault.outputs ?? this.hooks.synthesize(run));
+        break;
+    }
+    this.active.add(run.run_id);
+    this.process(run, false);
+    this.hooks.persist(run);
+    this.schedule();
+    return null;
   }
 
   /** Process every run that is due now. */

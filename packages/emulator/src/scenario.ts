@@ -17,7 +17,8 @@ function nonNegInt(v: unknown, where: string, max = MAX_SCENARIO_MS): number {
   return Math.floor(v);
 }
 
-function step(raw: unknown, i: number): ScenarioStep {
+/** One scenario step (also the body of an injected fault); errors name `steps[i]`. */
+export function parseStep(raw: unknown, i: number): ScenarioStep {
   const where = `steps[${i}]`;
   if (!isObject(raw)) throw new ScenarioError(`${where} must be an object`);
   const keys = Object.keys(raw);
@@ -84,7 +85,7 @@ function step(raw: unknown, i: number): ScenarioStep {
 export function parseScenario(raw: unknown): Scenario {
   if (!isObject(raw)) throw new ScenarioError("scenario must be an object");
   if (!Array.isArray(raw.steps)) throw new ScenarioError("scenario.steps must be an array");
-  const out: Scenario = { steps: raw.steps.map(step) };
+  const out: Scenario = { steps: raw.steps.map(parseStep) };
   if (raw.recording !== undefined) {
     const r = raw.recording;
     if (!isObject(r) || !["none", "ready", "processing"].includes(r.mode as string)) {
