@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { stringify as toYaml } from "yaml";
+import { matchApiRoute, SCOPES, type Scope } from "./api-routes.js";
 import { CallbackDispatcher, type DeliveryAttempt, type PendingCallback } from "./callbacks.js";
 import {
   type Clock,
@@ -13,12 +14,19 @@ import {
   VirtualClock,
 } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
+import {
+  failResponse,
+  HttpError,
+  parseJsonBody,
+  problemError,
+  readBodyWithin,
+  sendJson,
+} from "./http-kit.js";
 import { IdempotencyStore, idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { Journal, type JournalRecord, replayJournal } from "./journal.js";
-import { isObject, jsonTextDepth } from "./json-text.js";
+import { isObject } from "./json-text.js";
 import {
   BODY_LIMIT,
-  type BodyProblem,
   checkAttachments,
   checkCallback,
   checkMetadata,
@@ -48,8 +56,7 @@ import {
 } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
-export const SCOPES = ["workflows:run", "runs:read"] as const;
-type Scope = (typeof SCOPES)[number];
+export { SCOPES } from "./api-routes.js";
 
 /** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
 export interface ApiKey {
@@ -75,21 +82,8 @@ export interface ServerConfig {
   allowedHosts?: string[];
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 const HUMAN_INPUT_LIMIT = 1_048_576;
-const MAX_DEPTH = 128;
 
 const ADMIN_LIMIT = 8_388_608;
 
@@ -285,7 +279,7 @@ export class Emulator {
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
       logRequest(this.cfg.requestLog ?? "off", req, res);
-      this.handle(req, res).catch((e) => this.fail(res, e));
+      this.handle(req, res).catch((e) => failResponse(res, e));
     });
     server.on("connection", (s) => {
       this.sockets.add(s);
@@ -379,117 +373,6 @@ export class Emulator {
     this.dispatcher.send(cb);
   }
 
-  // ---------- HTTP plumbing ----------
-
-  private send(
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): void {
-    if (res.headersSent) return;
-    const text = JSON.stringify(body);
-    if (status === 409) headers["X-Should-Retry"] = "false";
-    res.writeHead(status, {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(text),
-      "Cache-Control": "no-store",
-      ...headers,
-    });
-    res.end(text);
-  }
-
-  private fail(res: ServerResponse, e: unknown): void {
-    if (e instanceof HttpError) {
-      this.send(res, e.status, { error: e.message, code: e.code, ...e.extra }, { ...e.headers });
-      return;
-    }
-    if (res.destroyed || res.socket?.destroyed) return; // the client went away mid-request
-    console.error("wfr-emulator: internal error:", (e as Error)?.message ?? e);
-    this.send(res, 500, { error: "internal emulator error", code: "INTERNAL" });
-  }
-
-  private problem(p: BodyProblem): HttpError {
-    return new HttpError(
-      p.status,
-      p.code,
-      p.message,
-      p.attachment_id ? { attachment_id: p.attachment_id } : {},
-    );
-  }
-
-  /** Read the body, stopping as soon as it exceeds `limit` (spec: rejected before parsing). */
-  private readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      req.on("data", (c: Buffer) => {
-        if (done) return;
-        size += c.length;
-        if (size > limit) {
-          done = true;
-          chunks.length = 0;
-          resolve(null);
-          return;
-        }
-        chunks.push(c);
-      });
-      req.on("end", () => {
-        if (!done) {
-          done = true;
-          resolve(Buffer.concat(chunks, size));
-        }
-      });
-      req.on("error", (e) => {
-        if (!done) {
-          done = true;
-          reject(e);
-        }
-      });
-      req.on("close", () => {
-        if (!done) {
-          done = true;
-          reject(new Error("client closed the request before the body ended"));
-        }
-      });
-    });
-  }
-
-  private async body(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer> {
-    const buf = await this.readBody(req, limit);
-    if (buf === null) {
-      // Spec "Limits": 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
-      res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
-      throw new HttpError(
-        413,
-        "BODY_TOO_LARGE",
-        `request body exceeds ${limit} bytes`,
-        {},
-        { Connection: "close" },
-      );
-    }
-    return buf;
-  }
-
-  private parseJson(buf: Buffer): unknown {
-    // Depth from the bytes first: linear, allocation-free, and it keeps JSON.parse shallow.
-    if (jsonTextDepth(buf, MAX_DEPTH) > MAX_DEPTH) {
-      throw new HttpError(
-        400,
-        "INVALID_JSON",
-        `JSON nesting deeper than ${MAX_DEPTH} levels is not accepted`,
-      );
-    }
-    try {
-      return JSON.parse(buf.toString("utf8"));
-    } catch {
-      throw new HttpError(400, "INVALID_JSON", "request body is not parseable as JSON");
-    }
-  }
-
   private cors(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     const allowed = typeof origin === "string" && this.cfg.corsOrigins.includes(origin);
@@ -554,7 +437,7 @@ export class Emulator {
     if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2));
     if (rest[0] === "api-docs" && rest.length === 2 && req.method === "GET") {
       const doc = emitDefinition(env.def, this.links(env.def.name).apiBase);
-      if (rest[1] === "openapi.json") return this.send(res, 200, doc);
+      if (rest[1] === "openapi.json") return sendJson(res, 200, doc);
       if (rest[1] === "openapi.yaml" || rest[1] === "openapi.yml") {
         const text = toYaml(doc, { aliasDuplicateObjects: false });
         res.writeHead(200, {
@@ -685,37 +568,26 @@ export class Emulator {
     env: EnvState,
     p: string[],
   ): Promise<void> {
-    const m = req.method;
-    let route: string | null = null;
-    if (m === "POST" && p.length === 3 && p[0] === "automations" && p[2] === "runs")
-      route = "launch";
-    else if (p[0] === "runs" && p.length === 2 && m === "GET") route = "status";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "result")
-      route = "result";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "events")
-      route = "events";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "recording")
-      route = "recording";
-    else if (p[0] === "runs" && p.length === 3 && m === "POST" && p[2] === "human-input")
-      route = "human";
-    if (route === null) throw new HttpError(404, "NOT_FOUND", "no such route");
+    const match = matchApiRoute(req.method ?? "GET", p);
+    if (match === null) throw new HttpError(404, "NOT_FOUND", "no such route");
     const key = this.authenticate(req, env);
-    this.requireScope(key, route === "launch" || route === "human" ? "workflows:run" : "runs:read");
+    this.requireScope(key, match.route.scope);
+    const route = match.route.name;
     const links = this.links(env.def.name);
-    const id = p[1] as string;
+    const id = match.param;
     if (route !== "launch") noteRequest(res, { run_id: id });
     switch (route) {
       case "launch":
         return this.launch(req, res, env, key, id);
       case "status":
-        return this.send(res, 200, envelope(this.findRun(key, id), links));
+        return sendJson(res, 200, envelope(this.findRun(key, id), links));
       case "result": {
         const run = this.findRun(key, id);
         // Spec "States and transitions" 1-2: 202 until terminal, 200 after (failures included).
-        return this.send(res, isTerminal(run.status) ? 200 : 202, resultView(run));
+        return sendJson(res, isTerminal(run.status) ? 200 : 202, resultView(run));
       }
       case "events":
-        return this.send(res, 200, eventsView(this.findRun(key, id)));
+        return sendJson(res, 200, eventsView(this.findRun(key, id)));
       case "recording":
         return this.recording(res, key, id);
       case "human":
@@ -730,18 +602,18 @@ export class Emulator {
     key: ApiKey,
     workflowId: string,
   ): Promise<void> {
-    const buf = await this.body(req, res, BODY_LIMIT);
+    const buf = await readBodyWithin(req, res, BODY_LIMIT);
     const wf = env.def.workflows.get(workflowId);
     // Only a saved workflow id is valid; anything else (run or session ids) is not found.
     if (!wf || env.def.workspace !== key.workspace) {
       throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
     }
-    const body = this.parseJson(buf);
+    const body = parseJsonBody(buf);
     const top = checkTopLevel(body);
-    if (top) throw this.problem(top);
+    if (top) throw problemError(top);
     const b = body as Record<string, unknown>;
     const idemKey = idempotencyKeyOf(b, req.headers["idempotency-key"]);
-    if ("code" in idemKey) throw this.problem(idemKey);
+    if ("code" in idemKey) throw problemError(idemKey);
     // Only a keyed launch is ever compared with another, so only it pays for canonical JSON.
     const fingerprint = idemKey.key === null ? "" : requestFingerprint(b);
     const scope =
@@ -754,7 +626,7 @@ export class Emulator {
       if (hit.kind === "replay" && prior) {
         this.engine.process(prior);
         noteRequest(res, { run_id: prior.run_id, idempotency: "replay" });
-        return this.send(res, 202, envelope(prior, this.links(env.def.name)));
+        return sendJson(res, 202, envelope(prior, this.links(env.def.name)));
       }
       if (hit.kind === "conflict") {
         noteRequest(res, { idempotency: "conflict" });
@@ -776,11 +648,11 @@ export class Emulator {
       );
     }
     for (const check of [checkMetadata(b), checkModel(b, wf.model)])
-      if (check) throw this.problem(check);
+      if (check) throw problemError(check);
     const cb = checkCallback(b, this.cfg.allowLocalCallbacks);
-    if ("code" in cb) throw this.problem(cb);
+    if ("code" in cb) throw problemError(cb);
     const att = checkAttachments(b);
-    if ("code" in att) throw this.problem(att);
+    if ("code" in att) throw problemError(att);
     if (att.meta.length > 0 && !declaresFileInput(wf.inputs)) {
       throw new HttpError(
         400,
@@ -825,7 +697,7 @@ export class Emulator {
     });
     if (scope !== null) this.idem.remember(scope, run.run_id, fingerprint);
     noteRequest(res, { run_id: run.run_id });
-    this.send(res, 202, envelope(run, this.links(env.def.name)));
+    sendJson(res, 202, envelope(run, this.links(env.def.name)));
   }
 
   private recording(res: ServerResponse, key: ApiKey, runId: string): void {
@@ -855,7 +727,7 @@ export class Emulator {
       case "not_found":
         throw new HttpError(404, "RECORDING_NOT_FOUND", `no recording is available: ${st.reason}`);
       case "processing":
-        this.send(
+        sendJson(
           res,
           202,
           { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" },
@@ -890,9 +762,9 @@ export class Emulator {
     runId: string,
     links: Links,
   ): Promise<void> {
-    const buf = await this.body(req, res, HUMAN_INPUT_LIMIT);
+    const buf = await readBodyWithin(req, res, HUMAN_INPUT_LIMIT);
     const run = this.findRun(key, runId);
-    const body = this.parseJson(buf);
+    const body = parseJsonBody(buf);
     if (!isObject(body) || !Object.hasOwn(body, "response")) {
       throw new HttpError(
         400,
@@ -907,7 +779,7 @@ export class Emulator {
     switch (out.kind) {
       case "accepted":
       case "idempotent":
-        return this.send(res, 202, envelope(run, links));
+        return sendJson(res, 202, envelope(run, links));
       case "conflict":
         throw new HttpError(409, "HUMAN_WAIT_CONFLICT", out.message);
       case "not_waiting":
@@ -934,7 +806,7 @@ export class Emulator {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<Record<string, unknown>> {
-    const body = this.parseJson(await this.body(req, res, ADMIN_LIMIT));
+    const body = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
     if (!isObject(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
     return body;
   }
@@ -1060,7 +932,7 @@ export class Emulator {
       };
       this.keys.set(key.token_sha256, key);
       this.record({ t: "key", key });
-      return this.send(res, 201, {
+      return sendJson(res, 201, {
         token,
         environment: key.environment,
         workspace: key.workspace,
@@ -1080,7 +952,7 @@ export class Emulator {
       const id = randomBytes(24).toString("base64url");
       const workspace = typeof b.workspace === "string" ? b.workspace : env.def.workspace;
       this.portalSessions.set(id, { environment: env.def.name, workspace });
-      return this.send(res, 201, {
+      return sendJson(res, 201, {
         cookie: `wfr_portal_session=${id}`,
         environment: env.def.name,
         workspace,
@@ -1113,13 +985,13 @@ export class Emulator {
       }
       this.engine.advance(Math.floor(ms), (t) => clock.set(t));
       this.record({ t: "clock", now: clock.now() });
-      return this.send(res, 200, { now: iso(clock.now()) });
+      return sendJson(res, 200, { now: iso(clock.now()) });
     }
     if (m === "GET" && p[0] === "clock" && p.length === 1) {
-      return this.send(res, 200, { now: iso(this.clock.now()), virtual: this.clock.virtual });
+      return sendJson(res, 200, { now: iso(this.clock.now()), virtual: this.clock.virtual });
     }
     if (m === "GET" && p.length === 1 && p[0] === "environments") {
-      return this.send(res, 200, {
+      return sendJson(res, 200, {
         environments: [...this.envs.values()].map((e) => ({
           name: e.def.name,
           workspace: e.def.workspace,
@@ -1139,7 +1011,7 @@ export class Emulator {
       if (m === "POST" && p[2] === "reset" && p.length === 3) {
         this.resetEnvironment(env.def.name);
         this.record({ t: "reset", env: env.def.name });
-        return this.send(res, 200, { environment: env.def.name, reset: true });
+        return sendJson(res, 200, { environment: env.def.name, reset: true });
       }
       if (m === "POST" && p[2] === "runs" && p[4] === "faults" && p.length === 6) {
         const run = this.engine.runs.get(p[3] as string);
@@ -1148,7 +1020,7 @@ export class Emulator {
         const fault = this.parseFault(p[5] as string, await this.adminJson(req, res));
         const refused = this.engine.inject(run, fault);
         if (refused !== null) throw new HttpError(409, "FAULT_NOT_APPLICABLE", refused);
-        return this.send(res, 200, this.runHistory(run));
+        return sendJson(res, 200, this.runHistory(run));
       }
       if (m === "POST" && p[2] === "callbacks" && p[4] === "resend" && p.length === 5) {
         const cb = this.sent.get(p[3] as string) ?? this.pending.get(p[3] as string);
@@ -1159,22 +1031,22 @@ export class Emulator {
         this.record(callbackRecord(cb, JSON.parse(cb.body)));
         // Attempt numbers continue; a resend gets the usual three attempts.
         this.dispatcher.send(cb, made + 1, made + 3);
-        return this.send(res, 202, { event_id: cb.event_id, resent: true });
+        return sendJson(res, 202, { event_id: cb.event_id, resent: true });
       }
       if (m === "GET" && p[2] === "callbacks" && p.length === 3) {
-        return this.send(res, 200, { deliveries: env.deliveries });
+        return sendJson(res, 200, { deliveries: env.deliveries });
       }
       if (m === "GET" && p[2] === "runs" && p.length === 3) {
         const runs = [...this.engine.runs.values()].filter((r) => r.environment === env.def.name);
         for (const r of runs) this.engine.process(r);
-        return this.send(res, 200, { runs: runs.map((r) => this.runHistory(r)) });
+        return sendJson(res, 200, { runs: runs.map((r) => this.runHistory(r)) });
       }
       if (m === "GET" && p[2] === "runs" && p.length === 4) {
         const run = this.engine.runs.get(p[3] as string);
         if (!run || run.environment !== env.def.name)
           throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
         this.engine.process(run);
-        return this.send(res, 200, this.runHistory(run));
+        return sendJson(res, 200, this.runHistory(run));
       }
       if (p[2] === "workflows" && p.length === 5) {
         const wf = env.def.workflows.get(p[3] as string);
@@ -1189,12 +1061,12 @@ export class Emulator {
           }
           env.scenarios.set(wf.id, scenario);
           this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
-          return this.send(res, 200, { workflow_id: wf.id, scenario });
+          return sendJson(res, 200, { workflow_id: wf.id, scenario });
         }
         if (m === "DELETE" && p[4] === "scenario") {
           env.scenarios.delete(wf.id);
           this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
-          return this.send(res, 200, {
+          return sendJson(res, 200, {
             workflow_id: wf.id,
             scenario: wf.scenario ?? defaultScenario(),
           });
@@ -1206,7 +1078,7 @@ export class Emulator {
           }
           wf.state = b.state as WorkflowState;
           this.record({ t: "state", env: env.def.name, workflow: wf.id, state: wf.state });
-          return this.send(res, 200, { workflow_id: wf.id, state: wf.state });
+          return sendJson(res, 200, { workflow_id: wf.id, state: wf.state });
         }
       }
     }
