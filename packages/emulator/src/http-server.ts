@@ -24,6 +24,13 @@ import {
 } from "./http-kit.js";
 import { IdempotencyStore, idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { Journal, type JournalRecord, replayJournal } from "./journal.js";
+import {
+  applyRunDelta,
+  callbackFromRecord,
+  callbackRecord,
+  type RunDelta,
+  runDelta,
+} from "./journal-records.js";
 import { isObject } from "./json-text.js";
 import {
   BODY_LIMIT,
@@ -42,7 +49,6 @@ import {
 } from "./recording.js";
 import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
-import { applyRunDelta, type RunDelta, runDelta } from "./run-delta.js";
 import { type Fault, type NotifyType, newId, RunEngine } from "./run-engine.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
@@ -1084,31 +1090,6 @@ export class Emulator {
     }
     throw new HttpError(404, "NOT_FOUND", "no such admin route");
   }
-}
-
-/**
- * A pending callback as a journal record. Its payload repeats the run's metadata (up to 36 MiB)
- * in `run` and `result`; the journal holds it once, in the run, and puts it back on replay.
- */
-function callbackRecord(cb: PendingCallback, payload: Record<string, unknown>): JournalRecord {
-  const stored: Record<string, unknown> = { ...payload };
-  for (const part of ["run", "result"]) {
-    const v = stored[part];
-    if (isObject(v) && Object.hasOwn(v, "metadata")) stored[part] = { ...v, metadata: null };
-  }
-  return { t: "cb", cb: { ...cb, body: "" }, payload: stored };
-}
-
-function callbackFromRecord(rec: JournalRecord, runs: Map<string, RunRecord>): PendingCallback {
-  const cb = rec.cb as PendingCallback;
-  if (!isObject(rec.payload)) return cb; // older journals stored the body itself
-  const payload = rec.payload;
-  const metadata = runs.get(cb.run_id)?.metadata ?? {};
-  for (const part of ["run", "result"]) {
-    const v = payload[part];
-    if (isObject(v) && Object.hasOwn(v, "metadata")) v.metadata = metadata;
-  }
-  return { ...cb, body: JSON.stringify(payload) };
 }
 
 /** Deterministic bytes of a synthesized file output (a tiny PDF). */

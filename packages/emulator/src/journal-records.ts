@@ -1,6 +1,10 @@
-// Journal records for runs: the whole run once, when it is accepted, then only what changed.
+// Journal records for runs and callbacks: the whole run once, when it is accepted, then only
+// what changed; a pending callback without the run metadata it repeats.
 // Inputs, metadata, attachments and the scenario never change after launch, so a run's records
 // over its life stay close to the size of its launch body (issue 9 "Growth").
+import type { PendingCallback } from "./callbacks.js";
+import type { JournalRecord } from "./journal.js";
+import { isObject } from "./json-text.js";
 import type { RunRecord } from "./types.js";
 
 /** The fields of a run that change after launch; events are appended, never rewritten. */
@@ -48,4 +52,35 @@ export function applyRunDelta(run: RunRecord, delta: RunDelta): void {
       (run as unknown as Record<string, unknown>)[k] = delta.fields[k];
   }
   run.events.push(...delta.events);
+}
+
+/**
+ * A pending callback as a journal record. Its payload repeats the run's metadata (up to 36 MiB)
+ * in `run` and `result`; the journal holds it once, in the run, and puts it back on replay.
+ */
+export function callbackRecord(
+  cb: PendingCallback,
+  payload: Record<string, unknown>,
+): JournalRecord {
+  const stored: Record<string, unknown> = { ...payload };
+  for (const part of ["run", "result"]) {
+    const v = stored[part];
+    if (isObject(v) && Object.hasOwn(v, "metadata")) stored[part] = { ...v, metadata: null };
+  }
+  return { t: "cb", cb: { ...cb, body: "" }, payload: stored };
+}
+
+export function callbackFromRecord(
+  rec: JournalRecord,
+  runs: Map<string, RunRecord>,
+): PendingCallback {
+  const cb = rec.cb as PendingCallback;
+  if (!isObject(rec.payload)) return cb; // older journals stored the body itself
+  const payload = rec.payload;
+  const metadata = runs.get(cb.run_id)?.metadata ?? {};
+  for (const part of ["run", "result"]) {
+    const v = payload[part];
+    if (isObject(v) && Object.hasOwn(v, "metadata")) v.metadata = metadata;
+  }
+  return { ...cb, body: JSON.stringify(payload) };
 }
