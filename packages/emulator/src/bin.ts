@@ -14,6 +14,13 @@ const USAGE = `Usage: wfr-emulator [options]
   --no-admin                 disable the /_emulator admin API
   --cors-origin <origin>     permitted application origin (repeatable)
   --webhook-secret <whsec_>  sign callbacks (Standard Webhooks)
+  --log-format text|json     request log format on stdout (default text)
+  --quiet                    no request log
+  --forward-callbacks <url>  deliver every callback to this local receiver (original URL in
+                             the X-Wfr-Callback-Url header)
+  --deliver-public           send callbacks to public addresses (default: held, not sent)
+  --admin-token <token>      require Authorization: Bearer <token> on the admin API
+  --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
 `;
 
 async function main(): Promise<void> {
@@ -29,6 +36,12 @@ async function main(): Promise<void> {
       "no-admin": { type: "boolean", default: false },
       "cors-origin": { type: "string", multiple: true },
       "webhook-secret": { type: "string" },
+      "log-format": { type: "string", default: "text" },
+      quiet: { type: "boolean", default: false },
+      "admin-token": { type: "string" },
+      "forward-callbacks": { type: "string" },
+      "deliver-public": { type: "boolean", default: false },
+      "allowed-host": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -42,7 +55,10 @@ async function main(): Promise<void> {
     throw new Error(`--port: bad port ${values.port}`);
   if (values.clock !== "real" && values.clock !== "virtual")
     throw new Error("--clock must be real or virtual");
+  if (values["log-format"] !== "text" && values["log-format"] !== "json")
+    throw new Error("--log-format must be text or json");
   const opts: EmulatorOptions = {
+    requestLog: values.quiet ? "off" : values["log-format"],
     port,
     host: values.host,
     clock: values.clock,
@@ -53,6 +69,17 @@ async function main(): Promise<void> {
   if (values.catalog) opts.catalog = values.catalog;
   if (values["from-schemas"]) opts.fromSchemas = values["from-schemas"];
   if (values.data) opts.data = values.data;
+  if (values["admin-token"]) opts.adminToken = values["admin-token"];
+  if (values["forward-callbacks"]) {
+    const u = URL.canParse(values["forward-callbacks"])
+      ? new URL(values["forward-callbacks"])
+      : null;
+    if (!u || (u.protocol !== "http:" && u.protocol !== "https:"))
+      throw new Error("--forward-callbacks must be an http(s) URL");
+    opts.forwardCallbacks = u.toString();
+  }
+  opts.deliverPublic = values["deliver-public"];
+  if (values["allowed-host"]) opts.allowedHosts = values["allowed-host"];
   if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
   const { running: emu, environments } = await launchEmulator(opts);
   process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);

@@ -1,7 +1,20 @@
 // Spec "Callbacks": POST JSON {event_id, type, run, result?} to callback_url; best effort, up to
 // three attempts, 10 s timeout each, retried on network errors, HTTP 429 and 5xx only.
 // Signing (spec: not shown) follows Standard Webhooks when a secret is configured.
+//
+// Where a delivery goes (issue 9 "Callbacks never leave the machine unless asked"):
+// - with forwardTo (--forward-callbacks), every delivery goes to that local receiver, with the
+//   original callback_url in the X-Wfr-Callback-Url header;
+// - otherwise the name is resolved at delivery time and every address checked; the connection
+//   goes to the checked address only (no second lookup) and redirects are never followed;
+// - a public destination is held (recorded, not sent) unless deliverPublic (--deliver-public);
+//   a private one is sent only when local callbacks are allowed.
 import { createHmac } from "node:crypto";
+import { lookup as dnsLookup } from "node:dns/promises";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { isPrivateAddress } from "./callback-url.js";
 
 export const CALLBACK_ATTEMPTS = 3;
 export const CALLBACK_TIMEOUT_MS = 10_000;
@@ -25,6 +38,89 @@ export interface DeliveryAttempt {
   error: string | null;
   started_at: string;
   duration_ms: number;
+  /** Not sent: a public destination without --deliver-public (or a refused address). */
+  held?: boolean;
+  /** Where it was actually sent, when forwarded (--forward-callbacks). */
+  forwarded_to?: string;
+}
+
+export interface DeliveryPolicy {
+  allowLocal: boolean;
+  forwardTo?: string;
+  deliverPublic: boolean;
+}
+
+type Target =
+  | { kind: "send"; url: URL; address?: string; family?: number; forwarded?: string }
+  | { kind: "held"; reason: string }
+  | { kind: "refused"; reason: string };
+
+/** Decide where one delivery goes; resolves the name (when it must) and checks every address. */
+export async function deliveryTarget(cbUrl: string, policy: DeliveryPolicy): Promise<Target> {
+  if (policy.forwardTo)
+    return { kind: "send", url: new URL(policy.forwardTo), forwarded: policy.forwardTo };
+  const url = new URL(cbUrl);
+  if (!policy.allowLocal && !policy.deliverPublic) {
+    // Launch accepted only public URLs; none is sent without being asked to.
+    return {
+      kind: "held",
+      reason: "held: public callbacks are not sent without --deliver-public or --forward-callbacks",
+    };
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const addresses =
+    isIP(host) !== 0
+      ? [{ address: host, family: isIP(host) }]
+      : await dnsLookup(host, { all: true, verbatim: true });
+  if (addresses.length === 0) return { kind: "refused", reason: `${host} did not resolve` };
+  const anyPrivate = addresses.some((a) => isPrivateAddress(a.address));
+  if (anyPrivate && !policy.allowLocal) {
+    return { kind: "refused", reason: `refused: ${host} resolves to a private address` };
+  }
+  if (!anyPrivate && !policy.deliverPublic) {
+    return {
+      kind: "held",
+      reason: "held: public callbacks are not sent without --deliver-public or --forward-callbacks",
+    };
+  }
+  const first = addresses[0] as { address: string; family: number };
+  return { kind: "send", url, address: first.address, family: first.family };
+}
+
+/** POST once to the target; the socket connects to the checked address only, no redirects. */
+function post(
+  target: Extract<Target, { kind: "send" }>,
+  headers: Record<string, string>,
+  body: string,
+): Promise<number> {
+  const pinned: LookupFunction | undefined =
+    target.address === undefined
+      ? undefined
+      : (_host, opts, cb) => {
+          const address = target.address as string;
+          const family = target.family ?? 4;
+          if ((opts as { all?: boolean }).all) cb(null, [{ address, family }]);
+          else cb(null, address, family);
+        };
+  const requestFn = target.url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = requestFn(
+      target.url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        ...(pinned ? { lookup: pinned } : {}),
+        signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 /** Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, secret `whsec_<base64>`. */
@@ -43,6 +139,7 @@ export function shouldRetry(status: number | null): boolean {
 
 export interface DispatcherHooks {
   secret?: string;
+  policy?: DeliveryPolicy;
   onAttempt(env: string, attempt: DeliveryAttempt): void;
   onDone(cb: PendingCallback): void;
   retryDelayMs?: (attempt: number) => number;
@@ -55,16 +152,23 @@ export class CallbackDispatcher {
 
   constructor(private readonly hooks: DispatcherHooks) {}
 
-  send(cb: PendingCallback): void {
-    const p = this.deliver(cb).finally(() => this.inflight.delete(p));
+  /** Deliver `cb`; after a restart, `firstAttempt` continues the count where it stopped. */
+  send(cb: PendingCallback, firstAttempt = 1, lastAttempt = CALLBACK_ATTEMPTS): void {
+    const p = this.deliver(cb, firstAttempt, lastAttempt).finally(() => this.inflight.delete(p));
     this.inflight.add(p);
   }
 
-  private async deliver(cb: PendingCallback): Promise<void> {
-    for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS && !this.closed; attempt++) {
+  private async deliver(
+    cb: PendingCallback,
+    firstAttempt: number,
+    lastAttempt: number,
+  ): Promise<void> {
+    for (let attempt = firstAttempt; attempt <= lastAttempt && !this.closed; attempt++) {
       const started = Date.now();
       let status: number | null = null;
       let error: string | null = null;
+      let held = false;
+      let forwarded: string | undefined;
       try {
         const ts = Math.floor(started / 1000);
         const headers: Record<string, string> = {
@@ -76,19 +180,26 @@ export class CallbackDispatcher {
         if (this.hooks.secret) {
           headers["webhook-signature"] = signWebhook(this.hooks.secret, cb.event_id, ts, cb.body);
         }
-        const res = await fetch(cb.url, {
-          method: "POST",
-          headers,
-          body: cb.body,
-          redirect: "manual",
-          signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
-        });
-        status = res.status;
-        await res.arrayBuffer().catch(() => undefined);
+        const target = await deliveryTarget(
+          cb.url,
+          this.hooks.policy ?? { allowLocal: true, deliverPublic: true },
+        );
+        if (target.kind === "send") {
+          if (target.forwarded) {
+            headers["x-wfr-callback-url"] = cb.url;
+            forwarded = target.forwarded;
+          }
+          status = await post(target, headers, cb.body);
+        } else {
+          held = true;
+          error = target.reason;
+        }
       } catch (e) {
-        const err = e as Error & { cause?: { code?: string } };
+        const err = e as Error & { code?: string; cause?: { code?: string } };
         error =
-          err.name === "TimeoutError" ? "timeout after 10000 ms" : (err.cause?.code ?? err.message);
+          err.name === "TimeoutError" || err.name === "AbortError"
+            ? "timeout after 10000 ms"
+            : (err.code ?? err.cause?.code ?? err.message);
       }
       this.hooks.onAttempt(cb.environment, {
         event_id: cb.event_id,
@@ -100,9 +211,11 @@ export class CallbackDispatcher {
         error,
         started_at: new Date(started).toISOString(),
         duration_ms: Date.now() - started,
+        ...(held ? { held } : {}),
+        ...(forwarded ? { forwarded_to: forwarded } : {}),
       });
-      if (!shouldRetry(status)) break;
-      if (attempt < CALLBACK_ATTEMPTS) {
+      if (held || !shouldRetry(status)) break;
+      if (attempt < lastAttempt) {
         const delay = this.hooks.retryDelayMs?.(attempt) ?? 200 * attempt;
         await new Promise<void>((r) => {
           const t = setTimeout(() => {

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
+import { isObject } from "./json-text.js";
 import { parseScenario } from "./scenario.js";
 import type { EnvironmentDef, WorkflowDef, WorkflowState } from "./types.js";
 
@@ -32,15 +33,11 @@ export interface CatalogObject {
   environments: Record<string, CatalogEnvironment>;
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 const ENV_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 const WF_ID = /^[A-Za-z0-9_-]+$/;
 
 export function catalogFromObject(raw: unknown, source = "catalog"): EnvironmentDef[] {
-  if (!isObj(raw) || !isObj(raw.environments)) {
+  if (!isObject(raw) || !isObject(raw.environments)) {
     throw new CatalogError(`${source}: expected an object with \`environments\``);
   }
   const envs: EnvironmentDef[] = [];
@@ -48,16 +45,16 @@ export function catalogFromObject(raw: unknown, source = "catalog"): Environment
     const where = `${source}: environments.${name}`;
     if (!ENV_NAME.test(name) || name === "_emulator")
       throw new CatalogError(`${where}: bad environment name`);
-    if (!isObj(e) || !Array.isArray(e.workflows))
+    if (!isObject(e) || !Array.isArray(e.workflows))
       throw new CatalogError(`${where}.workflows must be a list`);
     const workflows = new Map<string, WorkflowDef>();
     e.workflows.forEach((w: unknown, i: number) => {
       const wl = `${where}.workflows[${i}]`;
-      if (!isObj(w) || typeof w.id !== "string" || !WF_ID.test(w.id)) {
+      if (!isObject(w) || typeof w.id !== "string" || !WF_ID.test(w.id)) {
         throw new CatalogError(`${wl}.id must be a string of letters, digits, _ or -`);
       }
       if (workflows.has(w.id)) throw new CatalogError(`${wl}: duplicate id ${w.id}`);
-      if (!isObj(w.inputs)) throw new CatalogError(`${wl}.inputs must be an object schema`);
+      if (!isObject(w.inputs)) throw new CatalogError(`${wl}.inputs must be an object schema`);
       const state = (w.state ?? "enabled") as WorkflowState;
       if (!["enabled", "draft", "disabled"].includes(state)) {
         throw new CatalogError(`${wl}.state must be enabled, draft or disabled`);
@@ -78,13 +75,13 @@ export function catalogFromObject(raw: unknown, source = "catalog"): Environment
         revision: Number.isInteger(w.revision) ? (w.revision as number) : 1,
         model: w.model === true,
         inputs: w.inputs,
-        outputs: isObj(w.outputs) ? w.outputs : { type: "object", properties: {} },
-        ...(isObj(w.example) ? { example: w.example } : {}),
+        outputs: isObject(w.outputs) ? w.outputs : { type: "object", properties: {} },
+        ...(isObject(w.example) ? { example: w.example } : {}),
         ...(scenario ? { scenario } : {}),
       });
     });
     const vault: Record<string, string> = {};
-    if (isObj(e.vault)) {
+    if (isObject(e.vault)) {
       for (const [k, v] of Object.entries(e.vault)) if (typeof v === "string") vault[k] = v;
     }
     envs.push({

@@ -11,6 +11,11 @@ export class RealClock implements Clock {
   }
 }
 
+/** Latest time the clock may show: any later and ISO timestamps cannot be written. */
+export const LATEST_TIME_MS = Date.UTC(9999, 0, 1);
+/** Largest single advance of the virtual clock (10 years); more is a 400 naming `ms`. */
+export const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
+
 export class VirtualClock implements Clock {
   readonly virtual = true;
   constructor(private t: number = Date.UTC(2026, 0, 1)) {}
@@ -18,7 +23,8 @@ export class VirtualClock implements Clock {
     return this.t;
   }
   set(t: number): void {
-    if (t > this.t) this.t = t;
+    // A bad time (also one persisted by an older version) is ignored, never adopted.
+    if (Number.isFinite(t) && t <= LATEST_TIME_MS && t > this.t) this.t = t;
   }
 }
 

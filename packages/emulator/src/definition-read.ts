@@ -3,21 +3,18 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { isObject } from "./json-text.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./types.js";
 import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./validate-inputs.js";
 
 export class DefinitionError extends Error {}
-
-function isObj(v: unknown): v is Record<string, JsonSchema> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function pointer(doc: JsonSchema, ref: string): JsonSchema {
   if (!ref.startsWith("#/")) throw new DefinitionError(`unsupported external $ref ${ref}`);
   let cur = doc;
   for (const raw of ref.slice(2).split("/")) {
     const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObj(cur) || !Object.hasOwn(cur, part)) {
+    if (!isObject<JsonSchema>(cur) || !Object.hasOwn(cur, part)) {
       throw new DefinitionError(`$ref ${ref} points at nothing`);
     }
     cur = cur[part];
@@ -32,14 +29,20 @@ export function normalizeSchema(
   seen: string[] = [],
 ): JsonSchema {
   if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(doc, s, seen));
-  if (!isObj(schema)) return schema;
+  if (!isObject<JsonSchema>(schema)) return schema;
   if (typeof schema.$ref === "string") {
     const ref = schema.$ref;
     const target = pointer(doc, ref);
-    if (ref === FILE_REFERENCE_REF || (isObj(target) && target["x-input-type"] === "file")) {
+    if (
+      ref === FILE_REFERENCE_REF ||
+      (isObject<JsonSchema>(target) && target["x-input-type"] === "file")
+    ) {
       return { $ref: FILE_REFERENCE_REF };
     }
-    if (ref === FILE_OUTPUT_REF || (isObj(target) && target["x-output-type"] === "file")) {
+    if (
+      ref === FILE_OUTPUT_REF ||
+      (isObject<JsonSchema>(target) && target["x-output-type"] === "file")
+    ) {
       return { $ref: FILE_OUTPUT_REF };
     }
     if (seen.includes(ref) || seen.length > 32) return {};
@@ -47,7 +50,7 @@ export function normalizeSchema(
   }
   const out: Record<string, JsonSchema> = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (k === "properties" && isObj(v)) {
+    if (k === "properties" && isObject<JsonSchema>(v)) {
       const props: Record<string, JsonSchema> = {};
       for (const [pk, pv] of Object.entries(v)) {
         Object.defineProperty(props, pk, {
@@ -76,26 +79,32 @@ export function normalizeSchema(
 const STATES: WorkflowState[] = ["enabled", "draft", "disabled"];
 
 export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDef {
-  if (!isObj(doc) || typeof doc.openapi !== "string" || !/^3\.[01]\./.test(doc.openapi)) {
+  if (
+    !isObject<JsonSchema>(doc) ||
+    typeof doc.openapi !== "string" ||
+    !/^3\.[01]\./.test(doc.openapi)
+  ) {
     throw new DefinitionError("not an OpenAPI 3.0.x or 3.1.x document (missing `openapi`)");
   }
-  const info = isObj(doc.info) ? doc.info : {};
+  const info = isObject<JsonSchema>(doc.info) ? doc.info : {};
   const name = typeof info["x-environment"] === "string" ? info["x-environment"] : fallbackEnv;
   const workspace = typeof info["x-workspace"] === "string" ? info["x-workspace"] : "ws_default";
   const workflows = new Map<string, WorkflowDef>();
-  const paths = isObj(doc.paths) ? doc.paths : {};
+  const paths = isObject<JsonSchema>(doc.paths) ? doc.paths : {};
   for (const [path, item] of Object.entries(paths)) {
     const m = /^\/automations\/([^/]+)\/runs$/.exec(path);
-    if (!m?.[1] || !isObj(item) || !isObj(item.post)) continue;
+    if (!m?.[1] || !isObject<JsonSchema>(item) || !isObject<JsonSchema>(item.post)) continue;
     const op = item.post;
     const where = `paths["${path}"].post`;
-    const xw = isObj(op["x-workflow"]) ? op["x-workflow"] : {};
+    const xw = isObject<JsonSchema>(op["x-workflow"]) ? op["x-workflow"] : {};
     const id = typeof xw.id === "string" ? xw.id : decodeURIComponent(m[1]);
     const bodySchemaRaw = op.requestBody?.content?.["application/json"]?.schema;
     if (!bodySchemaRaw)
       throw new DefinitionError(`${where}: no application/json requestBody schema`);
     const launch =
-      isObj(bodySchemaRaw) && bodySchemaRaw.$ref ? pointer(doc, bodySchemaRaw.$ref) : bodySchemaRaw;
+      isObject<JsonSchema>(bodySchemaRaw) && bodySchemaRaw.$ref
+        ? pointer(doc, bodySchemaRaw.$ref)
+        : bodySchemaRaw;
     const inputsRaw = launch?.properties?.inputs;
     if (!inputsRaw)
       throw new DefinitionError(`${where}: launch body schema has no \`inputs\` property`);
@@ -105,9 +114,9 @@ export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDe
       : { type: "object", properties: {} };
     const examples = op.requestBody?.content?.["application/json"]?.examples;
     let example: Record<string, unknown> | undefined;
-    if (isObj(examples)) {
+    if (isObject<JsonSchema>(examples)) {
       const first = examples.default ?? Object.values(examples)[0];
-      if (isObj(first) && isObj(first.value)) example = first.value;
+      if (isObject<JsonSchema>(first) && isObject<JsonSchema>(first.value)) example = first.value;
     }
     const state = STATES.includes(xw.state) ? (xw.state as WorkflowState) : "enabled";
     const summary = typeof op.summary === "string" ? op.summary.replace(/^Launch /, "") : id;

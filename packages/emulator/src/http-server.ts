@@ -1,16 +1,39 @@
 // The thin node:http edge: routing, auth, CORS, body limits, and JSON responses.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { stringify as toYaml } from "yaml";
+import { matchApiRoute, SCOPES, type Scope } from "./api-routes.js";
 import { CallbackDispatcher, type DeliveryAttempt, type PendingCallback } from "./callbacks.js";
-import { type Clock, iso, RealClock, VirtualClock } from "./clock.js";
+import {
+  type Clock,
+  iso,
+  LATEST_TIME_MS,
+  MAX_ADVANCE_MS,
+  RealClock,
+  VirtualClock,
+} from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
+import {
+  failResponse,
+  HttpError,
+  parseJsonBody,
+  problemError,
+  readBodyWithin,
+  sendJson,
+} from "./http-kit.js";
 import { IdempotencyStore, idempotencyScope, requestFingerprint } from "./idempotency.js";
-import { Journal, type JournalRecord } from "./journal.js";
+import { Journal, type JournalRecord, replayJournal } from "./journal.js";
+import {
+  applyRunDelta,
+  callbackFromRecord,
+  callbackRecord,
+  type RunDelta,
+  runDelta,
+} from "./journal-records.js";
+import { isObject } from "./json-text.js";
 import {
   BODY_LIMIT,
-  type BodyProblem,
   checkAttachments,
   checkCallback,
   checkMetadata,
@@ -24,9 +47,11 @@ import {
   recordingBytes,
   recordingState,
 } from "./recording.js";
-import { type NotifyType, newId, RunEngine } from "./run-engine.js";
+import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
+import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
+import { type Fault, type NotifyType, newId, RunEngine } from "./run-engine.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
-import { defaultScenario, parseScenario } from "./scenario.js";
+import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
 import { synthesizeOutputs } from "./synthesize-outputs.js";
 import {
   type EnvironmentDef,
@@ -37,11 +62,11 @@ import {
 } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
-export const SCOPES = ["workflows:run", "runs:read"] as const;
-type Scope = (typeof SCOPES)[number];
+export { SCOPES } from "./api-routes.js";
 
+/** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
 export interface ApiKey {
-  token: string;
+  token_sha256: string;
   environment: string;
   workspace: string;
   scopes: Scope[];
@@ -55,42 +80,21 @@ export interface ServerConfig {
   corsOrigins: string[];
   webhookSecret?: string;
   data?: string;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
+  requestLog?: RequestLogFormat;
+  adminToken?: string;
+  forwardCallbacks?: string;
+  deliverPublic?: boolean;
+  /** Extra Host names accepted besides the listening address and localhost. */
+  allowedHosts?: string[];
 }
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 const HUMAN_INPUT_LIMIT = 1_048_576;
-const MAX_DEPTH = 128;
 
-/** Nesting depth of a parsed JSON value, computed without recursion. */
-export function nestingDepth(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop() as [unknown, number];
-    if (v === null || typeof v !== "object") continue;
-    if (d > max) max = d;
-    if (max > MAX_DEPTH) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
 const ADMIN_LIMIT = 8_388_608;
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+export const tokenHash = (token: string): string =>
+  createHash("sha256").update(token, "utf8").digest("hex");
 
 interface EnvState {
   def: EnvironmentDef;
@@ -107,11 +111,19 @@ export class Emulator {
   private readonly limiter = new RecordingRateLimiter();
   private readonly dispatcher: CallbackDispatcher;
   private readonly pending = new Map<string, PendingCallback>();
+  /** Callbacks sent since start, by event_id, for POST .../callbacks/{event_id}/resend. */
+  private readonly sent = new Map<string, PendingCallback>();
   private readonly portalSessions = new Map<string, { environment: string; workspace: string }>();
   private journal: Journal | null = null;
+  /** How many of each run's events are already in the journal (the rest go in its next delta). */
+  private readonly eventsWritten = new Map<string, number>();
+  /** Recording downloads counted against the hourly budget, as [workspace, time]. */
+  private readonly recordingAttempts: [string, number][] = [];
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   origin = "http://127.0.0.1:0";
+  private hostNames: Set<string> = new Set();
+  private sameOrigins: Set<string> = new Set();
 
   constructor(private readonly cfg: ServerConfig) {
     this.clock = cfg.clock === "virtual" ? new VirtualClock() : new RealClock();
@@ -119,16 +131,25 @@ export class Emulator {
       this.envs.set(def.name, { def, scenarios: new Map(), deliveries: [] });
     }
     this.engine = new RunEngine(this.clock, {
-      persist: (run) => this.record({ t: "run", run }),
+      persist: (run) => this.persistRun(run),
       notify: (run, type) => this.notify(run, type),
       vault: (env) => this.envs.get(env)?.def.vault ?? {},
       synthesize: (run) => this.synthesize(run),
     });
     this.dispatcher = new CallbackDispatcher({
       ...(cfg.webhookSecret ? { secret: cfg.webhookSecret } : {}),
-      onAttempt: (env, a) => this.envs.get(env)?.deliveries.push(a),
+      policy: {
+        allowLocal: cfg.allowLocalCallbacks,
+        deliverPublic: cfg.deliverPublic ?? false,
+        ...(cfg.forwardCallbacks ? { forwardTo: cfg.forwardCallbacks } : {}),
+      },
+      onAttempt: (env, a) => {
+        this.envs.get(env)?.deliveries.push(a);
+        this.record({ t: "attempt", env, attempt: a });
+      },
       onDone: (cb) => {
         this.pending.delete(cb.event_id);
+        this.sent.set(cb.event_id, cb);
         this.record({ t: "cb_done", event_id: cb.event_id });
       },
     });
@@ -140,41 +161,109 @@ export class Emulator {
     this.journal?.append(rec);
   }
 
-  private replay(file: string): void {
-    for (const rec of Journal.read(file)) {
-      switch (rec.t) {
-        case "key":
-          this.keys.set((rec.key as ApiKey).token, rec.key as ApiKey);
-          break;
-        case "scenario": {
-          const env = this.envs.get(rec.env as string);
-          if (!env) break;
-          if (rec.scenario) env.scenarios.set(rec.workflow as string, rec.scenario as Scenario);
-          else env.scenarios.delete(rec.workflow as string);
-          break;
-        }
-        case "state": {
-          const wf = this.envs.get(rec.env as string)?.def.workflows.get(rec.workflow as string);
-          if (wf) wf.state = rec.state as WorkflowState;
-          break;
-        }
-        case "clock":
-          if (this.clock instanceof VirtualClock) this.clock.set(rec.now as number);
-          break;
-        case "run": {
-          const run = rec.run as RunRecord;
-          if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
-          this.engine.restore(run);
-          break;
-        }
-        case "cb":
-          this.pending.set((rec.cb as PendingCallback).event_id, rec.cb as PendingCallback);
-          break;
-        case "cb_done":
-          this.pending.delete(rec.event_id as string);
-          break;
+  /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
+  private persistRun(run: RunRecord): void {
+    const written = this.eventsWritten.get(run.run_id);
+    if (written === undefined) this.record({ t: "run", run });
+    else this.record(runDelta(run, written));
+    this.eventsWritten.set(run.run_id, run.events.length);
+  }
+
+  private applyRecord(rec: JournalRecord): void {
+    switch (rec.t) {
+      case "key": {
+        // Older journals stored the token itself; keep only its hash.
+        const k = rec.key as ApiKey & { token?: string };
+        const hash = k.token_sha256 ?? tokenHash(k.token ?? "");
+        this.keys.set(hash, {
+          token_sha256: hash,
+          environment: k.environment,
+          workspace: k.workspace,
+          scopes: k.scopes,
+        });
+        break;
       }
+      case "scenario": {
+        const env = this.envs.get(rec.env as string);
+        if (!env) break;
+        if (rec.scenario) env.scenarios.set(rec.workflow as string, rec.scenario as Scenario);
+        else env.scenarios.delete(rec.workflow as string);
+        break;
+      }
+      case "state": {
+        const wf = this.envs.get(rec.env as string)?.def.workflows.get(rec.workflow as string);
+        if (wf) wf.state = rec.state as WorkflowState;
+        break;
+      }
+      case "clock":
+        if (this.clock instanceof VirtualClock) this.clock.set(rec.now as number);
+        break;
+      case "run": {
+        const run = rec.run as RunRecord;
+        if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
+        this.engine.restore(run);
+        this.eventsWritten.set(run.run_id, run.events.length);
+        break;
+      }
+      case "run_upd": {
+        const d = rec as RunDelta;
+        const run = this.engine.runs.get(d.run_id);
+        if (!run) break;
+        applyRunDelta(run, d);
+        if (this.clock instanceof VirtualClock) this.clock.set(run.updated_at);
+        this.engine.restore(run);
+        this.eventsWritten.set(run.run_id, run.events.length);
+        break;
+      }
+      case "cb": {
+        const cb = callbackFromRecord(rec, this.engine.runs);
+        this.pending.set(cb.event_id, cb);
+        break;
+      }
+      case "reset":
+        this.resetEnvironment(rec.env as string);
+        break;
+      case "cb_done":
+        this.pending.delete(rec.event_id as string);
+        break;
+      case "attempt":
+        this.envs.get(rec.env as string)?.deliveries.push(rec.attempt as DeliveryAttempt);
+        break;
+      case "recording_download":
+        this.limiter.restore(rec.workspace as string, rec.at as number);
+        this.recordingAttempts.push([rec.workspace as string, rec.at as number]);
+        break;
     }
+  }
+
+  /** Everything the journal must hold to rebuild the current state, one record at a time. */
+  private *snapshot(): Generator<JournalRecord> {
+    for (const key of this.keys.values()) yield { t: "key", key };
+    for (const env of this.envs.values()) {
+      for (const wf of env.def.workflows.values())
+        yield { t: "state", env: env.def.name, workflow: wf.id, state: wf.state };
+      for (const [workflow, scenario] of env.scenarios)
+        yield { t: "scenario", env: env.def.name, workflow, scenario };
+      for (const attempt of env.deliveries) yield { t: "attempt", env: env.def.name, attempt };
+    }
+    if (this.clock instanceof VirtualClock) yield { t: "clock", now: this.clock.now() };
+    for (const run of this.engine.runs.values()) yield { t: "run", run };
+    for (const cb of this.pending.values()) yield callbackRecord(cb, JSON.parse(cb.body));
+    const hourAgo = this.clock.now() - 3_600_000;
+    for (const [workspace, at] of this.recordingAttempts)
+      if (at > hourAgo) yield { t: "recording_download", workspace, at };
+  }
+
+  private snapshotSize(): number {
+    let n = this.keys.size + 1 + this.engine.runs.size + this.pending.size;
+    for (const env of this.envs.values())
+      n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;
+    return n + this.recordingAttempts.length;
+  }
+
+  /** Replay the journal by streaming it; compact it when it holds superseded records. */
+  private replay(file: string): void {
+    const summary = replayJournal(file, (rec) => this.applyRecord(rec));
     for (const run of this.engine.runs.values()) {
       if (run.idempotency_key !== null) {
         this.idem.remember(
@@ -184,6 +273,7 @@ export class Emulator {
         );
       }
     }
+    if (summary.records > this.snapshotSize()) Journal.rewrite(file, this.snapshot());
   }
 
   // ---------- lifecycle ----------
@@ -194,7 +284,8 @@ export class Emulator {
       this.journal = new Journal(this.cfg.data);
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
-      this.handle(req, res).catch((e) => this.fail(res, e));
+      logRequest(this.cfg.requestLog ?? "off", req, res);
+      this.handle(req, res).catch((e) => failResponse(res, e));
     });
     server.on("connection", (s) => {
       this.sockets.add(s);
@@ -208,9 +299,15 @@ export class Emulator {
     const addr = server.address() as AddressInfo;
     const h = host.includes(":") ? `[${host}]` : host;
     this.origin = `http://${h}:${addr.port}`;
+    this.hostNames = allowedHostNames(host, this.cfg.allowedHosts);
+    this.sameOrigins = new Set([...this.hostNames].map((n) => `http://${n}:${addr.port}`));
     // Runs continue after a restart: catch up on due steps, resend pending callbacks.
     this.engine.tick();
-    for (const cb of this.pending.values()) this.dispatcher.send(cb);
+    for (const cb of this.pending.values()) {
+      const env = this.envs.get(cb.environment);
+      const made = env?.deliveries.filter((a) => a.event_id === cb.event_id).length ?? 0;
+      this.dispatcher.send(cb, made + 1);
+    }
   }
 
   get port(): number {
@@ -278,120 +375,8 @@ export class Emulator {
       body: JSON.stringify(payload),
     };
     this.pending.set(cb.event_id, cb);
-    this.record({ t: "cb", cb });
+    this.record(callbackRecord(cb, payload));
     this.dispatcher.send(cb);
-  }
-
-  // ---------- HTTP plumbing ----------
-
-  private send(
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): void {
-    if (res.headersSent) return;
-    const text = JSON.stringify(body);
-    if (status === 409) headers["X-Should-Retry"] = "false";
-    res.writeHead(status, {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(text),
-      "Cache-Control": "no-store",
-      ...headers,
-    });
-    res.end(text);
-  }
-
-  private fail(res: ServerResponse, e: unknown): void {
-    if (e instanceof HttpError) {
-      this.send(res, e.status, { error: e.message, code: e.code, ...e.extra }, { ...e.headers });
-      return;
-    }
-    if (res.destroyed || res.socket?.destroyed) return; // the client went away mid-request
-    console.error("wfr-emulator: internal error:", (e as Error)?.message ?? e);
-    this.send(res, 500, { error: "internal emulator error", code: "INTERNAL" });
-  }
-
-  private problem(p: BodyProblem): HttpError {
-    return new HttpError(
-      p.status,
-      p.code,
-      p.message,
-      p.attachment_id ? { attachment_id: p.attachment_id } : {},
-    );
-  }
-
-  /** Read the body, stopping as soon as it exceeds `limit` (spec: rejected before parsing). */
-  private readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      req.on("data", (c: Buffer) => {
-        if (done) return;
-        size += c.length;
-        if (size > limit) {
-          done = true;
-          chunks.length = 0;
-          resolve(null);
-          return;
-        }
-        chunks.push(c);
-      });
-      req.on("end", () => {
-        if (!done) {
-          done = true;
-          resolve(Buffer.concat(chunks, size));
-        }
-      });
-      req.on("error", (e) => {
-        if (!done) {
-          done = true;
-          reject(e);
-        }
-      });
-      req.on("close", () => {
-        if (!done) {
-          done = true;
-          reject(new Error("client closed the request before the body ended"));
-        }
-      });
-    });
-  }
-
-  private async body(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer> {
-    const buf = await this.readBody(req, limit);
-    if (buf === null) {
-      // Spec "Limits": 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
-      res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
-      throw new HttpError(
-        413,
-        "BODY_TOO_LARGE",
-        `request body exceeds ${limit} bytes`,
-        {},
-        { Connection: "close" },
-      );
-    }
-    return buf;
-  }
-
-  private parseJson(buf: Buffer): unknown {
-    let value: unknown;
-    try {
-      value = JSON.parse(buf.toString("utf8"));
-    } catch {
-      throw new HttpError(400, "INVALID_JSON", "request body is not parseable as JSON");
-    }
-    if (nestingDepth(value) > MAX_DEPTH) {
-      throw new HttpError(
-        400,
-        "INVALID_JSON",
-        `JSON nesting deeper than ${MAX_DEPTH} levels is not accepted`,
-      );
-    }
-    return value;
   }
 
   private cors(req: IncomingMessage, res: ServerResponse): boolean {
@@ -420,6 +405,8 @@ export class Emulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const badHost = checkHost(req.headers, this.hostNames);
+    if (badHost) throw new HttpError(badHost.status, badHost.code, badHost.message);
     if (this.cors(req, res)) return;
     // Split by hand: `new URL("//host/x", base)` would read "host" as an authority.
     const raw = req.url ?? "/";
@@ -438,17 +425,25 @@ export class Emulator {
           return p;
         }
       });
+    this.refuseKeyInQuery(url.searchParams);
     if (parts[0] === "_emulator") {
       if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
+      const bad = checkAdminRequest(
+        req.method ?? "GET",
+        req.headers,
+        this.sameOrigins,
+        this.cfg.adminToken,
+      );
+      if (bad) throw new HttpError(bad.status, bad.code, bad.message);
       return this.admin(req, res, parts.slice(1));
     }
     const env = parts[0] !== undefined ? this.envs.get(parts[0]) : undefined;
     if (!env) throw new HttpError(404, "NOT_FOUND", "no such route");
     const rest = parts.slice(1);
-    if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2), url);
+    if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2));
     if (rest[0] === "api-docs" && rest.length === 2 && req.method === "GET") {
       const doc = emitDefinition(env.def, this.links(env.def.name).apiBase);
-      if (rest[1] === "openapi.json") return this.send(res, 200, doc);
+      if (rest[1] === "openapi.json") return sendJson(res, 200, doc);
       if (rest[1] === "openapi.yaml" || rest[1] === "openapi.yml") {
         const text = toYaml(doc, { aliasDuplicateObjects: false });
         res.writeHead(200, {
@@ -519,7 +514,7 @@ export class Emulator {
   private authenticate(req: IncomingMessage, env: EnvState): ApiKey {
     const h = req.headers.authorization;
     const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
-    const key = m?.[1] ? this.keys.get(m[1]) : undefined;
+    const key = m?.[1] ? this.keys.get(tokenHash(m[1])) : undefined;
     if (!key || key.environment !== env.def.name) {
       throw new HttpError(
         401,
@@ -553,16 +548,17 @@ export class Emulator {
     return run;
   }
 
-  private async api(
-    req: IncomingMessage,
-    res: ServerResponse,
-    env: EnvState,
-    p: string[],
-    url: { searchParams: URLSearchParams },
-  ): Promise<void> {
-    // Spec "Authentication" 4: keys never in a URL.
-    for (const name of url.searchParams.keys()) {
-      if (QUERY_KEY_PARAMS.includes(name.toLowerCase())) {
+  /**
+   * Spec "Authentication" 4: keys never in a URL. Refused on every route: a parameter named like
+   * a key, or any parameter whose value is an API key (issued here or shaped like one).
+   */
+  private refuseKeyInQuery(params: URLSearchParams): void {
+    for (const [name, value] of params) {
+      if (
+        QUERY_KEY_PARAMS.includes(name.toLowerCase()) ||
+        value.startsWith("wfr_") ||
+        this.keys.has(tokenHash(value))
+      ) {
         throw new HttpError(
           400,
           "API_KEY_IN_QUERY",
@@ -570,36 +566,34 @@ export class Emulator {
         );
       }
     }
-    const m = req.method;
-    let route: string | null = null;
-    if (m === "POST" && p.length === 3 && p[0] === "automations" && p[2] === "runs")
-      route = "launch";
-    else if (p[0] === "runs" && p.length === 2 && m === "GET") route = "status";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "result")
-      route = "result";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "events")
-      route = "events";
-    else if (p[0] === "runs" && p.length === 3 && m === "GET" && p[2] === "recording")
-      route = "recording";
-    else if (p[0] === "runs" && p.length === 3 && m === "POST" && p[2] === "human-input")
-      route = "human";
-    if (route === null) throw new HttpError(404, "NOT_FOUND", "no such route");
+  }
+
+  private async api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    env: EnvState,
+    p: string[],
+  ): Promise<void> {
+    const match = matchApiRoute(req.method ?? "GET", p);
+    if (match === null) throw new HttpError(404, "NOT_FOUND", "no such route");
     const key = this.authenticate(req, env);
-    this.requireScope(key, route === "launch" || route === "human" ? "workflows:run" : "runs:read");
+    this.requireScope(key, match.route.scope);
+    const route = match.route.name;
     const links = this.links(env.def.name);
-    const id = p[1] as string;
+    const id = match.param;
+    if (route !== "launch") noteRequest(res, { run_id: id });
     switch (route) {
       case "launch":
         return this.launch(req, res, env, key, id);
       case "status":
-        return this.send(res, 200, envelope(this.findRun(key, id), links));
+        return sendJson(res, 200, envelope(this.findRun(key, id), links));
       case "result": {
         const run = this.findRun(key, id);
         // Spec "States and transitions" 1-2: 202 until terminal, 200 after (failures included).
-        return this.send(res, isTerminal(run.status) ? 200 : 202, resultView(run));
+        return sendJson(res, isTerminal(run.status) ? 200 : 202, resultView(run));
       }
       case "events":
-        return this.send(res, 200, eventsView(this.findRun(key, id)));
+        return sendJson(res, 200, eventsView(this.findRun(key, id)));
       case "recording":
         return this.recording(res, key, id);
       case "human":
@@ -614,19 +608,20 @@ export class Emulator {
     key: ApiKey,
     workflowId: string,
   ): Promise<void> {
-    const buf = await this.body(req, res, BODY_LIMIT);
+    const buf = await readBodyWithin(req, res, BODY_LIMIT);
     const wf = env.def.workflows.get(workflowId);
     // Only a saved workflow id is valid; anything else (run or session ids) is not found.
     if (!wf || env.def.workspace !== key.workspace) {
       throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
     }
-    const body = this.parseJson(buf);
+    const body = parseJsonBody(buf);
     const top = checkTopLevel(body);
-    if (top) throw this.problem(top);
+    if (top) throw problemError(top);
     const b = body as Record<string, unknown>;
     const idemKey = idempotencyKeyOf(b, req.headers["idempotency-key"]);
-    if ("code" in idemKey) throw this.problem(idemKey);
-    const fingerprint = requestFingerprint(b);
+    if ("code" in idemKey) throw problemError(idemKey);
+    // Only a keyed launch is ever compared with another, so only it pays for canonical JSON.
+    const fingerprint = idemKey.key === null ? "" : requestFingerprint(b);
     const scope =
       idemKey.key === null
         ? null
@@ -636,9 +631,11 @@ export class Emulator {
       const prior = hit.kind === "new" ? undefined : this.engine.runs.get(hit.runId);
       if (hit.kind === "replay" && prior) {
         this.engine.process(prior);
-        return this.send(res, 202, envelope(prior, this.links(env.def.name)));
+        noteRequest(res, { run_id: prior.run_id, idempotency: "replay" });
+        return sendJson(res, 202, envelope(prior, this.links(env.def.name)));
       }
       if (hit.kind === "conflict") {
+        noteRequest(res, { idempotency: "conflict" });
         throw new HttpError(
           409,
           "IDEMPOTENCY_CONFLICT",
@@ -657,11 +654,11 @@ export class Emulator {
       );
     }
     for (const check of [checkMetadata(b), checkModel(b, wf.model)])
-      if (check) throw this.problem(check);
+      if (check) throw problemError(check);
     const cb = checkCallback(b, this.cfg.allowLocalCallbacks);
-    if ("code" in cb) throw this.problem(cb);
+    if ("code" in cb) throw problemError(cb);
     const att = checkAttachments(b);
-    if ("code" in att) throw this.problem(att);
+    if ("code" in att) throw problemError(att);
     if (att.meta.length > 0 && !declaresFileInput(wf.inputs)) {
       throw new HttpError(
         400,
@@ -696,7 +693,7 @@ export class Emulator {
       workflow_id: wf.id,
       revision: wf.revision,
       inputs: v.value,
-      metadata: isObj(b.metadata) ? b.metadata : {},
+      metadata: isObject(b.metadata) ? b.metadata : {},
       model: typeof b.model === "string" ? b.model : null,
       callback_url: cb.url,
       idempotency_key: idemKey.key,
@@ -705,13 +702,21 @@ export class Emulator {
       scenario,
     });
     if (scope !== null) this.idem.remember(scope, run.run_id, fingerprint);
-    this.send(res, 202, envelope(run, this.links(env.def.name)));
+    noteRequest(res, { run_id: run.run_id });
+    sendJson(res, 202, envelope(run, this.links(env.def.name)));
   }
 
   private recording(res: ServerResponse, key: ApiKey, runId: string): void {
     const run = this.findRun(key, runId);
     const now = this.clock.now();
     const wait = this.limiter.attempt(key.workspace, now);
+    if (wait === null) {
+      while ((this.recordingAttempts[0]?.[1] ?? now) <= now - 3_600_000)
+        this.recordingAttempts.shift();
+      // Persisted, so a restart does not refill the hourly budget.
+      this.recordingAttempts.push([key.workspace, now]);
+      this.record({ t: "recording_download", workspace: key.workspace, at: now });
+    }
     if (wait !== null) {
       throw new HttpError(
         429,
@@ -728,7 +733,7 @@ export class Emulator {
       case "not_found":
         throw new HttpError(404, "RECORDING_NOT_FOUND", `no recording is available: ${st.reason}`);
       case "processing":
-        this.send(
+        sendJson(
           res,
           202,
           { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" },
@@ -763,10 +768,10 @@ export class Emulator {
     runId: string,
     links: Links,
   ): Promise<void> {
-    const buf = await this.body(req, res, HUMAN_INPUT_LIMIT);
+    const buf = await readBodyWithin(req, res, HUMAN_INPUT_LIMIT);
     const run = this.findRun(key, runId);
-    const body = this.parseJson(buf);
-    if (!isObj(body) || !Object.hasOwn(body, "response")) {
+    const body = parseJsonBody(buf);
+    if (!isObject(body) || !Object.hasOwn(body, "response")) {
       throw new HttpError(
         400,
         "INVALID_BODY",
@@ -780,7 +785,7 @@ export class Emulator {
     switch (out.kind) {
       case "accepted":
       case "idempotent":
-        return this.send(res, 202, envelope(run, links));
+        return sendJson(res, 202, envelope(run, links));
       case "conflict":
         throw new HttpError(409, "HUMAN_WAIT_CONFLICT", out.message);
       case "not_waiting":
@@ -807,9 +812,58 @@ export class Emulator {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<Record<string, unknown>> {
-    const body = this.parseJson(await this.body(req, res, ADMIN_LIMIT));
-    if (!isObj(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
+    const body = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
+    if (!isObject(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
     return body;
+  }
+
+  /** Body of POST .../runs/{id}/faults/{kind}; errors name the field. */
+  private parseFault(kind: string, body: Record<string, unknown>): Fault {
+    try {
+      switch (kind) {
+        case "checkpoint": {
+          const s = parseStep({ human: { kind: "approval", reason: "injected", ...body } }, 0);
+          if ("human" in s) return { kind: "checkpoint", human: s.human };
+          break;
+        }
+        case "expire":
+          return { kind: "expire" };
+        case "fail": {
+          const s = parseStep({ fail: body }, 0);
+          if ("fail" in s) return { kind: "fail", status: s.fail.status, error: s.fail.error };
+          break;
+        }
+        case "succeed": {
+          const s = parseStep({ succeed: body }, 0);
+          if ("succeed" in s)
+            return {
+              kind: "succeed",
+              ...(s.succeed.outputs ? { outputs: s.succeed.outputs } : {}),
+            };
+          break;
+        }
+      }
+    } catch (e) {
+      throw new HttpError(400, "INVALID_FAULT", (e as Error).message);
+    }
+    throw new HttpError(404, "NOT_FOUND", "faults are checkpoint, expire, fail and succeed");
+  }
+
+  /** Forget an environment's runs, deliveries, pending callbacks and scenarios. */
+  private resetEnvironment(name: string): void {
+    const env = this.envs.get(name);
+    if (!env) return;
+    const gone = new Set<string>();
+    for (const run of this.engine.runs.values()) if (run.environment === name) gone.add(run.run_id);
+    for (const id of gone) {
+      this.engine.forget(id);
+      this.eventsWritten.delete(id);
+    }
+    this.idem.forgetRuns(gone);
+    for (const [id, cb] of this.pending) if (cb.environment === name) this.pending.delete(id);
+    for (const [id, cb] of this.sent) if (cb.environment === name) this.sent.delete(id);
+    env.deliveries.length = 0;
+    env.scenarios.clear();
   }
 
   private runHistory(run: RunRecord): Record<string, unknown> {
@@ -875,16 +929,17 @@ export class Emulator {
       if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
         throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string");
       }
+      const token = `wfr_test_${randomBytes(24).toString("base64url")}`;
       const key: ApiKey = {
-        token: `wfr_test_${randomBytes(24).toString("base64url")}`,
+        token_sha256: tokenHash(token),
         environment: env.def.name,
         workspace: (b.workspace as string | undefined) ?? env.def.workspace,
         scopes: [...new Set(scopes as Scope[])],
       };
-      this.keys.set(key.token, key);
+      this.keys.set(key.token_sha256, key);
       this.record({ t: "key", key });
-      return this.send(res, 201, {
-        token: key.token,
+      return sendJson(res, 201, {
+        token,
         environment: key.environment,
         workspace: key.workspace,
         scopes: key.scopes,
@@ -903,7 +958,7 @@ export class Emulator {
       const id = randomBytes(24).toString("base64url");
       const workspace = typeof b.workspace === "string" ? b.workspace : env.def.workspace;
       this.portalSessions.set(id, { environment: env.def.name, workspace });
-      return this.send(res, 201, {
+      return sendJson(res, 201, {
         cookie: `wfr_portal_session=${id}`,
         environment: env.def.name,
         workspace,
@@ -919,19 +974,30 @@ export class Emulator {
         );
       }
       const ms = b.ms;
-      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
-        throw new HttpError(400, "INVALID_BODY", "ms must be a non-negative number");
-      }
       const clock = this.clock;
+      if (
+        typeof ms !== "number" ||
+        !Number.isFinite(ms) ||
+        ms < 0 ||
+        ms > MAX_ADVANCE_MS ||
+        clock.now() + ms > LATEST_TIME_MS
+      ) {
+        throw new HttpError(
+          400,
+          "INVALID_BODY",
+          `ms must be a number from 0 to ${MAX_ADVANCE_MS} (and keep the clock before year 9999)`,
+          { field: "ms" },
+        );
+      }
       this.engine.advance(Math.floor(ms), (t) => clock.set(t));
       this.record({ t: "clock", now: clock.now() });
-      return this.send(res, 200, { now: iso(clock.now()) });
+      return sendJson(res, 200, { now: iso(clock.now()) });
     }
     if (m === "GET" && p[0] === "clock" && p.length === 1) {
-      return this.send(res, 200, { now: iso(this.clock.now()), virtual: this.clock.virtual });
+      return sendJson(res, 200, { now: iso(this.clock.now()), virtual: this.clock.virtual });
     }
     if (m === "GET" && p.length === 1 && p[0] === "environments") {
-      return this.send(res, 200, {
+      return sendJson(res, 200, {
         environments: [...this.envs.values()].map((e) => ({
           name: e.def.name,
           workspace: e.def.workspace,
@@ -948,20 +1014,45 @@ export class Emulator {
     if (p[0] === "environments" && p.length >= 3) {
       if (!this.clock.virtual) this.engine.tick();
       const env = this.adminEnv(p[1]);
+      if (m === "POST" && p[2] === "reset" && p.length === 3) {
+        this.resetEnvironment(env.def.name);
+        this.record({ t: "reset", env: env.def.name });
+        return sendJson(res, 200, { environment: env.def.name, reset: true });
+      }
+      if (m === "POST" && p[2] === "runs" && p[4] === "faults" && p.length === 6) {
+        const run = this.engine.runs.get(p[3] as string);
+        if (!run || run.environment !== env.def.name)
+          throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+        const fault = this.parseFault(p[5] as string, await this.adminJson(req, res));
+        const refused = this.engine.inject(run, fault);
+        if (refused !== null) throw new HttpError(409, "FAULT_NOT_APPLICABLE", refused);
+        return sendJson(res, 200, this.runHistory(run));
+      }
+      if (m === "POST" && p[2] === "callbacks" && p[4] === "resend" && p.length === 5) {
+        const cb = this.sent.get(p[3] as string) ?? this.pending.get(p[3] as string);
+        if (!cb || cb.environment !== env.def.name)
+          throw new HttpError(404, "EVENT_NOT_FOUND", "no callback with this event_id was sent");
+        const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
+        this.pending.set(cb.event_id, cb);
+        this.record(callbackRecord(cb, JSON.parse(cb.body)));
+        // Attempt numbers continue; a resend gets the usual three attempts.
+        this.dispatcher.send(cb, made + 1, made + 3);
+        return sendJson(res, 202, { event_id: cb.event_id, resent: true });
+      }
       if (m === "GET" && p[2] === "callbacks" && p.length === 3) {
-        return this.send(res, 200, { deliveries: env.deliveries });
+        return sendJson(res, 200, { deliveries: env.deliveries });
       }
       if (m === "GET" && p[2] === "runs" && p.length === 3) {
         const runs = [...this.engine.runs.values()].filter((r) => r.environment === env.def.name);
         for (const r of runs) this.engine.process(r);
-        return this.send(res, 200, { runs: runs.map((r) => this.runHistory(r)) });
+        return sendJson(res, 200, { runs: runs.map((r) => this.runHistory(r)) });
       }
       if (m === "GET" && p[2] === "runs" && p.length === 4) {
         const run = this.engine.runs.get(p[3] as string);
         if (!run || run.environment !== env.def.name)
           throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
         this.engine.process(run);
-        return this.send(res, 200, this.runHistory(run));
+        return sendJson(res, 200, this.runHistory(run));
       }
       if (p[2] === "workflows" && p.length === 5) {
         const wf = env.def.workflows.get(p[3] as string);
@@ -976,12 +1067,12 @@ export class Emulator {
           }
           env.scenarios.set(wf.id, scenario);
           this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
-          return this.send(res, 200, { workflow_id: wf.id, scenario });
+          return sendJson(res, 200, { workflow_id: wf.id, scenario });
         }
         if (m === "DELETE" && p[4] === "scenario") {
           env.scenarios.delete(wf.id);
           this.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
-          return this.send(res, 200, {
+          return sendJson(res, 200, {
             workflow_id: wf.id,
             scenario: wf.scenario ?? defaultScenario(),
           });
@@ -993,7 +1084,7 @@ export class Emulator {
           }
           wf.state = b.state as WorkflowState;
           this.record({ t: "state", env: env.def.name, workflow: wf.id, state: wf.state });
-          return this.send(res, 200, { workflow_id: wf.id, state: wf.state });
+          return sendJson(res, 200, { workflow_id: wf.id, state: wf.state });
         }
       }
     }

@@ -4,14 +4,39 @@ import { createHash } from "node:crypto";
 
 /** JSON with object keys sorted at every level, so equal requests serialize equally. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(",")}]`;
+  const out: string[] = [];
+  writeCanonical(value, out);
+  return out.join("");
+}
+
+// One pass, one output array: no per-level strings, maps or filters (1M keys stay cheap).
+function writeCanonical(value: unknown, out: string[]): void {
+  if (value === null || typeof value !== "object") {
+    out.push(JSON.stringify(value) ?? "null");
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(",");
+      writeCanonical(value[i], out);
+    }
+    out.push("]");
+    return;
+  }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj).sort();
-  return `{${keys
-    .filter((k) => obj[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-    .join(",")}}`;
+  out.push("{");
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    if (!first) out.push(",");
+    first = false;
+    out.push(JSON.stringify(k), ":");
+    writeCanonical(v, out);
+  }
+  out.push("}");
 }
 
 /**
@@ -51,6 +76,11 @@ export class IdempotencyStore {
     return hit.fingerprint === fingerprint
       ? { kind: "replay", runId: hit.runId }
       : { kind: "conflict", runId: hit.runId };
+  }
+
+  /** Forget the keys of runs that no longer exist (environment reset). */
+  forgetRuns(runIds: ReadonlySet<string>): void {
+    for (const [scope, e] of this.entries) if (runIds.has(e.runId)) this.entries.delete(scope);
   }
 
   remember(scope: string, runId: string, fingerprint: string): void {

@@ -34,6 +34,16 @@ export interface EmulatorOptions {
   webhookSecret?: string;
   /** Vault credentials by environment: { production: { erp_password: "..." } }. */
   vault?: Record<string, Record<string, string>>;
+  /** One line per request on stdout: "text", "json", or "off" (default for in-process use). */
+  requestLog?: "text" | "json" | "off";
+  /** Send every callback to this local receiver instead, with X-Wfr-Callback-Url (like stripe listen --forward-to). */
+  forwardCallbacks?: string;
+  /** Send callbacks to public addresses; without it they are held (recorded, not sent). */
+  deliverPublic?: boolean;
+  /** When set, the admin API needs `Authorization: Bearer <adminToken>`. */
+  adminToken?: string;
+  /** Host header names accepted besides the listening address, localhost, 127.0.0.1, [::1]. */
+  allowedHosts?: string[];
 }
 
 export interface RunningEmulator {
@@ -83,6 +93,11 @@ export async function launchEmulator(
     corsOrigins: options.corsOrigins ?? [],
     ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
     ...(options.data ? { data: options.data } : {}),
+    requestLog: options.requestLog ?? "off",
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.forwardCallbacks ? { forwardCallbacks: options.forwardCallbacks } : {}),
+    deliverPublic: options.deliverPublic ?? false,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   let closing: Promise<void> | undefined;

@@ -1,5 +1,6 @@
 // Checks of the launch body (spec "Launch body", "Errors", "Limits"), apart from `inputs`.
 import { checkCallbackUrl } from "./callback-url.js";
+import { isObject } from "./json-text.js";
 import type { AttachmentMeta } from "./types.js";
 
 export const BODY_LIMIT = 37_748_736; // 36 MiB, spec "Limits"
@@ -25,10 +26,6 @@ export interface BodyProblem {
   attachment_id?: string;
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function decodedLength(b64: string): number {
@@ -41,7 +38,7 @@ export function isStrictBase64(s: string): boolean {
 }
 
 export function checkTopLevel(body: unknown): BodyProblem | null {
-  if (!isObj(body)) {
+  if (!isObject(body)) {
     return { status: 400, code: "INVALID_BODY", message: "the launch body must be a JSON object" };
   }
   const keys = Object.keys(body);
@@ -66,10 +63,25 @@ export function checkTopLevel(body: unknown): BodyProblem | null {
 
 export function checkMetadata(body: Record<string, unknown>): BodyProblem | null {
   // Spec: metadata must be a JSON object (null, array, string, number, boolean are invalid).
-  if (Object.hasOwn(body, "metadata") && !isObj(body.metadata)) {
+  if (Object.hasOwn(body, "metadata") && !isObject(body.metadata)) {
     return { status: 400, code: "INVALID_METADATA", message: "metadata must be a JSON object" };
   }
   return null;
+}
+
+/** Whether `s` has more than `max` code points; stops counting at max + 1. */
+export function codePointsOver(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (++n > max) return true;
+  }
+  return false;
 }
 
 export function idempotencyKeyOf(
@@ -84,7 +96,8 @@ export function idempotencyKeyOf(
         message: `${where} must be a non-empty string`,
       };
     }
-    if (v.length > IDEMPOTENCY_KEY_MAX) {
+    // Counted in characters (code points), not UTF-16 units: 200 emoji are 200 characters.
+    if (codePointsOver(v, IDEMPOTENCY_KEY_MAX)) {
       return {
         status: 400,
         code: "INVALID_IDEMPOTENCY_KEY",
@@ -150,7 +163,7 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
     code: "INVALID_ATTACHMENTS",
     message,
   });
-  if (!isObj(ctx)) return bad("input_context must be an object");
+  if (!isObject(ctx)) return bad("input_context must be an object");
   const extra = Object.keys(ctx).find((k) => k !== "attachments");
   if (extra !== undefined)
     return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
@@ -158,7 +171,7 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
   if (!Array.isArray(ctx.attachments)) return bad("input_context.attachments must be an array");
   for (const [i, a] of ctx.attachments.entries()) {
     const where = `input_context.attachments[${i}]`;
-    if (!isObj(a)) return bad(`${where} must be an object`);
+    if (!isObject(a)) return bad(`${where} must be an object`);
     for (const k of ["id", "filename", "mimeType", "base64"]) {
       if (typeof a[k] !== "string") return bad(`${where}.${k} must be a string`);
     }

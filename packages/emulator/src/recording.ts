@@ -67,6 +67,13 @@ export class RecordingRateLimiter {
     this.attempts.set(workspace, list);
     return null;
   }
+
+  /** Re-count an attempt made before a restart (journal replay). */
+  restore(workspace: string, at: number): void {
+    const list = this.attempts.get(workspace) ?? [];
+    list.push(at);
+    this.attempts.set(workspace, list);
+  }
 }
 
 let cached: Buffer | undefined;

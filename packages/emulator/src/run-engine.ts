@@ -3,7 +3,14 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
-import { type Checkpoint, isTerminal, type RunRecord, type RunStatus } from "./types.js";
+import {
+  type Checkpoint,
+  type FailStatus,
+  isTerminal,
+  type RunRecord,
+  type RunStatus,
+  type ScenarioStep,
+} from "./types.js";
 import { redactVault } from "./vault.js";
 
 /** How long the runtime takes to acknowledge an accepted human answer. */
@@ -37,6 +44,13 @@ export type NewRun = Pick<
   | "scenario"
 >;
 
+/** A fault injected into a live run from the admin API. */
+export type Fault =
+  | { kind: "checkpoint"; human: Extract<ScenarioStep, { human: unknown }>["human"] }
+  | { kind: "expire" }
+  | { kind: "fail"; status: FailStatus; error: { code?: string; message: string } }
+  | { kind: "succeed"; outputs?: Record<string, unknown> };
+
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(10).toString("hex")}`;
 
 export type AnswerOutcome =
@@ -57,6 +71,12 @@ export class RunEngine {
     readonly clock: Clock,
     private readonly hooks: EngineHooks,
   ) {}
+
+  /** Drop a run entirely (environment reset). */
+  forget(runId: string): void {
+    this.runs.delete(runId);
+    this.active.delete(runId);
+  }
 
   /** Re-adopt a run (journal replay). */
   restore(run: RunRecord): void {
@@ -304,11 +324,93 @@ export class RunEngine {
     return { kind: "accepted" };
   }
 
+  /**
+   * Process a run from a timer or clock advance. One run's failure (a bug, an impossible date)
+   * ends that run with status error; it never escapes into the timer and takes the server down.
+   */
+  private processGuarded(run: RunRecord): void {
+    try {
+      this.process(run);
+    } catch (e) {
+      const message = `the emulator could not continue this run: ${(e as Error)?.message ?? e}`;
+      console.error(`wfr-emulator: run ${run.run_id}: ${message}`);
+      this.active.delete(run.run_id);
+      run.next_at = null;
+      run.waiting = null;
+      run.status = "error";
+      run.error = { code: "EMULATOR_ERROR", message };
+      try {
+        run.finished_at = this.clock.now();
+        run.updated_at = run.finished_at;
+        this.hooks.persist(run);
+      } catch (e2) {
+        console.error(`wfr-emulator: run ${run.run_id}: not persisted: ${(e2 as Error)?.message}`);
+      }
+    }
+  }
+
+  /**
+   * Fault injection (admin API): move a live run now, as if its scenario had said so. Returns
+   * null when done, or why the run cannot take this fault.
+   */
+  inject(run: RunRecord, fault: Fault): string | null {
+    this.process(run);
+    if (isTerminal(run.status)) return `the run already ended with ${run.status}`;
+    const now = this.clock.now();
+    switch (fault.kind) {
+      case "checkpoint": {
+        if (run.status === "waiting_for_human_live") return "the run already waits for a human";
+        if (run.session_id === null) {
+          run.session_id = newId("ses");
+          run.started_at = now;
+          this.setStatus(run, "running", { session: run.scenario.session ?? "browser" });
+        }
+        const cp: Checkpoint = {
+          checkpoint_id: newId("chk"),
+          kind: fault.human.kind,
+          reason: fault.human.reason,
+          instructions: fault.human.instructions ?? null,
+          stop_condition: fault.human.stop_condition ?? null,
+          expires_at: now + fault.human.expires_in_ms,
+          step: run.step,
+        };
+        run.checkpoints.push(cp);
+        run.waiting = run.checkpoints.length - 1;
+        this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind });
+        this.setStatus(run, "waiting_for_human_live");
+        run.next_at = cp.expires_at;
+        this.hooks.notify(run, "workflow.run.requires_action");
+        break;
+      }
+      case "expire": {
+        const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
+        if (run.status !== "waiting_for_human_live" || !cp) return "the run waits for no human";
+        if (cp.answer !== undefined) return "the checkpoint was already answered";
+        cp.expires_at = now;
+        run.next_at = now;
+        break;
+      }
+      case "fail":
+        run.waiting = null;
+        this.finish(run, fault.status, fault.error, null);
+        break;
+      case "succeed":
+        run.waiting = null;
+        this.finish(run, "succeeded", null, fault.outputs ?? this.hooks.synthesize(run));
+        break;
+    }
+    this.active.add(run.run_id);
+    this.process(run, false);
+    this.hooks.persist(run);
+    this.schedule();
+    return null;
+  }
+
   /** Process every run that is due now. */
   tick(): void {
     for (const id of [...this.active]) {
       const run = this.runs.get(id);
-      if (run) this.process(run);
+      if (run) this.processGuarded(run);
     }
     this.schedule();
   }
@@ -331,7 +433,7 @@ export class RunEngine {
       setNow(at);
       for (const id of [...this.active]) {
         const run = this.runs.get(id);
-        if (run && run.next_at !== null && run.next_at <= at) this.process(run);
+        if (run && run.next_at !== null && run.next_at <= at) this.processGuarded(run);
       }
     }
     setNow(target);
@@ -351,7 +453,11 @@ export class RunEngine {
       () => {
         this.timer = null;
         this.timerAt = null;
-        this.tick();
+        try {
+          this.tick();
+        } catch (e) {
+          console.error(`wfr-emulator: scheduler: ${(e as Error)?.message ?? e}`);
+        }
       },
       Math.max(0, Math.min(at - this.clock.now(), 2 ** 31 - 1)),
     );

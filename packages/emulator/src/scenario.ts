@@ -1,24 +1,26 @@
 // Scenario format (README "Scenario format"): ordered steps that drive a run on the clock.
+
+import { isObject } from "./json-text.js";
 import type { FailStatus, RecordingConfig, Scenario, ScenarioStep } from "./types.js";
 
 export class ScenarioError extends Error {}
 
 const FAIL_STATUSES: FailStatus[] = ["failed", "error", "cancelled", "terminated", "dead_letter"];
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
+export const MAX_SCENARIO_MS = 365 * 86_400_000;
 
-function nonNegInt(v: unknown, where: string): number {
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-    throw new ScenarioError(`${where} must be a non-negative number of milliseconds`);
+function nonNegInt(v: unknown, where: string, max = MAX_SCENARIO_MS): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
+    throw new ScenarioError(`${where} must be a number from 0 to ${max}`);
   }
   return Math.floor(v);
 }
 
-function step(raw: unknown, i: number): ScenarioStep {
+/** One scenario step (also the body of an injected fault); errors name `steps[i]`. */
+export function parseStep(raw: unknown, i: number): ScenarioStep {
   const where = `steps[${i}]`;
-  if (!isObj(raw)) throw new ScenarioError(`${where} must be an object`);
+  if (!isObject(raw)) throw new ScenarioError(`${where} must be an object`);
   const keys = Object.keys(raw);
   if (keys.length !== 1) {
     throw new ScenarioError(
@@ -31,12 +33,12 @@ function step(raw: unknown, i: number): ScenarioStep {
     case "wait_ms":
       return { wait_ms: nonNegInt(v, `${where}.wait_ms`) };
     case "event":
-      if (!isObj(v) || typeof v.type !== "string" || v.type === "") {
+      if (!isObject(v) || typeof v.type !== "string" || v.type === "") {
         throw new ScenarioError(`${where}.event must be an object with a string type`);
       }
       return { event: v as { type: string } };
     case "human": {
-      if (!isObj(v) || typeof v.kind !== "string" || typeof v.reason !== "string") {
+      if (!isObject(v) || typeof v.kind !== "string" || typeof v.reason !== "string") {
         throw new ScenarioError(`${where}.human needs string kind and reason`);
       }
       if (v.instructions !== undefined && typeof v.instructions !== "string") {
@@ -53,20 +55,20 @@ function step(raw: unknown, i: number): ScenarioStep {
       };
     }
     case "succeed":
-      if (v !== null && v !== undefined && !isObj(v)) {
+      if (v !== null && v !== undefined && !isObject(v)) {
         throw new ScenarioError(`${where}.succeed must be an object`);
       }
-      if (isObj(v) && v.outputs !== undefined && !isObj(v.outputs)) {
+      if (isObject(v) && v.outputs !== undefined && !isObject(v.outputs)) {
         throw new ScenarioError(`${where}.succeed.outputs must be an object`);
       }
-      return { succeed: isObj(v) && isObj(v.outputs) ? { outputs: v.outputs } : {} };
+      return { succeed: isObject(v) && isObject(v.outputs) ? { outputs: v.outputs } : {} };
     case "fail": {
-      if (!isObj(v)) throw new ScenarioError(`${where}.fail must be an object`);
+      if (!isObject(v)) throw new ScenarioError(`${where}.fail must be an object`);
       const status = (v.status ?? "failed") as FailStatus;
       if (!FAIL_STATUSES.includes(status)) {
         throw new ScenarioError(`${where}.fail.status must be one of ${FAIL_STATUSES.join(", ")}`);
       }
-      const err = isObj(v.error) ? v.error : {};
+      const err = isObject(v.error) ? v.error : {};
       const message = typeof err.message === "string" ? err.message : `run ${status}`;
       return {
         fail: {
@@ -81,19 +83,19 @@ function step(raw: unknown, i: number): ScenarioStep {
 }
 
 export function parseScenario(raw: unknown): Scenario {
-  if (!isObj(raw)) throw new ScenarioError("scenario must be an object");
+  if (!isObject(raw)) throw new ScenarioError("scenario must be an object");
   if (!Array.isArray(raw.steps)) throw new ScenarioError("scenario.steps must be an array");
-  const out: Scenario = { steps: raw.steps.map(step) };
+  const out: Scenario = { steps: raw.steps.map(parseStep) };
   if (raw.recording !== undefined) {
     const r = raw.recording;
-    if (!isObj(r) || !["none", "ready", "processing"].includes(r.mode as string)) {
+    if (!isObject(r) || !["none", "ready", "processing"].includes(r.mode as string)) {
       throw new ScenarioError('scenario.recording.mode must be "none", "ready" or "processing"');
     }
     const rec: RecordingConfig = { mode: r.mode as RecordingConfig["mode"] };
     if (r.processing_ms !== undefined)
       rec.processing_ms = nonNegInt(r.processing_ms, "recording.processing_ms");
     if (r.size_bytes !== undefined)
-      rec.size_bytes = nonNegInt(r.size_bytes, "recording.size_bytes");
+      rec.size_bytes = nonNegInt(r.size_bytes, "recording.size_bytes", 2 ** 40);
     out.recording = rec;
   }
   if (raw.session !== undefined) {

@@ -1,6 +1,7 @@
 // Default outputs: synthesized deterministically from the output schema, seeded by the run id
 // (issue 3, twin mode: "outputs synthesized deterministically from the output schema").
 import { createHash } from "node:crypto";
+import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";
 import { FILE_OUTPUT_REF, setOwn } from "./validate-inputs.js";
 
@@ -28,10 +29,6 @@ export function seededRandom(seed: string): () => number {
   };
 }
 
-function isObj(v: unknown): v is Record<string, JsonSchema> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 export function synthesizeOutputs(
   schema: JsonSchema,
   runId: string,
@@ -41,17 +38,18 @@ export function synthesizeOutputs(
   const int = (max: number) => 1 + Math.floor(rnd() * max);
 
   const value = (s: JsonSchema, field: string, depth: number): unknown => {
-    if (!isObj(s)) return null;
+    if (!isObject<JsonSchema>(s)) return null;
     if (s.$ref === FILE_OUTPUT_REF || s["x-output-type"] === "file") return ctx.file(field);
     if (s.const !== undefined) return s.const;
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
     const branches: JsonSchema[] | undefined = s.anyOf ?? s.oneOf;
     if (Array.isArray(branches)) {
-      const pick = branches.find((b) => !(isObj(b) && b.type === "null")) ?? branches[0];
+      const pick =
+        branches.find((b) => !(isObject<JsonSchema>(b) && b.type === "null")) ?? branches[0];
       return value(pick, field, depth);
     }
     let type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
-    if (!type && isObj(s.properties)) type = "object";
+    if (!type && isObject<JsonSchema>(s.properties)) type = "object";
     const leaf =
       field
         .split(".")
@@ -84,7 +82,7 @@ export function synthesizeOutputs(
       }
       case "object": {
         const out: Record<string, unknown> = {};
-        if (depth > 6 || !isObj(s.properties)) return out;
+        if (depth > 6 || !isObject<JsonSchema>(s.properties)) return out;
         for (const [k, p] of Object.entries(s.properties)) {
           setOwn(out, k, value(p, field === "" ? k : `${field}.${k}`, depth + 1));
         }
@@ -96,5 +94,5 @@ export function synthesizeOutputs(
   };
 
   const out = value(schema, "", 0);
-  return isObj(out) ? (out as Record<string, unknown>) : {};
+  return isObject<JsonSchema>(out) ? (out as Record<string, unknown>) : {};
 }

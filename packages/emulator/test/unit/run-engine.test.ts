@@ -230,3 +230,44 @@ describe("validateInputs never throws (property)", () => {
     );
   });
 });
+
+describe("guarded timers", () => {
+  it("a run whose step throws ends with error; the clock advance and other runs go on", () => {
+    const clock = new VirtualClock(0);
+    const engine = new RunEngine(clock, {
+      persist: () => {},
+      // What the server's notify does: the envelope names expires_at as an ISO date.
+      notify: (r) => {
+        for (const c of r.checkpoints) new Date(c.expires_at).toISOString();
+      },
+      vault: () => ({}),
+      synthesize: () => ({}),
+    });
+    const base: Omit<NewRun, "scenario"> = {
+      environment: "production",
+      workspace: "ws",
+      workflow_id: "wf_1",
+      revision: 1,
+      inputs: {},
+      metadata: {},
+      model: null,
+      callback_url: null,
+      idempotency_key: null,
+      fingerprint: "f",
+      attachments: [],
+    };
+    // Bypasses parseScenario's bounds, as a journal written by an older version could.
+    const bad = engine.create({
+      ...base,
+      scenario: { steps: [{ human: { kind: "approval", reason: "r", expires_in_ms: 1e300 } }] },
+    });
+    const healthy = engine.create({
+      ...base,
+      scenario: { steps: [{ wait_ms: 10 }, { succeed: {} }] },
+    });
+    expect(() => engine.advance(1000, (t) => clock.set(t))).not.toThrow();
+    expect(bad.status).toBe("error");
+    expect(bad.error?.code).toBe("EMULATOR_ERROR");
+    expect(healthy.status).toBe("succeeded");
+  });
+});

@@ -1,0 +1,81 @@
+// The public API's route table, in the order and words of the spec's endpoint table
+// (workflow-run-api.md "Endpoints"): method, path under /{env}/api/v1, required scope.
+
+export const SCOPES = ["workflows:run", "runs:read"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type ApiRouteName = "launch" | "status" | "result" | "events" | "recording" | "human";
+
+export interface ApiRoute {
+  method: "GET" | "POST";
+  path: string;
+  scope: Scope;
+  name: ApiRouteName;
+  purpose: string;
+}
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    method: "POST",
+    path: "/automations/{workflowId}/runs",
+    scope: "workflows:run",
+    name: "launch",
+    purpose: "launch an enabled saved workflow",
+  },
+  {
+    method: "GET",
+    path: "/runs/{runId}",
+    scope: "runs:read",
+    name: "status",
+    purpose: "read run envelope",
+  },
+  {
+    method: "GET",
+    path: "/runs/{runId}/result",
+    scope: "runs:read",
+    name: "result",
+    purpose: "read outputs, or pending status",
+  },
+  {
+    method: "GET",
+    path: "/runs/{runId}/events",
+    scope: "runs:read",
+    name: "events",
+    purpose: "read JSON event snapshot",
+  },
+  {
+    method: "GET",
+    path: "/runs/{runId}/recording",
+    scope: "runs:read",
+    name: "recording",
+    purpose: "download session video",
+  },
+  {
+    method: "POST",
+    path: "/runs/{runId}/human-input",
+    scope: "workflows:run",
+    name: "human",
+    purpose: "answer a human checkpoint",
+  },
+];
+
+/** The route for a method and decoded path segments, with its one path parameter. */
+export function matchApiRoute(
+  method: string,
+  parts: readonly string[],
+): { route: ApiRoute; param: string } | null {
+  for (const route of API_ROUTES) {
+    if (route.method !== method) continue;
+    const pattern = route.path.split("/").filter((s) => s !== "");
+    if (pattern.length !== parts.length) continue;
+    let param: string | null = null;
+    let ok = true;
+    for (let i = 0; i < pattern.length && ok; i++) {
+      const seg = pattern[i] as string;
+      if (seg.startsWith("{")) param = parts[i] as string;
+      else ok = seg === parts[i];
+    }
+    if (ok && param !== null) return { route, param };
+  }
+  return null;
+}

@@ -1,0 +1,86 @@
+// Journal records for runs and callbacks: the whole run once, when it is accepted, then only
+// what changed; a pending callback without the run metadata it repeats.
+// Inputs, metadata, attachments and the scenario never change after launch, so a run's records
+// over its life stay close to the size of its launch body (issue 9 "Growth").
+import type { PendingCallback } from "./callbacks.js";
+import type { JournalRecord } from "./journal.js";
+import { isObject } from "./json-text.js";
+import type { RunRecord } from "./types.js";
+
+/** The fields of a run that change after launch; events are appended, never rewritten. */
+const MUTABLE = [
+  "status",
+  "step",
+  "next_at",
+  "updated_at",
+  "started_at",
+  "finished_at",
+  "session_id",
+  "error",
+  "outputs",
+  "checkpoints",
+  "waiting",
+  "event_seq",
+] as const satisfies readonly (keyof RunRecord)[];
+
+export interface RunDelta {
+  t: "run_upd";
+  run_id: string;
+  fields: Partial<RunRecord>;
+  /** Events appended since the last record of this run. */
+  events: RunRecord["events"];
+  [k: string]: unknown;
+}
+
+/** What changed in `run` since `eventsWritten` of its events were journalled. */
+export function runDelta(run: RunRecord, eventsWritten: number): RunDelta {
+  const fields: Record<string, unknown> = {};
+  for (const k of MUTABLE) fields[k] = run[k];
+  // Outputs stay null until the run ends, so they are written once.
+  if (run.outputs === null) delete fields.outputs;
+  return {
+    t: "run_upd",
+    run_id: run.run_id,
+    fields: fields as Partial<RunRecord>,
+    events: run.events.slice(eventsWritten),
+  };
+}
+
+export function applyRunDelta(run: RunRecord, delta: RunDelta): void {
+  for (const k of MUTABLE) {
+    if (Object.hasOwn(delta.fields, k))
+      (run as unknown as Record<string, unknown>)[k] = delta.fields[k];
+  }
+  run.events.push(...delta.events);
+}
+
+/**
+ * A pending callback as a journal record. Its payload repeats the run's metadata (up to 36 MiB)
+ * in `run` and `result`; the journal holds it once, in the run, and puts it back on replay.
+ */
+export function callbackRecord(
+  cb: PendingCallback,
+  payload: Record<string, unknown>,
+): JournalRecord {
+  const stored: Record<string, unknown> = { ...payload };
+  for (const part of ["run", "result"]) {
+    const v = stored[part];
+    if (isObject(v) && Object.hasOwn(v, "metadata")) stored[part] = { ...v, metadata: null };
+  }
+  return { t: "cb", cb: { ...cb, body: "" }, payload: stored };
+}
+
+export function callbackFromRecord(
+  rec: JournalRecord,
+  runs: Map<string, RunRecord>,
+): PendingCallback {
+  const cb = rec.cb as PendingCallback;
+  if (!isObject(rec.payload)) return cb; // older journals stored the body itself
+  const payload = rec.payload;
+  const metadata = runs.get(cb.run_id)?.metadata ?? {};
+  for (const part of ["run", "result"]) {
+    const v = payload[part];
+    if (isObject(v) && Object.hasOwn(v, "metadata")) v.metadata = metadata;
+  }
+  return { ...cb, body: JSON.stringify(payload) };
+}
