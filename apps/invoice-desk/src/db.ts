@@ -28,6 +28,16 @@ export const DESK_MIGRATIONS = [
      checked_at     timestamptz,
      launch_error   text
    )`,
+  // The desk's one non-repeatable downstream action: telling the accounts team
+  // that an invoice finished (here a row; in a real desk an e-mail or a chat
+  // message). The shared callback store makes it happen once per event.
+  `CREATE TABLE IF NOT EXISTS desk_notifications (
+     event_id    text NOT NULL,
+     invoice_id  text NOT NULL REFERENCES desk_invoices(id),
+     status      text NOT NULL,
+     instance    text NOT NULL,
+     sent_at     timestamptz NOT NULL DEFAULT now()
+   )`,
   `CREATE TABLE IF NOT EXISTS desk_recordings (
      invoice_id  text PRIMARY KEY REFERENCES desk_invoices(id),
      mime_type   text NOT NULL,
@@ -133,6 +143,21 @@ export function invoiceQueries(sql: SqlClient) {
     async unlaunched(): Promise<InvoiceRow[]> {
       const { rows } = await sql.query<InvoiceRow>(
         `SELECT ${INVOICE_COLUMNS} FROM desk_invoices WHERE run_id IS NULL AND status IN ('new', 'launch_failed') ORDER BY created_at`,
+      );
+      return rows;
+    },
+    async notify(eventId: string, invoiceId: string, status: string, instance: string) {
+      await sql.query(
+        "INSERT INTO desk_notifications (event_id, invoice_id, status, instance) VALUES ($1, $2, $3, $4)",
+        [eventId, invoiceId, status, instance],
+      );
+    },
+    async notifications(
+      invoiceId: string,
+    ): Promise<{ event_id: string; status: string; instance: string }[]> {
+      const { rows } = await sql.query<{ event_id: string; status: string; instance: string }>(
+        "SELECT event_id, status, instance FROM desk_notifications WHERE invoice_id = $1 ORDER BY sent_at",
+        [invoiceId],
       );
       return rows;
     },

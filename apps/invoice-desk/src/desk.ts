@@ -19,6 +19,8 @@ export interface DeskOptions {
   readonly host?: string;
   readonly callbackUrl?: string | undefined;
   readonly webhookSecret?: string | undefined;
+  /** This instance's name in notifications. Default "desk". */
+  readonly instance?: string;
   /** Created if missing. When no password is given, one is made and printed once. */
   readonly operator?: { readonly username: string; readonly password?: string | undefined };
   readonly pollIntervalMs?: number;
@@ -53,6 +55,7 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     invoices,
     callbackUrl: options.callbackUrl,
     webhookSecret: options.webhookSecret,
+    instance: options.instance ?? "desk",
     log,
   });
   const app = createDeskApp({

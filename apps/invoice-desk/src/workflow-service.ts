@@ -27,6 +27,8 @@ export interface WorkflowServiceOptions {
   readonly invoices: InvoiceQueries;
   /** The public URL the service should POST callbacks to; none: polling only. */
   readonly callbackUrl?: string | undefined;
+  /** Names this instance in its notifications (several instances share one database). */
+  readonly instance?: string;
   /** Verify deliveries' Standard Webhooks signatures with this secret (or these, during rotation). */
   readonly webhookSecret?: string | readonly string[] | undefined;
   readonly log: (line: string) => void;
@@ -162,15 +164,32 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
 
     /** The callback receiver: a hint to refresh from the API, deduplicated in the shared store. */
     callbackHandler(store: CallbackEventStore) {
-      const onEvent = async ({ callback }: { callback: { run: { run_id: string } } }) => {
+      const onRequiresAction = async ({ callback }: { callback: { run: { run_id: string } } }) => {
         const row = await invoices.byRun(callback.run.run_id);
         if (row) await refresh(row.id, callback.run.run_id);
+      };
+      // Runs once per event_id across every instance (the shared store's lease):
+      // the place for side effects that must not repeat.
+      const onCompleted = async ({
+        callback,
+      }: {
+        callback: { event_id: string; run: { run_id: string } };
+      }) => {
+        const row = await invoices.byRun(callback.run.run_id);
+        if (!row) return;
+        const run = await refresh(row.id, callback.run.run_id);
+        await invoices.notify(
+          callback.event_id,
+          row.id,
+          String(run.status),
+          options.instance ?? "desk",
+        );
       };
       return createCallbackHandler({
         client,
         store,
-        onCompleted: onEvent,
-        onRequiresAction: onEvent,
+        onCompleted,
+        onRequiresAction,
       });
     },
   };
