@@ -1,6 +1,11 @@
 import { connect } from "./adapters/runtime.js";
 import { type KeySourceOptions, resolveApiKey } from "./api-key.js";
-import { type EnvironmentConfig, type LoadedConfig, loadConfig, pickEnvironment } from "./config.js";
+import {
+  type EnvironmentConfig,
+  type LoadedConfig,
+  loadConfig,
+  pickEnvironment,
+} from "./config.js";
 
 export interface ConnectionOptions extends KeySourceOptions {
   readonly env?: string;

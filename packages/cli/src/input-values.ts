@@ -27,13 +27,15 @@ export function parseFieldValue(field: FieldModel, raw: string): unknown {
     case "number":
     case "integer": {
       const n = raw.trim() === "" ? Number.NaN : Number(raw);
-      if (!Number.isFinite(n)) fail(name, `${JSON.stringify(raw)} is not a number (declared Number)`);
+      if (!Number.isFinite(n))
+        fail(name, `${JSON.stringify(raw)} is not a number (declared Number)`);
       if (kind === "integer" && !Number.isInteger(n)) fail(name, `${raw} is not an integer`);
       value = n;
       break;
     }
     case "boolean":
-      if (raw !== "true" && raw !== "false") fail(name, `${JSON.stringify(raw)} is not true or false (declared Boolean)`);
+      if (raw !== "true" && raw !== "false")
+        fail(name, `${JSON.stringify(raw)} is not true or false (declared Boolean)`);
       value = raw === "true";
       break;
     case "json":
@@ -52,14 +54,19 @@ export function parseFieldValue(field: FieldModel, raw: string): unknown {
     default:
       value = parseJson(name, raw);
   }
-  if (field.kind === "enum" && field.enumValues && !field.enumValues.includes(value as string | number))
+  if (
+    field.kind === "enum" &&
+    field.enumValues &&
+    !field.enumValues.includes(value as string | number)
+  )
     fail(name, `must be one of ${field.enumValues.map((v) => JSON.stringify(v)).join(", ")}`);
   return value;
 }
 
 export function splitAssignment(flag: string, assignment: string): [string, string] {
   const eq = assignment.indexOf("=");
-  if (eq <= 0) throw new CliError(`${flag} ${JSON.stringify(assignment)}: expected name=value`, EXIT.USAGE);
+  if (eq <= 0)
+    throw new CliError(`${flag} ${JSON.stringify(assignment)}: expected name=value`, EXIT.USAGE);
   return [assignment.slice(0, eq), assignment.slice(eq + 1)];
 }
 

@@ -46,3 +46,8 @@ export function green(t: Terminal, text: string): string {
 export function writeJson(t: Terminal, value: unknown): void {
   t.stdout.write(`${t.stdout.isTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`);
 }
+
+/** One NDJSON line on stdout. */
+export function writeJsonLine(t: Terminal, value: unknown): void {
+  t.stdout.write(`${JSON.stringify(value)}\n`);
+}

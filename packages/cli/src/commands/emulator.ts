@@ -33,14 +33,18 @@ export async function emulatorCommand(options: {
   });
   process.stdout.write(`wfr emulator listening on ${running.url}\n`);
   for (const e of environments) {
-    process.stdout.write(`  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}/api-docs/openapi.json\n`);
+    process.stdout.write(
+      `  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}/api-docs/openapi.json\n`,
+    );
     if (options.admin) {
       // A ready-made key and a portal sign-in through the admin API (emulator README).
       const key = await post(`${running.url}/_emulator/keys`, {
         environment: e.name,
         scopes: ["workflows:run", "runs:read"],
       });
-      const session = await post(`${running.url}/_emulator/portal-sessions`, { environment: e.name });
+      const session = await post(`${running.url}/_emulator/portal-sessions`, {
+        environment: e.name,
+      });
       process.stdout.write(`    key (emulator only): ${String(key.token)}\n`);
       process.stdout.write(`    portal cookie: ${String(session.cookie)}\n`);
     }

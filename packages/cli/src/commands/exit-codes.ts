@@ -22,7 +22,9 @@ const MEANING: Record<keyof typeof EXIT, string> = {
 
 export async function exitCodesCommand(): Promise<number> {
   for (const [name, code] of Object.entries(EXIT)) {
-    process.stdout.write(`${String(code).padStart(3)}  ${name.padEnd(22)} ${MEANING[name as keyof typeof EXIT]}\n`);
+    process.stdout.write(
+      `${String(code).padStart(3)}  ${name.padEnd(22)} ${MEANING[name as keyof typeof EXIT]}\n`,
+    );
   }
   return EXIT.OK;
 }

@@ -3,7 +3,10 @@ import { runDiff, runGenerate } from "../adapters/codegen.js";
 import { loadConfig } from "../config.js";
 import { EXIT } from "../exit-codes.js";
 
-export async function generateCommand(options: { check?: boolean; config?: string }): Promise<number> {
+export async function generateCommand(options: {
+  check?: boolean;
+  config?: string;
+}): Promise<number> {
   const config = loadConfig(process.cwd(), options.config);
   const code = await runGenerate(
     { stdout: process.stdout, stderr: process.stderr, cwd: config.root },

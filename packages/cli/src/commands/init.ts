@@ -67,7 +67,11 @@ export function planInit(
       why: "environments: name, base URL, key variable name",
     });
   if (!existsSync(join(root, config.schemas)))
-    files.push({ path: join(config.schemas, ".gitkeep"), content: "", why: "downloaded definitions" });
+    files.push({
+      path: join(config.schemas, ".gitkeep"),
+      content: "",
+      why: "downloaded definitions",
+    });
   if (!existsSync(join(root, CI_WORKFLOW_PATH)))
     files.push({ path: CI_WORKFLOW_PATH, content: ciWorkflow(config), why: "CI drift checks" });
   const scripts: Record<string, string> = {};
@@ -93,11 +97,15 @@ export async function initCommand(options: {
   const existing = existsSync(join(root, CONFIG_FILE));
   if (!existing && baseUrl === undefined) {
     if (!t.interactive)
-      throw new CliError("--base-url is required without a terminal (or pass it with --no-input)", EXIT.USAGE);
+      throw new CliError(
+        "--base-url is required without a terminal (or pass it with --no-input)",
+        EXIT.USAGE,
+      );
     const prompts = await import("@clack/prompts");
     const answer = await prompts.text({
       message: `API base URL of ${options.env} (ends in /api/v1)`,
-      validate: (v) => (v && /^https?:\/\/.+\/api\/v1\/?$/.test(v) ? undefined : "an http(s) URL ending in /api/v1"),
+      validate: (v) =>
+        v && /^https?:\/\/.+\/api\/v1\/?$/.test(v) ? undefined : "an http(s) URL ending in /api/v1",
     });
     if (prompts.isCancel(answer)) return EXIT.USAGE;
     baseUrl = answer;
@@ -109,7 +117,8 @@ export async function initCommand(options: {
       {
         name: options.env,
         baseUrl: baseUrl ?? "",
-        apiKeyEnv: options.apiKeyEnv ?? `WFR_${options.env.toUpperCase().replace(/-/g, "_")}_API_KEY`,
+        apiKeyEnv:
+          options.apiKeyEnv ?? `WFR_${options.env.toUpperCase().replace(/-/g, "_")}_API_KEY`,
       },
     ],
   };
@@ -126,7 +135,9 @@ export async function initCommand(options: {
   t.stderr.write("wfr init will write:\n");
   for (const f of plan.files) t.stderr.write(`  + ${f.path}  (${f.why})\n`);
   if (scriptNames.length > 0)
-    t.stderr.write(`  ~ package.json scripts: ${scriptNames.map((n) => `${n}="${plan.scripts[n]}"`).join(", ")}\n`);
+    t.stderr.write(
+      `  ~ package.json scripts: ${scriptNames.map((n) => `${n}="${plan.scripts[n]}"`).join(", ")}\n`,
+    );
   if (!options.yes) {
     if (!t.interactive) throw new CliError("not a terminal: pass --yes to write", EXIT.USAGE);
     const prompts = await import("@clack/prompts");
@@ -143,6 +154,8 @@ export async function initCommand(options: {
     pkg.scripts = { ...pkg.scripts, ...plan.scripts };
     writeFileAtomic(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
   }
-  t.stderr.write(`wfr: done. Next: export ${config.environments.map((e) => e.apiKeyEnv).join(", ")}; wfr schemas pull; wfr generate\n`);
+  t.stderr.write(
+    `wfr: done. Next: export ${config.environments.map((e) => e.apiKeyEnv).join(", ")}; wfr schemas pull; wfr generate\n`,
+  );
   return EXIT.OK;
 }

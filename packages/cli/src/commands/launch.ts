@@ -55,11 +55,16 @@ export async function launchCommand(
     .map((n) => join(dir, n))
     .find((f) => existsSync(f));
   if (!definition)
-    throw new CliError(`no definition for ${env.name} in ${dir} (run \`wfr schemas pull ${env.name}\`)`, EXIT.USAGE);
+    throw new CliError(
+      `no definition for ${env.name} in ${dir} (run \`wfr schemas pull ${env.name}\`)`,
+      EXIT.USAGE,
+    );
   const model = await readEnvironmentModel(definition);
   const workflow = findWorkflow(model.workflows, workflowRef);
 
-  const inputs: Record<string, unknown> = options.inputs ? readJsonObject("--inputs", options.inputs) : {};
+  const inputs: Record<string, unknown> = options.inputs
+    ? readJsonObject("--inputs", options.inputs)
+    : {};
   for (const assignment of options.input ?? []) {
     const [name, raw] = splitAssignment("--input", assignment);
     inputs[name] = parseFieldValue(fieldOf(workflow, name, "--input"), raw);
@@ -68,12 +73,18 @@ export async function launchCommand(
     const [name, path] = splitAssignment("--file", assignment);
     const field = fieldOf(workflow, name, "--file");
     if (field.kind !== "file" && field.kind !== "files")
-      throw new CliError(`--file ${name}: not a file field (declared ${field.kind})`, EXIT.INVALID_INPUT);
+      throw new CliError(
+        `--file ${name}: not a file field (declared ${field.kind})`,
+        EXIT.INVALID_INPUT,
+      );
     if (!existsSync(path)) throw new CliError(`--file ${name}: no such file ${path}`, EXIT.USAGE);
     // Limits checked before anything is sent (spec: one attachment at most 26,214,400 bytes).
     const size = statSync(path).size;
     if (size > MAX_ATTACHMENT_BYTES)
-      throw new CliError(`--file ${name}: ${path} is ${size} bytes, over ${MAX_ATTACHMENT_BYTES}`, EXIT.TOO_LARGE);
+      throw new CliError(
+        `--file ${name}: ${path} is ${size} bytes, over ${MAX_ATTACHMENT_BYTES}`,
+        EXIT.TOO_LARGE,
+      );
     const ext = basename(path).split(".").pop()?.toLowerCase() ?? "";
     const attachment = fileInput(new Uint8Array(readFileSync(path)), {
       filename: basename(path),

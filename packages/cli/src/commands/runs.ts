@@ -1,6 +1,7 @@
 // `wfr runs get|result|events|watch|answer|recording <runId>`.
-import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
+
 import { randomBytes } from "node:crypto";
+import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
   type Client,
@@ -12,12 +13,15 @@ import {
 import { CliError } from "../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../connection.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
-import { bold, terminal, writeJson } from "../terminal.js";
+import { bold, terminal, writeJson, writeJsonLine } from "../terminal.js";
 
 type ReadKind = "get" | "result" | "events";
 
 export function readCommand(kind: ReadKind) {
-  return async (runId: string, options: ConnectionOptions & { json?: boolean }): Promise<number> => {
+  return async (
+    runId: string,
+    options: ConnectionOptions & { json?: boolean },
+  ): Promise<number> => {
     const t = terminal();
     const { client } = await openConnection(options);
     let value: unknown;
@@ -35,7 +39,8 @@ export function readCommand(kind: ReadKind) {
     else t.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     if (kind === "result") {
       const status = (value as { status?: string }).status;
-      if (status && (UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(status)) return EXIT.RUN_FAILED;
+      if (status && (UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(status))
+        return EXIT.RUN_FAILED;
     }
     return EXIT.OK;
   };
@@ -44,7 +49,8 @@ export function readCommand(kind: ReadKind) {
 /** The exit code a run's state stands for (README "Exit codes"). */
 export function exitCodeForRun(run: RunEnvelope): ExitCode {
   if (run.status === "waiting_for_human_live") return EXIT.HUMAN_NEEDED;
-  if ((UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(run.status)) return EXIT.RUN_FAILED;
+  if ((UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(run.status))
+    return EXIT.RUN_FAILED;
   if (isTerminalStatus(run.status)) return EXIT.OK;
   return EXIT.OK;
 }
@@ -72,7 +78,9 @@ export async function followRun(
   const draw = () => {
     if (!live || !last) return;
     const s = Math.round((Date.now() - started) / 1000);
-    t.stdout.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, last.status)}${humanSummary(last)}`);
+    t.stdout.write(
+      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, last.status)}${humanSummary(last)}`,
+    );
   };
   const timer = live ? setInterval(draw, 100) : undefined;
   const onUpdate = (run: RunEnvelope) => {
@@ -82,10 +90,12 @@ export async function followRun(
     lastKey = key;
     if (live) draw();
     else
-      writeJson(
-        { ...t, stdout: { ...t.stdout, isTTY: false } as NodeJS.WriteStream },
-        { run_id: run.run_id, status: run.status, human_action: run.human_action ?? null, elapsed_ms: Date.now() - started },
-      );
+      writeJsonLine(t, {
+        run_id: run.run_id,
+        status: run.status,
+        human_action: run.human_action ?? null,
+        elapsed_ms: Date.now() - started,
+      });
   };
   let final: RunEnvelope;
   try {
@@ -102,7 +112,9 @@ export async function followRun(
   }
   if (final.status === "waiting_for_human_live") {
     const h = final.human_action as Record<string, unknown> | null | undefined;
-    t.stderr.write(`wfr: ${runId} waits for a person${h?.checkpoint_id ? ` (checkpoint ${h.checkpoint_id})` : ""}: wfr runs answer ${runId}\n`);
+    t.stderr.write(
+      `wfr: ${runId} waits for a person${h?.checkpoint_id ? ` (checkpoint ${h.checkpoint_id})` : ""}: wfr runs answer ${runId}\n`,
+    );
   }
   return exitCodeForRun(final);
 }
@@ -113,7 +125,10 @@ export async function watchCommand(
 ): Promise<number> {
   const timeoutSeconds = Number(options.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
-    throw new CliError(`--timeout: ${options.timeout} is not a positive number of seconds`, EXIT.USAGE);
+    throw new CliError(
+      `--timeout: ${options.timeout} is not a positive number of seconds`,
+      EXIT.USAGE,
+    );
   const { client } = await openConnection(options);
   return followRun(client, runId, { json: options.json, timeoutSeconds });
 }
@@ -146,7 +161,10 @@ export async function answerCommand(
   }
   const h = run.human_action as Record<string, unknown> | null | undefined;
   if (run.status !== "waiting_for_human_live" || !h)
-    throw new CliError(`${runId} is not waiting for a person (status ${run.status})`, EXIT.HUMAN_WAIT_CONFLICT);
+    throw new CliError(
+      `${runId} is not waiting for a person (status ${run.status})`,
+      EXIT.HUMAN_WAIT_CONFLICT,
+    );
   const checkpointId = String(h.checkpoint_id ?? "");
   // Never answer a different checkpoint than the one the caller saw.
   if (options.checkpoint !== undefined && options.checkpoint !== checkpointId)
@@ -155,8 +173,16 @@ export async function answerCommand(
       EXIT.HUMAN_WAIT_CONFLICT,
     );
   t.stderr.write(`${bold(t, `Run ${runId} waits for a person`)}\n`);
-  for (const field of ["checkpoint_id", "kind", "reason", "instructions", "stop_condition", "expires_at"])
-    if (h[field] !== undefined && h[field] !== null) t.stderr.write(`  ${field}: ${String(h[field])}\n`);
+  for (const field of [
+    "checkpoint_id",
+    "kind",
+    "reason",
+    "instructions",
+    "stop_condition",
+    "expires_at",
+  ])
+    if (h[field] !== undefined && h[field] !== null)
+      t.stderr.write(`  ${field}: ${String(h[field])}\n`);
   if (h.response_accepted === true)
     t.stderr.write("  an answer was already received; the runtime has not acknowledged it yet\n");
   let response: unknown;
@@ -164,15 +190,24 @@ export async function answerCommand(
     try {
       response = JSON.parse(readFileSync(options.responseFile, "utf8"));
     } catch (error) {
-      throw new CliError(`--response-file ${options.responseFile}: ${(error as Error).message}`, EXIT.USAGE);
+      throw new CliError(
+        `--response-file ${options.responseFile}: ${(error as Error).message}`,
+        EXIT.USAGE,
+      );
     }
   } else if (options.response !== undefined) {
     response = parseResponseText(options.response);
   } else {
     if (!t.interactive)
-      throw new CliError("no answer: give --response or --response-file (not a terminal, or --no-input)", EXIT.USAGE);
+      throw new CliError(
+        "no answer: give --response or --response-file (not a terminal, or --no-input)",
+        EXIT.USAGE,
+      );
     const prompts = await import("@clack/prompts");
-    const answer = await prompts.text({ message: "Your answer (JSON or text)", validate: (v) => (v ? undefined : "required") });
+    const answer = await prompts.text({
+      message: "Your answer (JSON or text)",
+      validate: (v) => (v ? undefined : "required"),
+    });
     if (prompts.isCancel(answer)) {
       t.stderr.write("wfr: not answered\n");
       return EXIT.HUMAN_NEEDED;
@@ -202,7 +237,10 @@ export async function recordingCommand(
   } catch (error) {
     throw toCliError(error);
   }
-  const tmp = join(dirname(options.output), `.${basename(options.output)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(
+    dirname(options.output),
+    `.${basename(options.output)}.${randomBytes(6).toString("hex")}.tmp`,
+  );
   const out = createWriteStream(tmp);
   let received = 0;
   const total = download.contentLength;
@@ -214,7 +252,9 @@ export async function recordingCommand(
       if (showBar && total) {
         const width = 30;
         const done = Math.round((received / total) * width);
-        t.stderr.write(`\r[${"#".repeat(done)}${" ".repeat(width - done)}] ${received}/${total} bytes`);
+        t.stderr.write(
+          `\r[${"#".repeat(done)}${" ".repeat(width - done)}] ${received}/${total} bytes`,
+        );
       }
     }
     await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));

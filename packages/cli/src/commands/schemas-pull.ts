@@ -26,7 +26,10 @@ async function download(env: EnvironmentConfig): Promise<{ body: string; fileNam
   try {
     response = await fetch(url, { headers });
   } catch (error) {
-    throw new CliError(`${env.name}: download of ${url} failed: ${(error as Error).message}`, EXIT.NETWORK);
+    throw new CliError(
+      `${env.name}: download of ${url} failed: ${(error as Error).message}`,
+      EXIT.NETWORK,
+    );
   }
   if (!response.ok)
     throw new CliError(
@@ -62,7 +65,9 @@ export async function schemasPullCommand(
     }
     const committed = NAMES.map((n) => join(dir, n)).find((f) => existsSync(f));
     if (committed === undefined) {
-      t.stderr.write(`wfr: ${env.name}: no committed definition in ${join(config.schemas, env.name)}\n`);
+      t.stderr.write(
+        `wfr: ${env.name}: no committed definition in ${join(config.schemas, env.name)}\n`,
+      );
       reports[env.name] = { missing: true };
       worst = EXIT.DRIFT_BREAKING;
       continue;
@@ -83,16 +88,16 @@ export async function schemasPullCommand(
     }
     reports[env.name] = report;
     const code: ExitCode =
-      report.summary.breaking > 0
-        ? EXIT.DRIFT_BREAKING
-        : EXIT.DRIFT_NON_BREAKING; // bytes differ even when no change is classified
+      report.summary.breaking > 0 ? EXIT.DRIFT_BREAKING : EXIT.DRIFT_NON_BREAKING; // bytes differ even when no change is classified
     if (code > worst) worst = code;
     if (!options.json) {
       t.stdout.write(
         `${env.name}: ${report.summary.breaking} breaking, ${report.summary.nonBreaking} non-breaking change(s)\n`,
       );
       for (const c of report.changes)
-        t.stdout.write(`  ${c.severity === "breaking" ? "BREAKING    " : "non-breaking"} ${c.workflowName}: ${c.message}\n`);
+        t.stdout.write(
+          `  ${c.severity === "breaking" ? "BREAKING    " : "non-breaking"} ${c.workflowName}: ${c.message}\n`,
+        );
     }
   }
   if (options.check && options.json) writeJson(t, reports);
@@ -100,4 +105,3 @@ export async function schemasPullCommand(
     t.stderr.write(`wfr: schemas differ from the environments (run \`wfr schemas pull\`)\n`);
   return worst;
 }
-
