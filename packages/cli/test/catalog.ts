@@ -1,6 +1,8 @@
 // A small catalog for the CLI tests: one workflow that finishes, one that
 // waits for a person, one that fails.
-export const catalog = {
+import type { CatalogObject } from "@wfr/emulator";
+
+const catalogJson = {
   environments: {
     production: {
       workspace: "ws_cli",
@@ -79,3 +81,6 @@ export const catalog = {
     },
   },
 };
+
+// Plain JSON literal; the emulator validates it when it starts.
+export const catalog = catalogJson as unknown as CatalogObject;
