@@ -320,6 +320,39 @@ describe("runs", () => {
   });
 });
 
+describe("recording while RECORDING_PROCESSING", () => {
+  it("waits the processing out and writes the MP4", async () => {
+    await adminPut(fx.emulator, "/environments/production/workflows/wf_invoice1/scenario", {
+      steps: [{ wait_ms: 100 }, { succeed: { outputs: { invoice_id: "INV-2" } } }],
+      recording: { mode: "processing", processing_ms: 2500 },
+    });
+    try {
+      const launched = await wfr([
+        "launch",
+        "invoiceIntake",
+        "--input",
+        "vendor_name=A",
+        "--input",
+        "amount=1",
+        "--json",
+      ]);
+      const runId = JSON.parse(launched.stdout).run_id;
+      expect((await wfr(["runs", "watch", runId])).code).toBe(EXIT.OK);
+      const out = join(fx.dir, "processing.mp4");
+      const r = await wfr(["runs", "recording", runId, "-o", out]);
+      expect(r.code, r.stderr).toBe(EXIT.OK);
+      expect(readFileSync(out).subarray(4, 8).toString("latin1")).toBe("ftyp");
+    } finally {
+      await fetch(
+        `${fx.emulator.url}/_emulator/environments/production/workflows/wf_invoice1/scenario`,
+        {
+          method: "DELETE",
+        },
+      );
+    }
+  });
+});
+
 describe("help and exit codes", () => {
   it("every command has --help with examples", async () => {
     for (const cmd of [

@@ -2,6 +2,9 @@
 // redraws one live line; `runs answer` asks at its prompt; NO_COLOR and pipes
 // give plain output.
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EXIT } from "../src/exit-codes.js";
 import { BIN, type Fixture, runWfr, startFixture } from "./harness.js";
@@ -21,13 +24,17 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Runs `wfr args` in a pty; types `typeWhen.type` once `typeWhen.seen` was printed. */
 function inPty(
   args: string[],
-  options: { env?: Record<string, string>; typeWhen?: { seen: string; type: string } } = {},
+  options: {
+    env?: Record<string, string>;
+    typeWhen?: { seen: string; type: string };
+    cwd?: string;
+  } = {},
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolvePromise, reject) => {
     // A pty made by `script` without a parent terminal has 0 columns; give it a size.
     const command = `stty cols 120 rows 40; ${[process.execPath, BIN, ...args].map(quote).join(" ")}`;
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      cwd: fx.dir,
+      cwd: options.cwd ?? fx.dir,
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "/tmp",
@@ -97,4 +104,28 @@ it("NO_COLOR in a TTY and a pipe both give lines without escape codes", async ()
   for (const line of piped.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
   const dumb = await inPty(["runs", "get", runId], { env: { TERM: "dumb" } });
   expect(dumb.output).not.toContain("\u001b[");
+});
+
+it("init shows its plan and asks before writing; answering no writes nothing", async () => {
+  const repo = mkdtempSync(join(tmpdir(), "wfr-init-pty-"));
+  writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "app" }));
+  const args = ["init", "--base-url", "http://127.0.0.1:9/production/api/v1"];
+  const declined = await inPty(args, {
+    cwd: repo,
+    typeWhen: { seen: "Write these files?", type: "n\r" },
+  });
+  expect(declined.code, declined.output).toBe(2);
+  expect(declined.output).toContain("+ wfr.config.json");
+  expect(existsSync(join(repo, "wfr.config.json"))).toBe(false);
+  const accepted = await inPty(args, {
+    cwd: repo,
+    typeWhen: { seen: "Write these files?", type: "y\r" },
+  });
+  expect(accepted.code, accepted.output).toBe(0);
+  expect(
+    JSON.parse(readFileSync(join(repo, "wfr.config.json"), "utf8")).environments[0].apiKeyEnv,
+  ).toBe("WFR_PRODUCTION_API_KEY");
+  expect(JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).scripts.generate).toBe(
+    "wfr generate",
+  );
 });
