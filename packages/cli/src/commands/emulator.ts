@@ -1,0 +1,69 @@
+// `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
+import { readFileSync } from "node:fs";
+import { launch } from "../adapters/emulator.js";
+import { CliError } from "../cli-error.js";
+import { EXIT } from "../exit-codes.js";
+
+export async function emulatorCommand(options: {
+  port: string;
+  host: string;
+  catalog?: string;
+  fromSchemas?: string;
+  data?: string;
+  allowLocalCallbacks?: boolean;
+  clock: "real" | "virtual";
+  admin: boolean;
+  webhookSecretFile?: string;
+}): Promise<number> {
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port: bad port ${options.port}`, EXIT.USAGE);
+  const { running, environments } = await launch({
+    port,
+    host: options.host,
+    clock: options.clock,
+    admin: options.admin,
+    allowLocalCallbacks: options.allowLocalCallbacks === true,
+    ...(options.catalog ? { catalog: options.catalog } : {}),
+    ...(options.fromSchemas ? { fromSchemas: options.fromSchemas } : {}),
+    ...(options.data ? { data: options.data } : {}),
+    ...(options.webhookSecretFile
+      ? { webhookSecret: readFileSync(options.webhookSecretFile, "utf8").trim() }
+      : {}),
+  });
+  process.stdout.write(`wfr emulator listening on ${running.url}\n`);
+  for (const e of environments) {
+    process.stdout.write(
+      `  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}/api-docs/openapi.json\n`,
+    );
+    if (options.admin) {
+      // A ready-made key and a portal sign-in through the admin API (emulator README).
+      const key = await post(`${running.url}/_emulator/keys`, {
+        environment: e.name,
+        scopes: ["workflows:run", "runs:read"],
+      });
+      const session = await post(`${running.url}/_emulator/portal-sessions`, {
+        environment: e.name,
+      });
+      process.stdout.write(`    key (emulator only): ${String(key.token)}\n`);
+      process.stdout.write(`    portal cookie: ${String(session.cookie)}\n`);
+    }
+  }
+  await new Promise<void>((resolveStop) => {
+    const stop = () => resolveStop();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  process.stderr.write("wfr emulator: stopping\n");
+  await running.close();
+  return EXIT.OK;
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}

@@ -1,0 +1,117 @@
+// `wfr launch <workflow>`: inputs parsed by declared type from the
+// environment's committed definition; the idempotency key is printed on
+// stderr BEFORE sending, so a crash can be followed by the same launch.
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { readEnvironmentModel } from "../adapters/codegen.js";
+import { fileInput, MAX_ATTACHMENT_BYTES, toCliError } from "../adapters/runtime.js";
+import { CliError } from "../cli-error.js";
+import { type ConnectionOptions, openConnection } from "../connection.js";
+import { EXIT } from "../exit-codes.js";
+import { fieldOf, findWorkflow, parseFieldValue, splitAssignment } from "../input-values.js";
+import { terminal, writeJson } from "../terminal.js";
+import { followRun } from "./runs.js";
+
+const MIME: Record<string, string> = {
+  pdf: "application/pdf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  csv: "text/csv",
+  txt: "text/plain",
+  json: "application/json",
+};
+
+function readJsonObject(flag: string, path: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new CliError(`${flag} ${path}: ${(error as Error).message}`, EXIT.USAGE);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new CliError(`${flag} ${path}: must hold a JSON object`, EXIT.INVALID_INPUT);
+  return value as Record<string, unknown>;
+}
+
+export async function launchCommand(
+  workflowRef: string,
+  options: ConnectionOptions & {
+    input?: string[];
+    inputs?: string;
+    file?: string[];
+    metadata?: string;
+    model?: string;
+    idempotencyKey?: string;
+    wait?: boolean;
+    json?: boolean;
+  },
+): Promise<number> {
+  const t = terminal();
+  const { config, env, client } = await openConnection(options);
+  const dir = resolve(config.root, config.schemas, env.name);
+  const definition = ["openapi.json", "openapi.yaml", "openapi.yml"]
+    .map((n) => join(dir, n))
+    .find((f) => existsSync(f));
+  if (!definition)
+    throw new CliError(
+      `no definition for ${env.name} in ${dir} (run \`wfr schemas pull ${env.name}\`)`,
+      EXIT.USAGE,
+    );
+  const model = await readEnvironmentModel(definition);
+  const workflow = findWorkflow(model.workflows, workflowRef);
+
+  const inputs: Record<string, unknown> = options.inputs
+    ? readJsonObject("--inputs", options.inputs)
+    : {};
+  for (const assignment of options.input ?? []) {
+    const [name, raw] = splitAssignment("--input", assignment);
+    inputs[name] = parseFieldValue(fieldOf(workflow, name, "--input"), raw);
+  }
+  for (const assignment of options.file ?? []) {
+    const [name, path] = splitAssignment("--file", assignment);
+    const field = fieldOf(workflow, name, "--file");
+    if (field.kind !== "file" && field.kind !== "files")
+      throw new CliError(
+        `--file ${name}: not a file field (declared ${field.kind})`,
+        EXIT.INVALID_INPUT,
+      );
+    if (!existsSync(path)) throw new CliError(`--file ${name}: no such file ${path}`, EXIT.USAGE);
+    // Limits checked before anything is sent (spec: one attachment at most 26,214,400 bytes).
+    const size = statSync(path).size;
+    if (size > MAX_ATTACHMENT_BYTES)
+      throw new CliError(
+        `--file ${name}: ${path} is ${size} bytes, over ${MAX_ATTACHMENT_BYTES}`,
+        EXIT.TOO_LARGE,
+      );
+    const ext = basename(path).split(".").pop()?.toLowerCase() ?? "";
+    const attachment = fileInput(new Uint8Array(readFileSync(path)), {
+      filename: basename(path),
+      mimeType: MIME[ext] ?? "application/octet-stream",
+    });
+    if (field.kind === "files") inputs[name] = [...((inputs[name] as unknown[]) ?? []), attachment];
+    else inputs[name] = attachment;
+  }
+  const metadata = options.metadata ? readJsonObject("--metadata", options.metadata) : undefined;
+  const idempotencyKey = options.idempotencyKey ?? `wfr-cli-${randomUUID()}`;
+  t.stderr.write(`wfr: idempotency key: ${idempotencyKey}\n`);
+  let run: Awaited<ReturnType<typeof client.launch>>;
+  try {
+    run = await client.launch(workflow.id, {
+      inputs,
+      idempotencyKey,
+      ...(metadata ? { metadata } : {}),
+      ...(options.model ? { model: options.model as never } : {}),
+    });
+  } catch (error) {
+    throw toCliError(error);
+  }
+  if (options.wait) {
+    t.stderr.write(`wfr: launched ${run.run_id}\n`);
+    return followRun(client, run.run_id, { json: options.json, timeoutSeconds: 1800 });
+  }
+  if (options.json || !t.stdout.isTTY) writeJson(t, run);
+  else t.stdout.write(`${run.run_id}\n`);
+  return EXIT.OK;
+}

@@ -1,0 +1,270 @@
+// `wfr runs get|result|events|watch|answer|recording <runId>`.
+
+import { randomBytes } from "node:crypto";
+import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import {
+  type Client,
+  isTerminalStatus,
+  type RunEnvelope,
+  toCliError,
+  isUnsuccessfulTerminalStatus,
+} from "../adapters/runtime.js";
+import { CliError } from "../cli-error.js";
+import { type ConnectionOptions, openConnection } from "../connection.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { bold, terminal, writeJson, writeJsonLine } from "../terminal.js";
+
+type ReadKind = "get" | "result" | "events";
+
+export function readCommand(kind: ReadKind) {
+  return async (
+    runId: string,
+    options: ConnectionOptions & { json?: boolean },
+  ): Promise<number> => {
+    const t = terminal();
+    const { client } = await openConnection(options);
+    let value: unknown;
+    try {
+      value =
+        kind === "get"
+          ? await client.getRun(runId)
+          : kind === "result"
+            ? await client.getResult(runId)
+            : await client.getEvents(runId);
+    } catch (error) {
+      throw toCliError(error);
+    }
+    if (options.json || !t.stdout.isTTY) writeJson(t, value);
+    else t.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    if (kind === "result") {
+      const status = (value as { status?: string }).status;
+      if (status && isUnsuccessfulTerminalStatus(status))
+        return EXIT.RUN_FAILED;
+    }
+    return EXIT.OK;
+  };
+}
+
+/** The exit code a run's state stands for (README "Exit codes"). */
+export function exitCodeForRun(run: RunEnvelope): ExitCode {
+  if (run.status === "waiting_for_human_live") return EXIT.HUMAN_NEEDED;
+  if (isUnsuccessfulTerminalStatus(String(run.status)))
+    return EXIT.RUN_FAILED;
+  if (isTerminalStatus(run.status)) return EXIT.OK;
+  return EXIT.OK;
+}
+
+function humanSummary(run: RunEnvelope): string {
+  const h = run.human_action as Record<string, unknown> | null | undefined;
+  if (!h) return "";
+  return ` — person needed: ${h.reason ?? h.kind ?? "checkpoint"}${h.response_accepted ? " (answer received)" : ""}`;
+}
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Follows a run: a live line in a TTY, one NDJSON line per change otherwise. */
+export async function followRun(
+  client: Client,
+  runId: string,
+  options: { json?: boolean | undefined; timeoutSeconds: number },
+): Promise<number> {
+  const t = terminal();
+  const live = t.fancy && !options.json;
+  const started = Date.now();
+  let last: RunEnvelope | undefined;
+  let lastKey = "";
+  let frame = 0;
+  const draw = () => {
+    if (!live || !last) return;
+    const s = Math.round((Date.now() - started) / 1000);
+    t.stdout.write(
+      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, last.status)}${humanSummary(last)}`,
+    );
+  };
+  const timer = live ? setInterval(draw, 100) : undefined;
+  const onUpdate = (run: RunEnvelope) => {
+    last = run;
+    const key = JSON.stringify([run.status, run.human_action ?? null]);
+    if (key === lastKey) return;
+    lastKey = key;
+    if (live) draw();
+    else
+      writeJsonLine(t, {
+        run_id: run.run_id,
+        status: run.status,
+        human_action: run.human_action ?? null,
+        elapsed_ms: Date.now() - started,
+      });
+  };
+  let final: RunEnvelope;
+  try {
+    final = await client.waitForRun(runId, { timeoutMs: options.timeoutSeconds * 1000, onUpdate });
+    onUpdate(final);
+  } catch (error) {
+    throw toCliError(error);
+  } finally {
+    if (timer) clearInterval(timer);
+    if (live) {
+      draw();
+      t.stdout.write("\n");
+    }
+  }
+  if (final.status === "waiting_for_human_live") {
+    const h = final.human_action as Record<string, unknown> | null | undefined;
+    t.stderr.write(
+      `wfr: ${runId} waits for a person${h?.checkpoint_id ? ` (checkpoint ${h.checkpoint_id})` : ""}: wfr runs answer ${runId}\n`,
+    );
+  }
+  return exitCodeForRun(final);
+}
+
+export async function watchCommand(
+  runId: string,
+  options: ConnectionOptions & { json?: boolean; timeout: string },
+): Promise<number> {
+  const timeoutSeconds = Number(options.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+    throw new CliError(
+      `--timeout: ${options.timeout} is not a positive number of seconds`,
+      EXIT.USAGE,
+    );
+  const { client } = await openConnection(options);
+  return followRun(client, runId, { json: options.json, timeoutSeconds });
+}
+
+function parseResponseText(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export async function answerCommand(
+  runId: string,
+  options: ConnectionOptions & {
+    checkpoint?: string;
+    response?: string;
+    responseFile?: string;
+    input?: boolean;
+    json?: boolean;
+  },
+): Promise<number> {
+  const t = terminal({ noInput: options.input === false });
+  const { client } = await openConnection(options);
+  let run: RunEnvelope;
+  try {
+    run = await client.getRun(runId);
+  } catch (error) {
+    throw toCliError(error);
+  }
+  const h = run.human_action as Record<string, unknown> | null | undefined;
+  if (run.status !== "waiting_for_human_live" || !h)
+    throw new CliError(
+      `${runId} is not waiting for a person (status ${run.status})`,
+      EXIT.HUMAN_WAIT_CONFLICT,
+    );
+  const checkpointId = String(h.checkpoint_id ?? "");
+  // Never answer a different checkpoint than the one the caller saw.
+  if (options.checkpoint !== undefined && options.checkpoint !== checkpointId)
+    throw new CliError(
+      `--checkpoint ${options.checkpoint} is not the open checkpoint (${checkpointId})`,
+      EXIT.HUMAN_WAIT_CONFLICT,
+    );
+  t.stderr.write(`${bold(t, `Run ${runId} waits for a person`)}\n`);
+  for (const field of [
+    "checkpoint_id",
+    "kind",
+    "reason",
+    "instructions",
+    "stop_condition",
+    "expires_at",
+  ])
+    if (h[field] !== undefined && h[field] !== null)
+      t.stderr.write(`  ${field}: ${String(h[field])}\n`);
+  if (h.response_accepted === true)
+    t.stderr.write("  an answer was already received; the runtime has not acknowledged it yet\n");
+  let response: unknown;
+  if (options.responseFile !== undefined) {
+    try {
+      response = JSON.parse(readFileSync(options.responseFile, "utf8"));
+    } catch (error) {
+      throw new CliError(
+        `--response-file ${options.responseFile}: ${(error as Error).message}`,
+        EXIT.USAGE,
+      );
+    }
+  } else if (options.response !== undefined) {
+    response = parseResponseText(options.response);
+  } else {
+    if (!t.interactive)
+      throw new CliError(
+        "no answer: give --response or --response-file (not a terminal, or --no-input)",
+        EXIT.USAGE,
+      );
+    const prompts = await import("@clack/prompts");
+    const answer = await prompts.text({
+      message: "Your answer (JSON or text)",
+      validate: (v) => (v ? undefined : "required"),
+    });
+    if (prompts.isCancel(answer)) {
+      t.stderr.write("wfr: not answered\n");
+      return EXIT.HUMAN_NEEDED;
+    }
+    response = parseResponseText(answer);
+  }
+  let after: RunEnvelope;
+  try {
+    after = await client.answerHumanInput(runId, { checkpointId, response });
+  } catch (error) {
+    throw toCliError(error);
+  }
+  if (options.json || !t.stdout.isTTY) writeJson(t, after);
+  else t.stdout.write(`answered ${checkpointId}; status ${after.status}\n`);
+  return EXIT.OK;
+}
+
+export async function recordingCommand(
+  runId: string,
+  options: ConnectionOptions & { output: string },
+): Promise<number> {
+  const t = terminal();
+  const { client } = await openConnection(options);
+  let download: Awaited<ReturnType<Client["downloadRecording"]>>;
+  try {
+    download = await client.downloadRecording(runId, { maxProcessingAttempts: 20 });
+  } catch (error) {
+    throw toCliError(error);
+  }
+  const tmp = join(
+    dirname(options.output),
+    `.${basename(options.output)}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  const out = createWriteStream(tmp);
+  let received = 0;
+  const total = download.contentLength;
+  const showBar = t.fancy || process.stderr.isTTY === true;
+  try {
+    for await (const chunk of download.stream as unknown as AsyncIterable<Uint8Array>) {
+      received += chunk.byteLength;
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
+      if (showBar && total) {
+        const width = 30;
+        const done = Math.round((received / total) * width);
+        t.stderr.write(
+          `\r[${"#".repeat(done)}${" ".repeat(width - done)}] ${received}/${total} bytes`,
+        );
+      }
+    }
+    await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+    renameSync(tmp, options.output);
+  } catch (error) {
+    out.destroy();
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  if (showBar && total) t.stderr.write("\n");
+  t.stderr.write(`wfr: wrote ${options.output} (${received} bytes)\n`);
+  return EXIT.OK;
+}

@@ -1,0 +1,67 @@
+// The documented exit codes of `wfr` (README "Exit codes"). Every API error
+// code gets its own number so scripts can branch without parsing stderr.
+
+export const EXIT = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  DRIFT_NON_BREAKING: 3,
+  DRIFT_BREAKING: 4,
+  RUN_FAILED: 5,
+  HUMAN_NEEDED: 6,
+  TIMEOUT: 7,
+  AUTH: 8,
+  NOT_FOUND: 9,
+  IDEMPOTENCY_CONFLICT: 10,
+  INVALID_INPUT: 11,
+  RATE_LIMITED: 12,
+  NETWORK: 13,
+  HUMAN_WAIT_CONFLICT: 14,
+  TOO_LARGE: 15,
+  RECORDING_NOT_READY: 16,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** API error codes (spec "Errors") and the runtime's local codes, mapped to exit codes. */
+const BY_API_CODE: Record<string, ExitCode> = {
+  IDEMPOTENCY_CONFLICT: EXIT.IDEMPOTENCY_CONFLICT,
+  INVALID_INPUTS: EXIT.INVALID_INPUT,
+  INVALID_METADATA: EXIT.INVALID_INPUT,
+  INVALID_ATTACHMENTS: EXIT.INVALID_INPUT,
+  INVALID_JSON: EXIT.INVALID_INPUT,
+  INVALID_IDEMPOTENCY_KEY: EXIT.INVALID_INPUT,
+  INVALID_MODEL: EXIT.INVALID_INPUT,
+  INVALID_CALLBACK_URL: EXIT.INVALID_INPUT,
+  WORKFLOW_NOT_FOUND: EXIT.NOT_FOUND,
+  RUN_NOT_FOUND: EXIT.NOT_FOUND,
+  RECORDING_NOT_FOUND: EXIT.NOT_FOUND,
+  NOT_FOUND: EXIT.NOT_FOUND,
+  RECORDING_PROCESSING: EXIT.RECORDING_NOT_READY,
+  HUMAN_WAIT_CONFLICT: EXIT.HUMAN_WAIT_CONFLICT,
+  NOT_WAITING_FOR_HUMAN: EXIT.HUMAN_WAIT_CONFLICT,
+  HUMAN_WAIT_EXPIRED: EXIT.HUMAN_WAIT_CONFLICT,
+  ATTACHMENT_TOO_LARGE: EXIT.TOO_LARGE,
+  BODY_TOO_LARGE: EXIT.TOO_LARGE,
+  PAYLOAD_TOO_LARGE: EXIT.TOO_LARGE,
+  RECORDING_TOO_LARGE: EXIT.TOO_LARGE,
+  RATE_LIMITED: EXIT.RATE_LIMITED,
+  RECORDING_RATE_LIMITED: EXIT.RATE_LIMITED,
+  UNAUTHENTICATED: EXIT.AUTH,
+  FORBIDDEN: EXIT.AUTH,
+  INSUFFICIENT_SCOPE: EXIT.AUTH,
+  NETWORK_ERROR: EXIT.NETWORK,
+  REQUEST_TIMEOUT: EXIT.NETWORK,
+};
+
+/** Exit code for an error carrying an API `code` and/or HTTP `status`. */
+export function exitCodeForApiError(code: string | undefined, status: number | null | undefined) {
+  if (code !== undefined && BY_API_CODE[code] !== undefined) return BY_API_CODE[code];
+  if (status === 401 || status === 403) return EXIT.AUTH;
+  if (status === 404) return EXIT.NOT_FOUND;
+  if (status === 409) return EXIT.HUMAN_WAIT_CONFLICT;
+  if (status === 413) return EXIT.TOO_LARGE;
+  if (status === 429) return EXIT.RATE_LIMITED;
+  if (status === 400 || status === 422) return EXIT.INVALID_INPUT;
+  return EXIT.ERROR;
+}

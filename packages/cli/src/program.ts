@@ -1,0 +1,300 @@
+// The command tree. Every action imports its module on demand so that
+// `wfr --help` loads neither TypeScript (codegen) nor the emulator.
+import { Command, Option } from "commander";
+import { CliError } from "./cli-error.js";
+import { EXIT } from "./exit-codes.js";
+
+type Action = (...args: never[]) => Promise<number>;
+
+function run<M>(load: () => Promise<M>, pick: (m: M) => Action) {
+  return async (...args: unknown[]) => {
+    const mod = await load();
+    process.exitCode = await (pick(mod) as (...a: unknown[]) => Promise<number>)(...args);
+  };
+}
+
+const keyOptions = (c: Command) =>
+  c
+    .option("--env <env>", "environment from wfr.config.json")
+    .option("--api-key-file <file>", "read the API key from this file")
+    .option("--api-key-stdin", "read the API key from standard input")
+    .option("--config <file>", "config file (default: wfr.config.json, searched upwards)");
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function buildProgram(): Command {
+  const program = new Command("wfr")
+    .description("Workflow Run from the command line: schemas, code generation, runs, emulator.")
+    .version("0.1.0")
+    .showHelpAfterError()
+    .addHelpText(
+      "after",
+      `
+Examples:
+  wfr init
+  wfr schemas pull --check
+  wfr generate
+  wfr launch invoiceIntake --env production --input amount=12 --file invoice_pdf=inv.pdf --wait
+  wfr runs watch run_123 --env production
+
+Exit codes: see \`wfr help exit-codes\` or the README.`,
+    );
+
+  program
+    .command("init")
+    .description(
+      "add wfr.config.json, schemas/, package scripts and a CI workflow to this repository",
+    )
+    .option("--yes", "write without asking")
+    .option("--no-input", "never prompt (fails where an answer is needed)")
+    .option("--env <name>", "environment name", "production")
+    .option("--base-url <url>", "the environment's API base, ending in /api/v1")
+    .option("--api-key-env <VAR>", "name of the environment variable holding the key")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr init --yes --env staging --base-url http://127.0.0.1:4010/staging/api/v1",
+    )
+    .action(
+      run(
+        () => import("./commands/init.js"),
+        (m) => m.initCommand,
+      ),
+    );
+
+  const schemas = program
+    .command("schemas")
+    .description("download and check environment definitions");
+  schemas
+    .command("pull")
+    .description("download each environment's definition into schemas/<env>/ (atomically)")
+    .argument("[env...]", "environments (default: all in wfr.config.json)")
+    .option(
+      "--check",
+      "write nothing; compare with the committed files (exit 0 same, 3 non-breaking, 4 breaking)",
+    )
+    .option("--json", "print the drift report as JSON")
+    .option("--config <file>", "config file")
+    .option("--api-key-file <file>", "read the API key from this file")
+    .addHelpText("after", "\nExamples:\n  wfr schemas pull\n  wfr schemas pull production --check")
+    .action(
+      run(
+        () => import("./commands/schemas-pull.js"),
+        (m) => m.schemasPullCommand,
+      ),
+    );
+
+  program
+    .command("generate")
+    .description("generate typed code from schemas/ (the codegen generator)")
+    .option("--check", "write nothing; exit 3 when the generated code is stale")
+    .option("--config <file>", "config file")
+    .addHelpText("after", "\nExamples:\n  wfr generate\n  wfr generate --check")
+    .action(
+      run(
+        () => import("./commands/generate.js"),
+        (m) => m.generateCommand,
+      ),
+    );
+
+  program
+    .command("diff")
+    .description("breaking-change diff of two definitions (files, schemas/<env> folders or URLs)")
+    .argument("<old>")
+    .argument("<new>")
+    .addOption(
+      new Option("--format <format>").choices(["text", "markdown", "json"]).default("text"),
+    )
+    .addOption(new Option("--fail-on <what>").choices(["breaking", "any", "none"]).default("none"))
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr diff schemas/production old.json --fail-on breaking --format markdown",
+    )
+    .action(
+      run(
+        () => import("./commands/generate.js"),
+        (m) => m.diffCommand,
+      ),
+    );
+
+  keyOptions(
+    program
+      .command("launch")
+      .description(
+        "launch a workflow (by identifier, display name or id); prints the idempotency key first",
+      )
+      .argument("<workflow>")
+      .option(
+        "--input <key=value>",
+        "an input, parsed by the field's declared type (repeatable)",
+        collect,
+      )
+      .option("--inputs <file.json>", "inputs from a JSON object file")
+      .option("--file <field=path>", "a file input, sent as an attachment (repeatable)", collect)
+      .option("--metadata <file.json>", "caller metadata (JSON object file)")
+      .option("--model <m>", "model override where the environment exposes it")
+      .option("--idempotency-key <k>", "reuse a key (after a crash: same run)")
+      .option("--wait", "wait until terminal or a person is needed")
+      .option("--json", "print the run envelope as JSON"),
+  )
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr launch invoiceIntake --env production --input amount=12 --input vendor_name=Acme",
+    )
+    .action(
+      run(
+        () => import("./commands/launch.js"),
+        (m) => m.launchCommand,
+      ),
+    );
+
+  const runs = program.command("runs").description("read, watch and answer runs");
+  for (const [name, description] of [
+    ["get", "print the run envelope"],
+    ["result", "print the result (outputs) or the pending status"],
+    ["events", "print the event snapshot"],
+  ] as const) {
+    keyOptions(runs.command(name).description(description).argument("<runId>"))
+      .option("--json", "JSON output")
+      .addHelpText("after", `\nExamples:\n  wfr runs ${name} run_123 --env production --json`)
+      .action(
+        run(
+          () => import("./commands/runs.js"),
+          (m) => m.readCommand(name),
+        ),
+      );
+  }
+  keyOptions(
+    runs
+      .command("watch")
+      .description("follow a run until terminal or a person is needed")
+      .argument("<runId>"),
+  )
+    .option("--timeout <seconds>", "give up after this long (exit 7)", "1800")
+    .option("--json", "NDJSON lines even in a TTY")
+    .addHelpText("after", "\nExamples:\n  wfr runs watch run_123 --env production")
+    .action(
+      run(
+        () => import("./commands/runs.js"),
+        (m) => m.watchCommand,
+      ),
+    );
+  keyOptions(
+    runs.command("answer").description("answer the run's human checkpoint").argument("<runId>"),
+  )
+    .option("--checkpoint <id>", "the checkpoint being answered")
+    .option("--response <text>", "the answer (JSON if it parses, else text)")
+    .option("--response-file <file>", "the answer from a JSON file")
+    .option("--no-input", "never prompt")
+    .option("--json", "JSON output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr runs answer run_123 --env production\n  wfr runs answer run_123 --checkpoint cp_1 --response approved --no-input",
+    )
+    .action(
+      run(
+        () => import("./commands/runs.js"),
+        (m) => m.answerCommand,
+      ),
+    );
+  keyOptions(
+    runs
+      .command("recording")
+      .description("download the session recording (MP4)")
+      .argument("<runId>"),
+  )
+    .requiredOption("-o, --output <file>", "where to write the MP4 (atomically)")
+    .addHelpText("after", "\nExamples:\n  wfr runs recording run_123 --env production -o run.mp4")
+    .action(
+      run(
+        () => import("./commands/runs.js"),
+        (m) => m.recordingCommand,
+      ),
+    );
+
+  program
+    .command("emulator")
+    .description("start the local emulator, print base URLs and a ready-made key")
+    .option("--port <n>", "port (0 = any free port)", "4010")
+    .option("--host <h>", "host", "127.0.0.1")
+    .option("--catalog <file>", "workflows from a YAML/JSON catalog")
+    .option("--from-schemas <dir>", "twin mode: <dir>/<env>/openapi.(json|yaml)")
+    .option("--data <file>", "persistence journal")
+    .option("--allow-local-callbacks", "accept http:// and private callback_url")
+    .addOption(new Option("--clock <clock>").choices(["real", "virtual"]).default("real"))
+    .option("--no-admin", "disable the /_emulator admin API")
+    .option("--webhook-secret-file <file>", "sign callbacks with the whsec_ secret in this file")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr emulator --port 0\n  wfr emulator --from-schemas schemas",
+    )
+    .action(
+      run(
+        () => import("./commands/emulator.js"),
+        (m) => m.emulatorCommand,
+      ),
+    );
+
+  program
+    .command("callbacks")
+    .description("local callback receiver")
+    .command("listen")
+    .description(
+      "print each delivery (type, run, event_id), its signature and dedupe verdicts; optionally forward it",
+    )
+    .option("--port <n>", "port (0 = any free port)", "4020")
+    .option("--host <h>", "host", "127.0.0.1")
+    .option(
+      "--forward-to <url>",
+      "forward each delivery (body and webhook-* headers) to your server",
+    )
+    .option("--webhook-secret-file <file>", "verify signatures with the whsec_ secret in this file")
+    .option("--json", "NDJSON lines even in a TTY")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr callbacks listen --port 4020 --webhook-secret-file .whsec --forward-to http://127.0.0.1:3000/wfr/callbacks",
+    )
+    .action(
+      run(
+        () => import("./commands/callbacks.js"),
+        (m) => m.callbacksListenCommand,
+      ),
+    );
+
+  program
+    .command("exit-codes")
+    .description("print the exit-code table")
+    .action(
+      run(
+        () => import("./commands/exit-codes.js"),
+        (m) => m.exitCodesCommand,
+      ),
+    );
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number };
+    if (typeof e.code === "string" && e.code.startsWith("commander.")) {
+      if (
+        e.code === "commander.helpDisplayed" ||
+        e.code === "commander.version" ||
+        e.code === "commander.help"
+      )
+        return 0;
+      return EXIT.USAGE;
+    }
+    if (error instanceof CliError) {
+      process.stderr.write(`wfr: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`wfr: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.ERROR;
+  }
+}

@@ -1,0 +1,100 @@
+// Runs the built `wfr` bin as a child process against an in-process emulator.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RunningEmulator, startEmulator } from "@wfr/emulator";
+import { catalog } from "./catalog.js";
+
+export const BIN = resolve(fileURLToPath(import.meta.url), "../../dist/bin.js");
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runWfr(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+): Promise<Result> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+export interface Fixture {
+  emulator: RunningEmulator;
+  dir: string;
+  key: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function adminPost(emulator: RunningEmulator, path: string, body: unknown) {
+  const response = await fetch(`${emulator.url}/_emulator${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+export async function adminPut(emulator: RunningEmulator, path: string, body: unknown) {
+  const response = await fetch(`${emulator.url}/_emulator${path}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** An emulator on a free loopback port, a key, and a temp repo with wfr.config.json. */
+export async function startFixture(): Promise<Fixture> {
+  const emulator = await startEmulator({ port: 0, catalog: structuredClone(catalog) });
+  const { token } = await adminPost(emulator, "/keys", {
+    environment: "production",
+    scopes: ["workflows:run", "runs:read"],
+  });
+  const dir = mkdtempSync(join(tmpdir(), "wfr-cli-"));
+  mkdirSync(join(dir, "schemas"));
+  writeFileSync(
+    join(dir, "wfr.config.json"),
+    JSON.stringify({
+      schemas: "schemas",
+      generatedOut: "generated",
+      environments: [
+        {
+          name: "production",
+          baseUrl: `${emulator.url}/production/api/v1`,
+          apiKeyEnv: "WFR_PRODUCTION_API_KEY",
+        },
+      ],
+    }),
+  );
+  const key = String(token);
+  return {
+    emulator,
+    dir,
+    key,
+    env: { WFR_PRODUCTION_API_KEY: key },
+    close: () => emulator.close(),
+  };
+}

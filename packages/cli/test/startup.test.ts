@@ -1,0 +1,34 @@
+// `wfr --help` must not load TypeScript (codegen, ts-morph) or the emulator:
+// every module resolved while it runs is recorded by a resolve hook.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import { BIN } from "./harness.js";
+
+const register = resolve(fileURLToPath(import.meta.url), "../fixtures/register-recorder.mjs");
+
+function modulesLoadedBy(args: string[], expectedStatus = 0): string[] {
+  const log = join(mkdtempSync(join(tmpdir(), "wfr-startup-")), "resolved.txt");
+  const r = spawnSync(process.execPath, ["--import", register, BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", WFR_RESOLVE_LOG: log },
+    encoding: "utf8",
+  });
+  expect(r.status, r.stderr).toBe(expectedStatus);
+  return readFileSync(log, "utf8").trim().split("\n");
+}
+
+it("wfr --help loads neither TypeScript, codegen nor the emulator", () => {
+  const loaded = modulesLoadedBy(["--help"]);
+  expect(loaded.some((u) => u.includes("commander"))).toBe(true);
+  for (const heavy of ["typescript", "ts-morph", "/codegen/", "/emulator/", "@clack"])
+    expect(loaded.filter((u) => u.includes(heavy))).toEqual([]);
+});
+
+it("the recorder sees codegen when a command needs it (so the check above can fail)", () => {
+  // `wfr diff` on missing files loads codegen, which reports the missing file (exit 2).
+  const loaded = modulesLoadedBy(["diff", "missing-old.json", "missing-new.json"], 2);
+  expect(loaded.some((u) => u.includes("/codegen/"))).toBe(true);
+});
