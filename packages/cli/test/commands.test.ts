@@ -273,9 +273,13 @@ describe("runs", () => {
     expect(result.code).toBe(EXIT.RUN_FAILED);
   });
 
-  it("watch --timeout exits 7", async () => {
+  it("watch --timeout exits 7; its lines carry the current step", async () => {
     await adminPut(fx.emulator, "/environments/production/workflows/wf_invoice1/scenario", {
-      steps: [{ wait_ms: 600000 }, { succeed: {} }],
+      steps: [
+        { event: { type: "step.started", name: "book invoice" } },
+        { wait_ms: 600000 },
+        { succeed: {} },
+      ],
     });
     const launched = await wfr([
       "launch",
@@ -287,8 +291,13 @@ describe("runs", () => {
       "--json",
     ]);
     const runId = JSON.parse(launched.stdout).run_id;
-    const watch = await wfr(["runs", "watch", runId, "--timeout", "2"]);
+    const watch = await wfr(["runs", "watch", runId, "--timeout", "4"]);
     expect(watch.code, watch.stderr).toBe(EXIT.TIMEOUT);
+    const steps = watch.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).step);
+    expect(steps).toContain("book invoice");
     await fetch(
       `${fx.emulator.url}/_emulator/environments/production/workflows/wf_invoice1/scenario`,
       { method: "DELETE" },

@@ -7,9 +7,9 @@
 // answerHumanInput(id, {checkpointId, response}), downloadRecording(id, {maxProcessingAttempts});
 // file(bytes, {filename, mimeType}); MAX_ATTACHMENT_BYTES; errors with `code`/`status`.
 import {
-  isTerminalStatus,
   createClient,
   file,
+  isTerminalStatus,
   MAX_ATTACHMENT_BYTES,
   type RunEnvelope,
   WorkflowRunApiError,

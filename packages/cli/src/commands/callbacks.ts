@@ -45,7 +45,7 @@ export async function callbacksListenCommand(options: {
     } catch {
       // reported below as a delivery without type/run
     }
-    const signature = verifyWebhookSignature(
+    const signature = await verifyWebhookSignature(
       secret,
       {
         id: header(req, "webhook-id"),

@@ -6,9 +6,9 @@ import { basename, dirname, join } from "node:path";
 import {
   type Client,
   isTerminalStatus,
+  isUnsuccessfulTerminalStatus,
   type RunEnvelope,
   toCliError,
-  isUnsuccessfulTerminalStatus,
 } from "../adapters/runtime.js";
 import { CliError } from "../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../connection.js";
@@ -39,8 +39,7 @@ export function readCommand(kind: ReadKind) {
     else t.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     if (kind === "result") {
       const status = (value as { status?: string }).status;
-      if (status && isUnsuccessfulTerminalStatus(status))
-        return EXIT.RUN_FAILED;
+      if (status && isUnsuccessfulTerminalStatus(status)) return EXIT.RUN_FAILED;
     }
     return EXIT.OK;
   };
@@ -49,8 +48,7 @@ export function readCommand(kind: ReadKind) {
 /** The exit code a run's state stands for (README "Exit codes"). */
 export function exitCodeForRun(run: RunEnvelope): ExitCode {
   if (run.status === "waiting_for_human_live") return EXIT.HUMAN_NEEDED;
-  if (isUnsuccessfulTerminalStatus(String(run.status)))
-    return EXIT.RUN_FAILED;
+  if (isUnsuccessfulTerminalStatus(String(run.status))) return EXIT.RUN_FAILED;
   if (isTerminalStatus(run.status)) return EXIT.OK;
   return EXIT.OK;
 }
@@ -59,6 +57,19 @@ function humanSummary(run: RunEnvelope): string {
   const h = run.human_action as Record<string, unknown> | null | undefined;
   if (!h) return "";
   return ` — person needed: ${h.reason ?? h.kind ?? "checkpoint"}${h.response_accepted ? " (answer received)" : ""}`;
+}
+
+/** The current step, from the event snapshot: the last step event's name (event fields are not specified; best effort). */
+export function currentStep(snapshot: unknown): string | undefined {
+  const events = (snapshot as { events?: unknown } | null)?.events;
+  if (!Array.isArray(events)) return undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as { type?: unknown; name?: unknown; data?: { name?: unknown } } | null;
+    if (typeof event?.type !== "string" || !event.type.startsWith("step.")) continue;
+    const name = event.data?.name ?? event.name;
+    if (typeof name === "string") return name;
+  }
+  return undefined;
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -75,17 +86,35 @@ export async function followRun(
   let last: RunEnvelope | undefined;
   let lastKey = "";
   let frame = 0;
+  let step: string | undefined;
+  let stepCheckedAt = 0;
   const draw = () => {
     if (!live || !last) return;
     const s = Math.round((Date.now() - started) / 1000);
     t.stdout.write(
-      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, last.status)}${humanSummary(last)}`,
+      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, last.status)}${step ? ` · ${step}` : ""}${humanSummary(last)}`,
     );
   };
+  // The step comes from the event snapshot, read at most every 1.5 s while the run moves.
+  const refreshStep = (run: RunEnvelope) => {
+    if (Date.now() - stepCheckedAt < 1_500) return;
+    stepCheckedAt = Date.now();
+    client
+      .getEvents(run.run_id)
+      .then((snapshot) => {
+        const next = currentStep(snapshot);
+        if (next !== undefined && next !== step) {
+          step = next;
+          onUpdate(run);
+        }
+      })
+      .catch(() => undefined);
+  };
   const timer = live ? setInterval(draw, 100) : undefined;
-  const onUpdate = (run: RunEnvelope) => {
+  const onUpdate = (run: RunEnvelope): void => {
     last = run;
-    const key = JSON.stringify([run.status, run.human_action ?? null]);
+    refreshStep(run);
+    const key = JSON.stringify([run.status, step ?? null, run.human_action ?? null]);
     if (key === lastKey) return;
     lastKey = key;
     if (live) draw();
@@ -93,6 +122,7 @@ export async function followRun(
       writeJsonLine(t, {
         run_id: run.run_id,
         status: run.status,
+        step: step ?? null,
         human_action: run.human_action ?? null,
         elapsed_ms: Date.now() - started,
       });
