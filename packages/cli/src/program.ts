@@ -235,6 +235,23 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     );
 
   program
+    .command("mcp")
+    .description("serve the agent (MCP) tools on stdio for a coding agent in this repository")
+    .option("--env <name>", "environment from the config file")
+    .option("--config <file>", "config file (default: wfr.config.json, searched upwards)")
+    .option("--api-key-file <file>", "read the key from this file (stdin is the MCP channel)")
+    .addHelpText(
+      "after",
+      '\nExamples:\n  wfr mcp --env production\n\nClient configuration:\n  { "mcpServers": { "wfr": { "command": "npx", "args": ["wfr", "mcp", "--env", "production"] } } }',
+    )
+    .action(
+      run(
+        () => import("./commands/mcp.js"),
+        (m) => m.mcpCommand,
+      ),
+    );
+
+  program
     .command("callbacks")
     .description("local callback receiver")
     .command("listen")

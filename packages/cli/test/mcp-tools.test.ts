@@ -1,13 +1,13 @@
-// The tools as an agent sees them: the SDK's own Client, connected to the
+// The agent tools as an agent sees them: the SDK's own Client, connected to the
 // server over an in-memory transport, with the runtime backend talking to
 // the real emulator on loopback.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
+import { createWorkflowMcpServer } from "@wfr/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkflowMcpServer } from "../src/index.js";
-import { createRuntimeBackend } from "./support/runtime-backend.js";
+import { createRuntimeBackend } from "../src/adapters/mcp-runtime-backend.js";
 
 const INVOICE_INTAKE = "wf_P7Qd2Lx9";
 let emulator: RunningEmulator;

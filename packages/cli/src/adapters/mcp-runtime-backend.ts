@@ -1,14 +1,15 @@
-// The tools over the public API: the caller's key through @wfr/runtime, and
+// `wfr mcp`: the agent tools over the public API: the caller's key through @wfr/runtime, and
 // the environment's downloaded definition for what the API does not list.
-import { createClient, file, type WorkflowRunClient } from "@wfr/runtime";
+
 import {
   type AgentFile,
   BackendError,
   type RunRecord,
   type WorkflowBackend,
   type WorkflowSchema,
-} from "../../src/backend.js";
-import { workflowsFromDefinition } from "../../src/definition-workflows.js";
+  workflowsFromDefinition,
+} from "@wfr/mcp";
+import { createClient, file, type WorkflowRunClient } from "@wfr/runtime";
 
 export interface RuntimeBackendOptions {
   readonly environment: string;
