@@ -26,7 +26,9 @@ describe("4 receiver processes on one PostgreSQL store", () => {
       workers: 4,
       events: 200,
       copies: 3,
-      leaseMs: 1_000,
+      // Long enough that a slow worker on a loaded machine keeps its lease while it works;
+      // a lease that runs out mid-work lets a second owner repeat the side effect (see the README).
+      leaseMs: 8_000,
       killVictimAfterClaims,
     });
   };
