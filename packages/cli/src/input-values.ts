@@ -4,20 +4,27 @@ import type { FieldModel, WorkflowModel } from "./adapters/codegen.js";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
 
-function fail(field: string, message: string): never {
-  throw new CliError(`--input ${field}: ${message}`, EXIT.INVALID_INPUT);
+// Errors name where the value came from: `--input amount` here, a row and
+// column in a batch file.
+function fail(label: string, message: string): never {
+  throw new CliError(`${label}: ${message}`, EXIT.INVALID_INPUT);
 }
 
-function parseJson(field: string, raw: string): unknown {
+function parseJson(label: string, raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
-    return fail(field, `not valid JSON: ${JSON.stringify(raw)}`);
+    return fail(label, `not valid JSON: ${JSON.stringify(raw)}`);
   }
 }
 
-export function parseFieldValue(field: FieldModel, raw: string): unknown {
-  const name = field.name;
+/** Parses `raw` by the field's declared kind; `label` names the value's origin in errors. */
+export function parseFieldValue(
+  field: FieldModel,
+  raw: string,
+  label = `--input ${field.name}`,
+): unknown {
+  const name = label;
   const kind = field.kind === "enum" ? (field.enumBase ?? "text") : field.kind;
   let value: unknown;
   switch (kind) {

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 // Shared stores on PostgreSQL, and on PGlite (the same SQL in-process) for one
 // machine: pick by setting DATABASE_URL or not.
 import { createPostgresCallbackEventStore } from "./callback-event-store.js";
@@ -92,6 +93,8 @@ async function connect(options: OpenStoresOptions): Promise<SqlClient> {
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const target = url ? url.slice("pglite:".length) : (options.pgliteDataDir ?? ".wfr/pglite");
+  // PGlite makes the data folder but not its parents (".wfr/pglite").
+  if (target !== "memory") mkdirSync(target, { recursive: true });
   const db = target === "memory" ? new PGlite() : new PGlite(target);
   await db.waitReady;
   return sqlClientFromPglite(db, { ownsDb: true });

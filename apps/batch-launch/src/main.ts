@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// batch-launch rows.csv|rows.jsonl --workflow <name> [--env <env>] [--concurrency n]
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  findWorkflow,
+  loadConfig,
+  pickEnvironment,
+  readEnvironmentModel,
+  resolveApiKey,
+} from "@wfr/cli";
+import { createClient } from "@wfr/runtime";
+import { openPostgresStores } from "@wfr/store-postgres";
+import { launchBatch, type RowOutcome } from "./launch-batch.js";
+import { planRows } from "./plan.js";
+import { rowsFromFile } from "./rows.js";
+
+const HELP = `batch-launch <rows.csv|rows.jsonl> --workflow <name> [--env <env>] [--concurrency n] [--report file]
+
+Launches one run per row of the file, with the columns mapped to the workflow's
+inputs by their declared types (a cell that does not fit is reported with its
+row and column before anything is sent). Each row's intent is recorded in the
+launch journal first, so a restart after a crash resumes where it stopped and
+never launches a row twice. A column named "id" is the row's own key.
+
+  --workflow       generated identifier, display name or id
+  --env            environment in wfr.config.json (default: the first)
+  --concurrency    launches in flight (default 8)
+  --report         where to write run ids per row (default <file>.report.jsonl)
+
+The key comes from the environment variable wfr.config.json names. The journal is
+PGlite in .wfr/batch-launch unless DATABASE_URL is set (PostgreSQL).
+
+Exit: 0 every row launched; 1 some rows failed (see the report); 2 bad input, nothing sent.`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    workflow: { type: "string" },
+    env: { type: "string" },
+    concurrency: { type: "string", default: "8" },
+    report: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const [file] = positionals;
+const concurrency = Number(values.concurrency);
+if (!file || !values.workflow || !Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(
+    `batch-launch: ${!file ? "a rows file" : !values.workflow ? "--workflow" : "--concurrency (a whole number >= 1)"} is required\n\n${HELP}`,
+  );
+  process.exit(2);
+}
+
+try {
+  const config = loadConfig(process.cwd());
+  const env = pickEnvironment(config, values.env);
+  const candidates = ["openapi.json", "openapi.yaml"].map((n) =>
+    join(config.root, config.schemas, env.name, n),
+  );
+  const definition = candidates.find((candidate) => existsSync(candidate));
+  if (!definition)
+    throw new Error(
+      `no definition in ${join(config.schemas, env.name)}: run \`wfr schemas pull ${env.name}\``,
+    );
+  const model = await readEnvironmentModel(definition);
+  const workflow = findWorkflow(model.workflows, values.workflow);
+  const rows = rowsFromFile(file, readFileSync(file, "utf8"));
+  const { planned, errors } = planRows(workflow, rows);
+  if (errors.length > 0) {
+    for (const error of errors) console.error(`batch-launch: ${error}`);
+    console.error(`batch-launch: ${errors.length} problem(s); nothing was sent`);
+    process.exit(2);
+  }
+  const apiKey = await resolveApiKey(env, {});
+  const stores = await openPostgresStores({
+    databaseUrl: process.env.DATABASE_URL,
+    pgliteDataDir: join(config.root, ".wfr", "batch-launch"),
+  });
+  const tty = process.stderr.isTTY && !process.env.NO_COLOR && process.env.TERM !== "dumb";
+  const started = Date.now();
+  let failed = 0;
+  const outcomes: RowOutcome[] = await launchBatch(planned, {
+    client: createClient({ baseUrl: env.baseUrl, apiKey }),
+    journal: stores.launchJournal,
+    workflowId: workflow.id,
+    file,
+    concurrency,
+    onOutcome: (outcome, done, total) => {
+      if (outcome.error) failed += 1;
+      if (tty) {
+        const width = 30;
+        const filled = Math.round((done / total) * width);
+        const rate = done / Math.max(0.001, (Date.now() - started) / 1000);
+        process.stderr.write(
+          `\r\u001b[2K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s${failed ? ` ${failed} failed` : ""}`,
+        );
+      } else {
+        process.stderr.write(
+          `row ${outcome.row}: ${outcome.run_id ?? `${outcome.error?.code}: ${outcome.error?.message}`}\n`,
+        );
+      }
+    },
+  });
+  if (tty) process.stderr.write("\n");
+  await stores.close();
+  const report = resolve(values.report ?? `${file}.report.jsonl`);
+  writeFileSync(`${report}.tmp`, outcomes.map((o) => JSON.stringify(o)).join("\n") + "\n");
+  renameSync(`${report}.tmp`, report);
+  const seconds = (Date.now() - started) / 1000;
+  console.error(
+    `batch-launch: ${outcomes.length - failed} launched, ${failed} failed in ${seconds.toFixed(1)} s (${(outcomes.length / seconds).toFixed(1)} rows/s); report: ${report}`,
+  );
+  process.exit(failed > 0 ? 1 : 0);
+} catch (error) {
+  console.error(`batch-launch: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
