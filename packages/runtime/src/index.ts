@@ -32,7 +32,50 @@ export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   RUNTIME_VERSION,
 } from "./client.js";
-export * from "./errors.js";
+// Every error class (by HTTP status and by code); errorFromResponse stays internal.
+export type { WorkflowRunApiErrorOptions } from "./errors.js";
+export {
+  AttachmentTooLargeError,
+  AuthenticationError,
+  BadRequestError,
+  BillingError,
+  BodyTooLargeError,
+  ConflictError,
+  ConnectionError,
+  GoneError,
+  HumanWaitConflictError,
+  HumanWaitExpiredError,
+  IdempotencyConflictError,
+  InputValidationError,
+  InternalServerError,
+  InvalidAttachmentsError,
+  InvalidInputsError,
+  InvalidJsonError,
+  InvalidMetadataError,
+  InvalidOptionError,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  NotWaitingForHumanError,
+  OutputValidationError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  PermissionError,
+  RateLimitError,
+  RecordingNotFoundError,
+  RecordingProcessingError,
+  RecordingRateLimitedError,
+  RecordingTooLargeError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  RouteNotFoundError,
+  RunNotFoundError,
+  TimeoutError,
+  UnprocessableEntityError,
+  WorkflowNotFoundError,
+  WorkflowNotLaunchableError,
+  WorkflowRunApiError,
+} from "./errors.js";
 export type { FileData, FileInput, FileOptions } from "./file-input.js";
 export { file, isFileInput } from "./file-input.js";
 export type { DownloadFileOutputOptions, FileOutputReference } from "./file-output.js";

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fullJitterDelay } from "../src/backoff.js";
 import { base64EncodedLength, encodeBase64 } from "../src/base64.js";
+import { errorFromResponse } from "../src/errors.js";
 import { mayResend } from "../src/http-transport.js";
 import {
   AttachmentTooLargeError,
@@ -10,7 +11,6 @@ import {
   BodyTooLargeError,
   checkPublicCallbackUrl,
   createClient,
-  errorFromResponse,
   file,
   HumanWaitConflictError,
   IdempotencyConflictError,
