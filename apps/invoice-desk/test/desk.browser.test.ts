@@ -23,10 +23,11 @@ let emulator: RunningEmulator;
 let desk: RunningDesk;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let dataDir: string;
+let apiKey: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  const { apiKey } = await prepareEmulator(emulator.url);
+  ({ apiKey } = await prepareEmulator(emulator.url));
   dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
   desk = await startDesk({
     baseUrl: `${emulator.url}/production/api/v1`,
@@ -102,6 +103,8 @@ describe("invoice desk in a browser", () => {
       page.getByText("Amount is above the auto-approval limit").isVisible(),
     ).resolves.toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, "checkpoint.png") });
+    // The API key stays on the server: not in any page the operator is sent.
+    expect(await page.content()).not.toContain(apiKey);
     await page.getByLabel("Approve").check();
     await page.getByLabel("Note").fill("Matches the PO");
     await page.getByRole("button", { name: "Send answer" }).click();
@@ -137,6 +140,7 @@ describe("invoice desk in a browser", () => {
     );
     expect(duration).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENSHOTS, "result.png"), fullPage: true });
+    expect(await page.content()).not.toContain(apiKey);
     await page.close();
   });
 
