@@ -131,7 +131,7 @@ describe("assignIdentifiers", () => {
     );
     const { existsSync } = await import("node:fs");
     expect(
-      existsSync(join(dir, "packages", "generated", "src", "prod", "invoiceIntakeLegacy.ts")),
+      existsSync(join(dir, "packages", "generated", "src", "prod", "invoiceIntakeLegacy.js")),
     ).toBe(true);
   });
 });
