@@ -81,6 +81,17 @@ export function tsType(f: FieldModel, side: Side, imports: TypeImports, indent =
       t = arrayOf(f.items ? tsType(f.items, side, imports, indent) : "unknown");
       break;
     case "object":
+      if (f.values !== undefined) {
+        const readonly = side === "output" ? "readonly " : "";
+        t = `{ ${readonly}[key: string]: ${tsType(f.values, side, imports, indent)} }`;
+        break;
+      }
+      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+        // A free-form object: any JSON object.
+        imports.json = true;
+        t = "JsonObject";
+        break;
+      }
       t = objectType(
         f.fields ?? [],
         side,
@@ -104,7 +115,9 @@ function objectType(
   indent: string,
   open: boolean,
 ): string {
-  if (fields.length === 0 && !open) return "Record<string, never>";
+  // A closed object without properties: nothing may be sent; outputs stay open (the service may add fields).
+  if (fields.length === 0 && !open)
+    return side === "input" ? "Record<string, never>" : "{ readonly [key: string]: unknown }";
   const inner = `${indent}  `;
   const members = fields.map(
     (f) => `${docComment(fieldDocs(f), inner)}${inner}${memberSignature(f, side, imports, inner)}`,
@@ -217,6 +230,14 @@ function zodExpr(f: FieldModel, side: Side, indent: string): string {
       z = `z.array(${f.items ? zodExpr(f.items, side, indent) : "z.unknown()"})`;
       break;
     case "object": {
+      if (f.values !== undefined) {
+        z = `z.record(z.string(), ${zodExpr(f.values, side, indent)})`;
+        break;
+      }
+      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+        z = "z.record(z.string(), z.json())";
+        break;
+      }
       const strict = side === "input" && f.additionalProperties === false;
       z = `${strict ? "z.strictObject" : "z.looseObject"}(${zodShape(f.fields ?? [], side, indent)})`;
       break;
@@ -240,7 +261,8 @@ function usesKind(fields: readonly FieldModel[], kinds: readonly string[]): bool
     (f) =>
       kinds.includes(f.kind) ||
       (f.fields !== undefined && usesKind(f.fields, kinds)) ||
-      (f.items !== undefined && usesKind([f.items], kinds)),
+      (f.items !== undefined && usesKind([f.items], kinds)) ||
+      (f.values !== undefined && usesKind([f.values], kinds)),
   );
 }
 
