@@ -18,6 +18,9 @@ type Side = "input" | "output";
 
 const GENERATOR = "@wfr/codegen";
 
+/** The folder of the modules every environment shares; no environment name can start with "_". */
+export const SHARED_DIR = "_shared";
+
 export function header(source: string | undefined, hash: string | undefined): string {
   const what =
     source === undefined
@@ -174,7 +177,7 @@ function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
   const lines = [header(env.sourceFile, env.sourceHash)];
   if (runtimeNames.length > 0)
     lines.push(`import type { ${runtimeNames.join(", ")} } from "@wfr/runtime";`);
-  if (imports.json) lines.push(`import type { JsonArray, JsonObject } from "../json.js";`);
+  if (imports.json) lines.push(`import type { JsonArray, JsonObject } from "../_shared/json.js";`);
   if (runtimeNames.length > 0 || imports.json) lines.push("");
   lines.push(
     docComment([
@@ -324,7 +327,7 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: Flavour
   if (runtimeImports !== "") parts.push(`import { ${runtimeImports} } from "@wfr/runtime";`);
   parts.push(
     `import { z } from "zod";`,
-    `import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";`,
+    `import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";`,
   );
   if (ts)
     parts.push(`import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`);
@@ -390,10 +393,10 @@ function definitionModule(env: EnvironmentModel, wf: WorkflowModel): string {
   return [
     header(env.sourceFile, env.sourceHash),
     `import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";`,
-    `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../support.js";`,
+    `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";`,
     `import * as schema$ from "./${id}.schema.js";`,
     "",
-    `export { InvalidInputsError, InvalidOutputsError } from "../support.js";`,
+    `export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";`,
     "",
     docComment([
       `${stringLiteral(wf.name)} (${wf.id}), revision ${wf.revision}, ${wf.state}.`,
@@ -453,7 +456,7 @@ function definitionDeclarations(env: EnvironmentModel, wf: WorkflowModel): strin
     `} from "@wfr/runtime";`,
     `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
     "",
-    `export { InvalidInputsError, InvalidOutputsError } from "../support.js";`,
+    `export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";`,
     `export type { Inputs, Outputs } from "./${id}.types.js";`,
     "",
     docComment([
@@ -555,10 +558,12 @@ function environmentIndexDeclarations(env: EnvironmentModel): string {
 export function emit(models: readonly EnvironmentModel[]): GeneratedFiles {
   const files = new Map<string, string>();
   const shared = header(undefined, undefined);
-  files.set("json.js", `${shared}\n${JSON_JS}`);
-  files.set("json.d.ts", `${shared}\n${JSON_DTS}`);
-  files.set("support.js", `${shared}\n${SUPPORT_JS}`);
-  files.set("support.d.ts", `${shared}\n${SUPPORT_DTS}`);
+  // Shared modules live under `_shared/`: environment names cannot start with "_", so no
+  // environment (not even one named `support` or `json`) can replace them.
+  files.set(`${SHARED_DIR}/json.js`, `${shared}\n${JSON_JS}`);
+  files.set(`${SHARED_DIR}/json.d.ts`, `${shared}\n${JSON_DTS}`);
+  files.set(`${SHARED_DIR}/support.js`, `${shared}\n${SUPPORT_JS}`);
+  files.set(`${SHARED_DIR}/support.d.ts`, `${shared}\n${SUPPORT_DTS}`);
   for (const env of models) {
     const entry = `${header(env.sourceFile, env.sourceHash)}\nexport * from "./${env.name}/index.js";\n`;
     files.set(`${env.name}.js`, entry);

@@ -160,7 +160,7 @@ function generatedProject(): { dir: string; roots: string[] } {
       `import * as staging from "./gen/staging.js";`,
       `import * as invoice from "./gen/production/invoiceIntake.js";`,
       `import * as invoiceSchema from "./gen/production/invoiceIntake.schema.js";`,
-      `import * as json from "./gen/json.js";`,
+      `import * as json from "./gen/_shared/json.js";`,
       "export const all = [production, staging, invoice, invoiceSchema];",
       "export type J = json.JsonValue;",
     ].join("\n"),

@@ -8,7 +8,7 @@ import type {
 } from "@wfr/runtime";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./crmContactSync.types.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./crmContactSync.types.js";
 
 /** The type of the "CRM contact sync" (wf_P9hHc2Vb) definition in production, with its input builder and output reader. */

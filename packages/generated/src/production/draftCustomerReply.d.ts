@@ -8,7 +8,7 @@ import type {
 } from "@wfr/runtime";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./draftCustomerReply.types.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./draftCustomerReply.types.js";
 
 /** The type of the "Draft customer reply" (wf_P0ZrTt55) definition in production, with its input builder and output reader. */

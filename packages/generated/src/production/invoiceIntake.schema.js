@@ -3,7 +3,7 @@
 
 import { isFileInput as isFileInput$ } from "@wfr/runtime";
 import { z } from "zod";
-import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";
+import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 

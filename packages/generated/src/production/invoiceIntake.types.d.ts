@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import type { FileInput, FileOutputReference } from "@wfr/runtime";
-import type { JsonArray, JsonObject } from "../json.js";
+import type { JsonArray, JsonObject } from "../_shared/json.js";
 
 /** Inputs of "Invoice intake" (wf_P7Qd2Lx9), as the caller passes them. Fields with a saved default are optional. */
 export interface Inputs {

@@ -8,7 +8,7 @@ import type {
 } from "@wfr/runtime";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./quarterlyCloseReport.types.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./quarterlyCloseReport.types.js";
 
 /** The type of the "Quarterly close report" (wf_P1dRaft0) definition in production, with its input builder and output reader. Its state is draft: readable, not launchable. */

@@ -2,10 +2,10 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";
-import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../support.js";
+import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";
 import * as schema$ from "./supplierPortalLoginCheck.schema.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 
 /** "Supplier portal login check" (wf_P3mKs81a), revision 4, enabled. */
 export const supplierPortalLoginCheck = Object.freeze({

@@ -2,10 +2,10 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";
-import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../support.js";
+import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";
 import * as schema$ from "./crmContactSync.schema.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 
 /** "CRM contact sync" (wf_S5nNp7Wc), revision 7, enabled. */
 export const crmContactSync = Object.freeze({

@@ -8,7 +8,7 @@ import type {
 } from "@wfr/runtime";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./invoiceIntake.types.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./invoiceIntake.types.js";
 
 /** The type of the "Invoice intake" (wf_S4aa81Qe) definition in staging, with its input builder and output reader. */

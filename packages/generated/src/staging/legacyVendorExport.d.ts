@@ -8,7 +8,7 @@ import type {
 } from "@wfr/runtime";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./legacyVendorExport.types.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./legacyVendorExport.types.js";
 
 /** The type of the "Legacy vendor export" (wf_S6oFF000) definition in staging, with its input builder and output reader. Its state is disabled: readable, not launchable. */

@@ -2,10 +2,10 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";
-import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../support.js";
+import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";
 import * as schema$ from "./legacyVendorExport.schema.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 
 /** "Legacy vendor export" (wf_S6oFF000), revision 9, disabled. */
 export const legacyVendorExport = Object.freeze({

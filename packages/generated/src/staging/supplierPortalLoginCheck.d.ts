@@ -8,7 +8,7 @@ import type {
 } from "@wfr/runtime";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./supplierPortalLoginCheck.types.js";
 
-export { InvalidInputsError, InvalidOutputsError } from "../support.js";
+export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./supplierPortalLoginCheck.types.js";
 
 /** The type of the "Supplier portal login check" (wf_S2kQ00Lm) definition in staging, with its input builder and output reader. */
