@@ -21,7 +21,6 @@ import {
   CODEGEN_DIR,
   cleanupTempDirs,
   copyExamples,
-  EXAMPLE_SCHEMAS,
   lineOf,
   projectDir,
   REPO,
@@ -120,7 +119,7 @@ describe("the generated package is consumable as generated", () => {
       join(dir, "node_modules", "zod", "index.js"),
       `export const z = new Proxy({}, { get(_, key) { throw new Error("zod used: " + String(key)); } });\n`,
     );
-    generate({ schemas: EXAMPLE_SCHEMAS, out: join(dir, "gen") });
+    generate({ schemas: copyExamples(), out: join(dir, "gen") });
     const mod = (await import(pathToFileURL(join(dir, "gen", "production", "index.js")).href)) as {
       workflows: Record<string, { id: string; inputSchema: unknown }>;
     };
@@ -147,7 +146,7 @@ const STRICT_OPTIONS = {
 /** The examples generated into a project, with the schema agreement sources beside them. */
 function generatedProject(): { dir: string; roots: string[] } {
   const dir = projectDir();
-  const { models } = generate({ schemas: EXAMPLE_SCHEMAS, out: join(dir, "gen") });
+  const { models } = generate({ schemas: copyExamples(), out: join(dir, "gen") });
   const roots = ["app.ts"];
   for (const [path, content] of emitSchemaCheckSources(models)) {
     writeFileSync(join(dir, "gen", path), content);
