@@ -120,7 +120,9 @@ export function baseIdentifier(name: string): string {
           ? word.toLowerCase()
           : word[0]?.toLowerCase() + word.slice(1);
       }
-      return (word[0]?.toUpperCase() ?? "") + word.slice(1);
+      // An all-caps word reads as a word, not an acronym run: "INVOICE INTAKE" -> invoiceIntake.
+      const rest = word === word.toUpperCase() ? word.slice(1).toLowerCase() : word.slice(1);
+      return (word[0]?.toUpperCase() ?? "") + rest;
     })
     .join("");
   if (!/^\p{ID_Start}/u.test(id)) id = `w${id}`;

@@ -13,6 +13,8 @@ describe("baseIdentifier", () => {
   it.each([
     ["Invoice intake", "invoiceIntake"],
     ["CRM contact sync", "crmContactSync"],
+    ["INVOICE INTAKE", "invoiceIntake"],
+    ["Sync CRM contacts", "syncCrmContacts"],
     ["supplier_portal-login check", "supplierPortalLoginCheck"],
     ["2024 report", "w2024Report"],
     ["", "workflow"],
