@@ -30,11 +30,12 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -42,6 +43,14 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : dflt;
 };
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(
+    "usage: node bench/codegen-scale.mjs [--sizes 300,3000] [--runs 3] [--keep]\n" +
+      "Times generate (ours vs openapi-typescript), the one-workflow app's tsc --noEmit (time, peak RSS),\n" +
+      "and importing the generated environment index at run time. Needs built codegen and runtime dist.",
+  );
+  process.exit(0);
+}
 const SIZES = opt("sizes", "300,3000").split(",").map(Number);
 const RUNS = Number(opt("runs", "3"));
 const KEEP = args.includes("--keep");
@@ -206,16 +215,16 @@ const median = (xs) => {
 function findIdentifier(benchDir, id) {
   for (const f of readdirSync(benchDir)) {
     if (
-      !f.endsWith(".ts") ||
-      f.endsWith(".types.ts") ||
-      f.endsWith(".schema.ts") ||
-      f === "index.ts"
+      !f.endsWith(".d.ts") ||
+      f.endsWith(".types.d.ts") ||
+      f.endsWith(".schema.d.ts") ||
+      f === "index.d.ts"
     )
       continue;
     const text = readFileSync(join(benchDir, f), "utf8");
     if (!text.includes(`"${id}"`)) continue;
-    const m = /export const (\w+)\s*:/.exec(text);
-    if (m) return { identifier: m[1], module: f.replace(/\.ts$/, "") };
+    const m = /export declare const (\w+)\s*:/.exec(text);
+    if (m) return { identifier: m[1], module: f.replace(/\.d\.ts$/, "") };
   }
   throw new Error(`no generated module for ${id} in ${benchDir}`);
 }
@@ -241,7 +250,7 @@ function writeApps(tmp, module, identifier, id) {
       types: [],
       paths: {
         "@wfr/runtime": [rel(RUNTIME_DTS)],
-        "@wfr/generated/bench/*": ["./generated/bench/*.ts"],
+        "@wfr/generated/bench/*": ["./generated/bench/*.d.ts"],
         zod: [rel(ZOD_DIR)],
         "openapi-fetch": [rel(OPENAPI_FETCH_DTS)],
       },
@@ -364,6 +373,30 @@ try {
       );
     }
     const genFiles = readdirSync(join(genOut, "bench")).length;
+    // Run-time cost of `import { workflows } from "@wfr/generated/bench"` (schemas are lazy).
+    mkdirSync(join(tmp, "node_modules", "@wfr"), { recursive: true });
+    if (!existsSync(join(tmp, "node_modules", "zod"))) {
+      symlinkSync(ZOD_DIR, join(tmp, "node_modules", "zod"), "dir");
+      symlinkSync(
+        join(ROOT, "packages/runtime"),
+        join(tmp, "node_modules", "@wfr", "runtime"),
+        "dir",
+      );
+    }
+    const indexUrl = pathToFileURL(join(genOut, "bench", "index.js")).href;
+    const importRuns = [];
+    for (let r = 0; r < RUNS; r++)
+      importRuns.push(
+        timedWithRss(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            `const m = await import(${JSON.stringify(indexUrl)}); if (Object.keys(m.workflows).length === 0) process.exit(1);`,
+          ],
+          tmp,
+        ),
+      );
     const { identifier, module } = findIdentifier(join(genOut, "bench"), id);
     writeApps(tmp, module, identifier, id);
 
@@ -386,7 +419,7 @@ try {
       n,
       defMB: defText.length / 1024 / 1024,
       genFiles,
-      identifier: `${module}.ts: ${identifier}`,
+      identifier: `${module}.d.ts: ${identifier}`,
       gen: median(genMs),
       ot: median(otMs),
       otDtsMB: readFileSync(otOut).length / 1024 / 1024,
@@ -394,6 +427,8 @@ try {
       wfrRss: median(wfr.map((x) => x.rssKiB)),
       otTscMs: median(ot.map((x) => x.ms)),
       otRss: median(ot.map((x) => x.rssKiB)),
+      importMs: median(importRuns.map((x) => x.ms)),
+      importRss: median(importRuns.map((x) => x.rssKiB)),
       wfrFiles: listed("tsconfig.wfr.json"),
       otFiles: listed("tsconfig.ot.json"),
     });
@@ -433,6 +468,9 @@ try {
   for (const b of body) console.log(line(b));
   console.log("");
   for (const r of rows) {
+    console.log(
+      `N=${r.n}: consumable-package cost: none (no build step; @wfr/generated exports the generated .js/.d.ts); node import of the env index ${fmtS(r.importMs)}, peak RSS ${fmtMB(r.importRss)}`,
+    );
     console.log(
       `N=${r.n}: ours wrote ${r.genFiles} files in bench/ (app imports ${r.identifier}); openapi-typescript schema.d.ts ${r.otDtsMB.toFixed(1)} MB; files in the tsc program: wfr app ${r.wfrFiles}, ot app ${r.otFiles}`,
     );

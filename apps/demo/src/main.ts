@@ -48,7 +48,7 @@ function typeCheckApp(generatedDir: string): void {
     skipLibCheck: true,
     types: ["node"],
     baseUrl: demoRoot,
-    paths: { [`@wfr/generated/${ENVIRONMENT}`]: [join(generatedDir, ENVIRONMENT, "index.ts")] },
+    paths: { [`@wfr/generated/${ENVIRONMENT}`]: [join(generatedDir, ENVIRONMENT, "index.d.ts")] },
   });
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) {
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
       format: "esm",
       outfile: bundle,
       logLevel: "error",
-      alias: { [`@wfr/generated/${ENVIRONMENT}`]: join(generatedDir, ENVIRONMENT, "index.ts") },
+      alias: { [`@wfr/generated/${ENVIRONMENT}`]: join(generatedDir, ENVIRONMENT, "index.js") },
     });
     const app = (await import(pathToFileURL(bundle).href)) as typeof import("./invoice-demo.js");
     const outputs = await app.runInvoiceDemo({

@@ -5,8 +5,9 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DefinitionError } from "./definition-error.js";
-import { buildFiles } from "./generate.js";
-import { checkOutput, writeOutput } from "./write-output.js";
+import { buildFiles, lockIsCurrent, writeGenerated } from "./generate.js";
+import { LOCK_FILE } from "./identifier-lock.js";
+import { checkOutput } from "./write-output.js";
 
 const USAGE = `usage:
   wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>]
@@ -64,15 +65,18 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
   const cwd = io.cwd ?? process.cwd();
   const o = parseGenerateArgs(argv);
   const out = resolve(cwd, o.out);
-  const { models, files } = buildFiles({
+  const options = {
     schemas: resolve(cwd, o.schemas),
     out,
     config: resolve(cwd, o.config),
     configRequired: o.configGiven,
-  });
+  };
+  const result = buildFiles(options);
+  const { models, files } = result;
   if (o.check) {
     const r = checkOutput(out, files);
     const problems = [
+      ...(lockIsCurrent(options, result) ? [] : [`stale:   ${join(dirname(o.out), LOCK_FILE)}`]),
       ...r.stale.map((p) => `stale:   ${p}`),
       ...r.missing.map((p) => `missing: ${p}`),
       ...r.extra.map((p) => `extra:   ${p}`),
@@ -88,7 +92,8 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
     );
     return 0;
   }
-  writeOutput(out, files);
+  writeGenerated(options, result);
+  for (const note of result.notes) io.stdout.write(`wfr-codegen: note: ${note}\n`);
   const count = models.reduce((n, m) => n + m.workflows.length, 0);
   io.stdout.write(
     `wfr-codegen: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`,

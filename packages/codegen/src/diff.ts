@@ -386,6 +386,7 @@ export function describeField(field: FieldModel): Record<string, unknown> {
   if (field.enumValues !== undefined) out.enum = [...field.enumValues];
   if (field.maxLength !== undefined) out.maxLength = field.maxLength;
   if (field.items !== undefined) out.items = describeField(field.items);
+  if (field.values !== undefined) out.values = describeField(field.values);
   if (field.fields !== undefined) {
     const props: Record<string, unknown> = {};
     for (const f of field.fields) defineKey(props, f.name, describeField(f));
@@ -652,6 +653,16 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
         aOpen,
       );
     }
+  }
+  // Map values (`additionalProperties: <schema>`) are compared like array items.
+  if (b.kind === "object" && a.kind === "object" && b.values && a.values) {
+    diffField(
+      side,
+      `${path}{}`,
+      { ...b.values, required: true },
+      { ...a.values, required: true },
+      emit,
+    );
   }
   if (b.kind === "array" && a.kind === "array" && b.items && a.items) {
     diffField(

@@ -1,20 +1,16 @@
-// Emits @wfr/generated's sources from the normalized model. Pure: models in,
-// files (relative path -> content) out. ts-morph builds the module structure
-// of the types modules and formats every file; zod schemas are written as
-// zod 4 expressions; every definition string goes through escape.ts.
-import {
-  type ImportDeclarationStructure,
-  IndentationText,
-  type InterfaceDeclarationStructure,
-  NewLineKind,
-  Project,
-  QuoteKind,
-  StructureKind,
-  ts,
-} from "ts-morph";
+// Emits @wfr/generated from the normalized model: what consumers load
+// directly, with no build step in between (Prisma's client does the same).
+// Every module is a plain ES module (`.js`) beside a declaration file
+// (`.d.ts`) whose types are written out by hand, so an app's `tsc` reads
+// plain interfaces and never checks zod's inference; the agreement of the
+// zod schemas with those interfaces is checked once, in the generator's
+// tests, through `emitSchemaCheckSources`. Pure: models in, files (relative
+// path -> content) out, already indented (no formatter pass). Every
+// definition string goes through escape.ts.
 import { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
 import { pascalCase } from "./identifiers.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "./model.js";
+import { JSON_DTS, JSON_JS, SUPPORT_DTS, SUPPORT_JS } from "./shared-modules.js";
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -22,7 +18,10 @@ type Side = "input" | "output";
 
 const GENERATOR = "@wfr/codegen";
 
-function header(source: string | undefined, hash: string | undefined): string {
+/** The folder of the modules every environment shares; no environment name can start with "_". */
+export const SHARED_DIR = "_shared";
+
+export function header(source: string | undefined, hash: string | undefined): string {
   const what =
     source === undefined
       ? "as a support module shared by every environment (no definition source)"
@@ -85,6 +84,17 @@ export function tsType(f: FieldModel, side: Side, imports: TypeImports, indent =
       t = arrayOf(f.items ? tsType(f.items, side, imports, indent) : "unknown");
       break;
     case "object":
+      if (f.values !== undefined) {
+        const readonly = side === "output" ? "readonly " : "";
+        t = `{ ${readonly}[key: string]: ${tsType(f.values, side, imports, indent)} }`;
+        break;
+      }
+      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+        // A free-form object: any JSON object.
+        imports.json = true;
+        t = "JsonObject";
+        break;
+      }
       t = objectType(
         f.fields ?? [],
         side,
@@ -108,7 +118,9 @@ function objectType(
   indent: string,
   open: boolean,
 ): string {
-  if (fields.length === 0 && !open) return "Record<string, never>";
+  // A closed object without properties: nothing may be sent; outputs stay open (the service may add fields).
+  if (fields.length === 0 && !open)
+    return side === "input" ? "Record<string, never>" : "{ readonly [key: string]: unknown }";
   const inner = `${indent}  `;
   const members = fields.map(
     (f) => `${docComment(fieldDocs(f), inner)}${inner}${memberSignature(f, side, imports, inner)}`,
@@ -143,72 +155,51 @@ const OBJECT_MEMBERS = new Set([
  */
 function memberType(f: FieldModel, side: Side, imports: TypeImports, indent: string): string {
   const t = tsType(f, side, imports, indent);
-  return !f.required && OBJECT_MEMBERS.has(f.name) ? `${t} | Object[${stringLiteral(f.name)}]` : t;
+  if (f.required) return t;
+  // `| undefined`: the schemas accept an explicit undefined for an optional
+  // field, so the types say so too (and hold under exactOptionalPropertyTypes).
+  const inherited = OBJECT_MEMBERS.has(f.name) ? ` | Object[${stringLiteral(f.name)}]` : "";
+  return `${t}${inherited} | undefined`;
 }
 
-function typesModule(env: EnvironmentModel, wf: WorkflowModel, project: Project): string {
+function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
-  const inputMembers = wf.inputs.map((f) => ({ f, type: memberType(f, "input", imports, "  ") }));
-  const outputMembers = wf.outputs.map((f) => ({
-    f,
-    type: memberType(f, "output", imports, "  "),
-  }));
+  const members = (fields: readonly FieldModel[], side: Side) =>
+    fields
+      .map((f) => `${docComment(fieldDocs(f), "  ")}  ${memberSignature(f, side, imports, "  ")}`)
+      .join("\n");
+  const inputs = members(wf.inputs, "input");
+  const outputs = members(wf.outputs, "output");
   const runtimeNames = [
     ...(imports.fileInput ? ["FileInput"] : []),
     ...(imports.fileOutput ? ["FileOutputReference"] : []),
   ];
-  const doc = (lines: string[]) => lines.flatMap(commentLines).join("\n");
-  const statements: (ImportDeclarationStructure | InterfaceDeclarationStructure)[] = [];
-  const importOf = (moduleSpecifier: string, names: string[]) => ({
-    kind: StructureKind.ImportDeclaration as const,
-    isTypeOnly: true,
-    moduleSpecifier,
-    namedImports: names,
-  });
-  if (runtimeNames.length > 0) statements.push(importOf("@wfr/runtime", runtimeNames));
-  if (imports.json) statements.push(importOf("../json.js", ["JsonArray", "JsonObject"]));
-  const members = (list: typeof inputMembers, readonly: boolean) =>
-    list.map(({ f, type }) => ({
-      name: propertyKey(f.name, "type"),
-      type,
-      isReadonly: readonly,
-      hasQuestionToken: !f.required,
-      ...(fieldDocs(f).length > 0 ? { docs: [doc(fieldDocs(f))] } : {}),
-    }));
-  statements.push(
-    {
-      kind: StructureKind.Interface,
-      name: "Inputs",
-      isExported: true,
-      docs: [
-        doc([
-          `Inputs of ${stringLiteral(wf.name)} (${wf.id}), as the caller passes them. Fields with a saved default are optional.`,
-        ]),
-      ],
-      properties: members(inputMembers, false),
-    },
-    {
-      kind: StructureKind.Interface,
-      name: "Outputs",
-      isExported: true,
-      docs: [
-        doc([
-          `Outputs of ${stringLiteral(wf.name)} (${wf.id}) in a successful result. The service may add fields.`,
-        ]),
-      ],
-      properties: members(outputMembers, true),
-    },
+  const lines = [header(env.sourceFile, env.sourceHash)];
+  if (runtimeNames.length > 0)
+    lines.push(`import type { ${runtimeNames.join(", ")} } from "@wfr/runtime";`);
+  if (imports.json) lines.push(`import type { JsonArray, JsonObject } from "../_shared/json.js";`);
+  if (runtimeNames.length > 0 || imports.json) lines.push("");
+  lines.push(
+    docComment([
+      `Inputs of ${stringLiteral(wf.name)} (${wf.id}), as the caller passes them. Fields with a saved default are optional.`,
+    ]).trimEnd(),
+    inputs === "" ? "export interface Inputs {}" : `export interface Inputs {\n${inputs}\n}`,
+    "",
+    docComment([
+      `Outputs of ${stringLiteral(wf.name)} (${wf.id}) in a successful result. The service may add fields.`,
+    ]).trimEnd(),
+    outputs === "" ? "export interface Outputs {}" : `export interface Outputs {\n${outputs}\n}`,
+    "",
   );
-  // One structure, printed once: ts-morph lays out the module (imports, interfaces, JSDoc).
-  const sf = project.createSourceFile("/types.ts", { statements }, { overwrite: true });
-  const text = sf.getFullText();
-  project.removeSourceFile(sf);
-  return `${header(env.sourceFile, env.sourceHash)}\n${text}`;
+  return lines.join("\n");
 }
 
 // ---------------------------------------------------------------- zod
 
-function zodExpr(f: FieldModel, side: Side): string {
+/** Whether the TypeScript flavour (the agreement check) or plain JavaScript is written. */
+type Flavour = "ts" | "js";
+
+function zodExpr(f: FieldModel, side: Side, indent: string): string {
   let z: string;
   switch (f.kind) {
     case "text":
@@ -239,11 +230,19 @@ function zodExpr(f: FieldModel, side: Side): string {
       z = `z.literal([${(f.enumValues ?? []).map((v) => jsonLiteral(v)).join(", ")}])`;
       break;
     case "array":
-      z = `z.array(${f.items ? zodExpr(f.items, side) : "z.unknown()"})`;
+      z = `z.array(${f.items ? zodExpr(f.items, side, indent) : "z.unknown()"})`;
       break;
     case "object": {
+      if (f.values !== undefined) {
+        z = `z.record(z.string(), ${zodExpr(f.values, side, indent)})`;
+        break;
+      }
+      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+        z = "z.record(z.string(), z.json())";
+        break;
+      }
       const strict = side === "input" && f.additionalProperties === false;
-      z = `${strict ? "z.strictObject" : "z.looseObject"}(${zodShape(f.fields ?? [], side)})`;
+      z = `${strict ? "z.strictObject" : "z.looseObject"}(${zodShape(f.fields ?? [], side, indent)})`;
       break;
     }
     default:
@@ -254,9 +253,10 @@ function zodExpr(f: FieldModel, side: Side): string {
   return z;
 }
 
-function zodShape(fields: readonly FieldModel[], side: Side): string {
+function zodShape(fields: readonly FieldModel[], side: Side, indent: string): string {
   if (fields.length === 0) return "{}";
-  return `{\n${fields.map((f) => `${propertyKey(f.name, "value")}: ${zodExpr(f, side)},`).join("\n")}\n}`;
+  const inner = `${indent}  `;
+  return `{\n${fields.map((f) => `${inner}${propertyKey(f.name, "value")}: ${zodExpr(f, side, inner)},`).join("\n")}\n${indent}}`;
 }
 
 function usesKind(fields: readonly FieldModel[], kinds: readonly string[]): boolean {
@@ -264,65 +264,125 @@ function usesKind(fields: readonly FieldModel[], kinds: readonly string[]): bool
     (f) =>
       kinds.includes(f.kind) ||
       (f.fields !== undefined && usesKind(f.fields, kinds)) ||
-      (f.items !== undefined && usesKind([f.items], kinds)),
+      (f.items !== undefined && usesKind([f.items], kinds)) ||
+      (f.values !== undefined && usesKind([f.values], kinds)),
   );
 }
 
-function schemaModule(env: EnvironmentModel, wf: WorkflowModel): string {
+/** The local schemas one side's schema refers to, declared inside its lazy builder. */
+function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavour): string[] {
+  const out: string[] = [];
+  if (usesKind(fields, ["file", "files"])) {
+    out.push(
+      side === "input"
+        ? `const fileInput = z.custom${flavour === "ts" ? "<FileInput$>" : ""}(isFileInput$, { message: "Invalid input: expected a file made with file()" });`
+        : // exactOptional: JSON never carries undefined, and the runtime's FileOutputReference says `mime_type?: string`.
+          "const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });",
+    );
+  }
+  if (usesKind(fields, ["json"]))
+    out.push(
+      "const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);",
+    );
+  return out;
+}
+
+/**
+ * The schema module, as JavaScript (what consumers load) or as TypeScript
+ * with the `z.ZodType<Inputs>` annotations (what the agreement check
+ * compiles). Both come from this one template, so they cannot drift. Schemas
+ * are built on first use: importing an environment index builds none.
+ */
+function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: Flavour): string {
   const id = wf.identifier;
+  const ts = flavour === "ts";
   const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
-  const needsFileOutput = usesKind(wf.outputs, ["file", "files"]);
-  const needsJson = usesKind(wf.inputs, ["json"]) || usesKind(wf.outputs, ["json"]);
   const runtimeImports = [
-    ...(needsFileInput ? ["type FileInput", "isFileInput"] : []),
-    "type InputIssue",
-    "type OutputIssue",
-  ];
-  const parts: string[] = [
-    header(env.sourceFile, env.sourceHash),
-    `import { ${runtimeImports.join(", ")} } from "@wfr/runtime";`,
+    ...(needsFileInput
+      ? [ts ? "type FileInput as FileInput$, " : "", "isFileInput as isFileInput$"]
+      : []),
+    ...(ts
+      ? [
+          needsFileInput ? ", " : "",
+          "type InputIssue as InputIssue$, type OutputIssue as OutputIssue$",
+        ]
+      : []),
+  ].join("");
+  const builder = (side: Side, name: string, type: string, doc: string, body: string) => {
+    const fields = side === "input" ? wf.inputs : wf.outputs;
+    return [
+      `let ${name}$${ts ? `: z.ZodType<${type}> | undefined` : ""};`,
+      "",
+      doc,
+      `export function ${name}()${ts ? `: z.ZodType<${type}>` : ""} {`,
+      `  if (${name}$ === undefined) {`,
+      ...sharedSchemas(fields, side, flavour).map((l) => `    ${l}`),
+      `    ${name}$ = ${body};`,
+      "  }",
+      `  return ${name}$;`,
+      "}",
+    ].join("\n");
+  };
+  const parts: string[] = [header(env.sourceFile, env.sourceHash)];
+  if (runtimeImports !== "") parts.push(`import { ${runtimeImports} } from "@wfr/runtime";`);
+  parts.push(
     `import { z } from "zod";`,
-    `import { ownProperties, toInputIssues, toOutputIssues } from "../support.js";`,
-    `import type { Inputs, Outputs } from "./${id}.types.js";`,
-    "",
-  ];
-  if (needsFileInput) {
-    parts.push(
-      `const fileInput = z.custom<FileInput>(isFileInput, { message: "Invalid input: expected a file made with file()" });`,
-    );
-  }
-  if (needsFileOutput) {
-    parts.push(
-      `const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().optional(), size_bytes: z.number().optional(), expires_at: z.string().nullable().optional() });`,
-    );
-  }
-  if (needsJson) {
-    parts.push(
-      `const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);`,
-    );
-  }
+    `import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";`,
+  );
+  if (ts)
+    parts.push(`import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`);
   parts.push(
     "",
-    `/** Strict schema of the inputs of ${commentLines(stringLiteral(wf.name)).join(" ")}: no coercion, unknown keys rejected. */`,
-    `export const inputSchema: z.ZodType<Inputs> = z.preprocess(ownProperties, z.strictObject(${zodShape(wf.inputs, "input")}));`,
+    builder(
+      "input",
+      "inputSchema",
+      "Inputs$",
+      `/** Strict schema of the inputs of ${commentLines(stringLiteral(wf.name)).join(" ")}: no coercion, unknown keys rejected. Built on first use. */`,
+      `z.preprocess(ownProperties, z.strictObject(${zodShape(wf.inputs, "input", "    ")}))`,
+    ),
     "",
-    "/** Schema of the outputs; fields the service adds are kept, never rejected. */",
-    `export const outputSchema: z.ZodType<Outputs> = z.preprocess(ownProperties, z.looseObject(${zodShape(wf.outputs, "output")}));`,
+    builder(
+      "output",
+      "outputSchema",
+      "Outputs$",
+      "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
+      `z.preprocess(ownProperties, z.looseObject(${zodShape(wf.outputs, "output", "    ")}))`,
+    ),
     "",
     "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
-    "export function validateInputs(inputs: unknown): InputIssue[] {",
-    "const result = inputSchema.safeParse(inputs);",
-    "return result.success ? [] : toInputIssues(result.error.issues, inputs);",
+    `export function validateInputs(inputs${ts ? ": unknown): InputIssue$[]" : ")"} {`,
+    "  const result = inputSchema().safeParse(inputs);",
+    "  return result.success ? [] : toInputIssues(result.error.issues, inputs);",
     "}",
     "",
     "/** Validates the outputs of a successful result; empty when valid. */",
-    "export function checkOutputs(outputs: unknown): OutputIssue[] {",
-    "const result = outputSchema.safeParse(outputs);",
-    "return result.success ? [] : toOutputIssues(result.error.issues);",
+    `export function checkOutputs(outputs${ts ? ": unknown): OutputIssue$[]" : ")"} {`,
+    "  const result = outputSchema().safeParse(outputs);",
+    "  return result.success ? [] : toOutputIssues(result.error.issues);",
     "}",
     "",
   );
   return parts.join("\n");
+}
+
+function schemaDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+  const id = wf.identifier;
+  return [
+    header(env.sourceFile, env.sourceHash),
+    `import type { InputIssue as InputIssue$, OutputIssue as OutputIssue$ } from "@wfr/runtime";`,
+    `import type { z } from "zod";`,
+    `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
+    "",
+    `/** Strict schema of the inputs of ${commentLines(stringLiteral(wf.name)).join(" ")}: no coercion, unknown keys rejected. Built on first use. */`,
+    "export declare function inputSchema(): z.ZodType<Inputs$>;",
+    "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
+    "export declare function outputSchema(): z.ZodType<Outputs$>;",
+    "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
+    "export declare function validateInputs(inputs: unknown): InputIssue$[];",
+    "/** Validates the outputs of a successful result; empty when valid. */",
+    "export declare function checkOutputs(outputs: unknown): OutputIssue$[];",
+    "",
+  ].join("\n");
 }
 
 // ---------------------------------------------------------------- definition
@@ -330,74 +390,142 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel): string {
 function definitionModule(env: EnvironmentModel, wf: WorkflowModel): string {
   const id = wf.identifier;
   const P = pascalCase(id);
-  const launchable =
-    wf.state === "enabled" ? "" : ` Its state is ${wf.state}: readable, not launchable.`;
   return [
     header(env.sourceFile, env.sourceHash),
-    "import {",
-    "downloadFileOutput as downloadFileOutput$,",
-    "type DownloadFileOutputOptions as DownloadFileOutputOptions$,",
-    "type FileOutputReference as FileOutputReference$,",
-    "type WorkflowDefinition as WorkflowDefinition$,",
-    `} from "@wfr/runtime";`,
-    `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../support.js";`,
+    `import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";`,
+    `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";`,
     `import * as schema$ from "./${id}.schema.js";`,
-    `import type { Inputs, Outputs } from "./${id}.types.js";`,
     "",
-    `export { InvalidInputsError, InvalidOutputsError } from "../support.js";`,
-    `export type { Inputs, Outputs } from "./${id}.types.js";`,
+    `export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";`,
     "",
     docComment([
-      `The type of the ${stringLiteral(wf.name)} (${wf.id}) definition in ${env.name}.${launchable}`,
+      `${stringLiteral(wf.name)} (${wf.id}), revision ${wf.revision}, ${wf.state}.`,
     ]).trimEnd(),
-    `export type ${P}Definition = WorkflowDefinition$<${stringLiteral(wf.id)}, Inputs, Outputs, ${stringLiteral(wf.state)}, ${wf.modelExposed}>;`,
-    "",
-    docComment([
-      `${stringLiteral(wf.name)} (${wf.id}), revision ${wf.revision}, ${wf.state}.${launchable}`,
-      wf.description,
-    ]).trimEnd(),
-    `export const ${id}: ${P}Definition = Object.freeze({`,
-    `id: ${stringLiteral(wf.id)},`,
-    `name: ${stringLiteral(wf.name)},`,
-    `environment: ${stringLiteral(env.name)},`,
-    `state: ${stringLiteral(wf.state)},`,
-    `revision: ${wf.revision},`,
-    `modelExposed: ${wf.modelExposed},`,
-    "inputSchema: schema$.inputSchema,",
-    "outputSchema: schema$.outputSchema,",
-    "validateInputs: schema$.validateInputs,",
-    "checkOutputs: schema$.checkOutputs,",
+    `export const ${id} = Object.freeze({`,
+    `  id: ${stringLiteral(wf.id)},`,
+    `  name: ${stringLiteral(wf.name)},`,
+    `  environment: ${stringLiteral(env.name)},`,
+    `  state: ${stringLiteral(wf.state)},`,
+    `  revision: ${wf.revision},`,
+    `  modelExposed: ${wf.modelExposed},`,
+    "  get inputSchema() {",
+    "    return schema$.inputSchema();",
+    "  },",
+    "  get outputSchema() {",
+    "    return schema$.outputSchema();",
+    "  },",
+    "  validateInputs: schema$.validateInputs,",
+    "  checkOutputs: schema$.checkOutputs,",
+    `  buildInputs: build${P}Inputs,`,
+    `  readOutputs: read${P}Outputs,`,
     "});",
     "",
     "/** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */",
-    `export function build${P}Inputs(inputs: Inputs): Inputs {`,
-    "const issues = schema$.validateInputs(inputs);",
-    `if (issues.length > 0) throw new InvalidInputsError$(${stringLiteral(wf.id)}, issues);`,
-    "return inputs;",
+    `export function build${P}Inputs(inputs) {`,
+    "  const issues = schema$.validateInputs(inputs);",
+    `  if (issues.length > 0) throw new InvalidInputsError$(${stringLiteral(wf.id)}, issues);`,
+    "  return inputs;",
     "}",
     "",
-    "/** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. File outputs are download references. */",
-    `export function read${P}Outputs(outputs: unknown): Outputs {`,
-    "const result = schema$.outputSchema.safeParse(outputs);",
-    `if (!result.success) throw new InvalidOutputsError$(${stringLiteral(wf.id)}, schema$.checkOutputs(outputs));`,
-    "return result.data;",
+    "/** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */",
+    `export function read${P}Outputs(outputs) {`,
+    "  const result = schema$.outputSchema().safeParse(outputs);",
+    `  if (!result.success) throw new InvalidOutputsError$(${stringLiteral(wf.id)}, schema$.checkOutputs(outputs));`,
+    "  return result.data;",
     "}",
     "",
     "/** Fetches a file output's bytes from its download_url, as given. */",
-    "export function download(reference: FileOutputReference$, options?: DownloadFileOutputOptions$): Promise<Response> {",
-    "return downloadFileOutput$(reference, options);",
+    "export function download(reference, options) {",
+    "  return downloadFileOutput$(reference, options);",
     "}",
     "",
   ].join("\n");
 }
 
-function environmentIndex(env: EnvironmentModel): string {
-  const wfs = [...env.workflows].sort((a, b) =>
+function definitionDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+  const id = wf.identifier;
+  const P = pascalCase(id);
+  const launchable =
+    wf.state === "enabled" ? "" : ` Its state is ${wf.state}: readable, not launchable.`;
+  return [
+    header(env.sourceFile, env.sourceHash),
+    "import type {",
+    "  DownloadFileOutputOptions as DownloadFileOutputOptions$,",
+    "  FileOutputReference as FileOutputReference$,",
+    "  WorkflowDefinition as WorkflowDefinition$,",
+    `} from "@wfr/runtime";`,
+    `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
+    "",
+    `export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";`,
+    `export type { Inputs, Outputs } from "./${id}.types.js";`,
+    "",
+    docComment([
+      `The type of the ${stringLiteral(wf.name)} (${wf.id}) definition in ${env.name}, with its input builder and output reader.${launchable}`,
+    ]).trimEnd(),
+    `export type ${P}Definition = WorkflowDefinition$<${stringLiteral(wf.id)}, Inputs$, Outputs$, ${stringLiteral(wf.state)}, ${wf.modelExposed}> & {`,
+    "  /** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */",
+    "  buildInputs(inputs: Inputs$): Inputs$;",
+    "  /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */",
+    "  readOutputs(outputs: unknown): Outputs$;",
+    "};",
+    "",
+    docComment([
+      `${stringLiteral(wf.name)} (${wf.id}), revision ${wf.revision}, ${wf.state}.${launchable}`,
+      wf.description,
+    ]).trimEnd(),
+    `export declare const ${id}: ${P}Definition;`,
+    "",
+    "/** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */",
+    `export declare function build${P}Inputs(inputs: Inputs$): Inputs$;`,
+    "",
+    "/** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. File outputs are download references. */",
+    `export declare function read${P}Outputs(outputs: unknown): Outputs$;`,
+    "",
+    "/** Fetches a file output's bytes from its download_url, as given. */",
+    "export declare function download(reference: FileOutputReference$, options?: DownloadFileOutputOptions$): Promise<Response>;",
+    "",
+  ].join("\n");
+}
+
+// ---------------------------------------------------------------- index
+
+function sortedWorkflows(env: EnvironmentModel): WorkflowModel[] {
+  return [...env.workflows].sort((a, b) =>
     a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
   );
+}
+
+function environmentIndex(env: EnvironmentModel): string {
+  const wfs = sortedWorkflows(env);
   const lines = [header(env.sourceFile, env.sourceHash)];
   for (const wf of wfs)
     lines.push(`import { ${wf.identifier} as wf$${wf.identifier} } from "./${wf.identifier}.js";`);
+  lines.push(
+    "",
+    `/** The ${env.name} environment. */`,
+    "export const environment = Object.freeze({",
+    `  name: ${stringLiteral(env.name)},`,
+    // The runtime's EnvironmentInfo wants a string; "" when the definition has no info.x-workspace.
+    `  workspace: ${stringLiteral(env.workspace ?? "")},`,
+    `  baseUrl: ${stringLiteral(env.baseUrl)},`,
+    "});",
+    "",
+    `/** Every workflow of ${env.name}, keyed by identifier. */`,
+    "export const workflows = Object.freeze({",
+    ...wfs.map((wf) => `  ${wf.identifier}: wf$${wf.identifier},`),
+    "});",
+    "",
+  );
+  return lines.join("\n");
+}
+
+function environmentIndexDeclarations(env: EnvironmentModel): string {
+  const wfs = sortedWorkflows(env);
+  const lines = [header(env.sourceFile, env.sourceHash)];
+  for (const wf of wfs) {
+    const P = pascalCase(wf.identifier);
+    lines.push(`import type { ${P}Definition as wf$${P}Definition } from "./${wf.identifier}.js";`);
+  }
   lines.push("");
   for (const wf of wfs) {
     const P = pascalCase(wf.identifier);
@@ -408,224 +536,65 @@ function environmentIndex(env: EnvironmentModel): string {
   lines.push(
     "",
     `/** The ${env.name} environment. */`,
-    "export const environment = {",
-    `name: ${stringLiteral(env.name)},`,
-    // The runtime's EnvironmentInfo wants a string; "" when the definition has no info.x-workspace.
-    `workspace: ${stringLiteral(env.workspace ?? "")},`,
-    `baseUrl: ${stringLiteral(env.baseUrl)},`,
-    "} as const;",
+    "export declare const environment: {",
+    `  readonly name: ${stringLiteral(env.name)};`,
+    `  readonly workspace: ${stringLiteral(env.workspace ?? "")};`,
+    `  readonly baseUrl: ${stringLiteral(env.baseUrl)};`,
+    "};",
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,
-    "export const workflows = {",
+    "export declare const workflows: {",
     ...wfs.map(
       (wf) =>
-        `${docComment([`${stringLiteral(wf.name)} (${wf.id}), ${wf.state}`])}${wf.identifier}: wf$${wf.identifier},`,
+        `${docComment([`${stringLiteral(wf.name)} (${wf.id}), ${wf.state}`], "  ")}  readonly ${wf.identifier}: wf$${pascalCase(wf.identifier)}Definition;`,
     ),
-    "} as const;",
+    "};",
     "",
   );
   return lines.join("\n");
 }
 
-const JSON_MODULE = `${header(undefined, undefined)}
-/** Any JSON value. */
-export type JsonValue = string | number | boolean | null | JsonArray | JsonObject;
-/** A JSON object. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
-/** A JSON array. */
-export type JsonArray = JsonValue[];
-`;
-
-const SUPPORT_MODULE = `${header(undefined, undefined)}
-import type { InputIssue, OutputIssue } from "@wfr/runtime";
-
-interface IssueLike {
-  readonly code?: string;
-  readonly path?: readonly PropertyKey[];
-  readonly keys?: readonly string[];
-  readonly message?: string;
-}
-
-/**
- * A deep copy of plain objects without a prototype, so that a field named
- * like an Object.prototype member (\`constructor\`, \`toString\`) is seen only
- * when it is really there. Objects with symbol keys (file inputs) and
- * class instances are kept as they are.
- */
-export function ownProperties(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(ownProperties);
-  if (value === null || typeof value !== "object") return value;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0) return value;
-  const out: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, {
-      value: ownProperties((value as Record<string, unknown>)[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-/** \`a.b[2].c\`, the way the server names nested fields. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += \`[\${segment}]\`;
-    else out += out === "" ? String(segment) : \`.\${String(segment)}\`;
-  }
-  return out;
-}
-
-function isPresent(data: unknown, path: readonly PropertyKey[]): boolean {
-  let node: unknown = data;
-  for (const segment of path) {
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) return false;
-    node = (node as Record<PropertyKey, unknown>)[segment];
-  }
-  return node !== undefined;
-}
-
-/** Maps schema issues to the server's reason codes: UNKNOWN_INPUT, REQUIRED, INVALID_TYPE. */
-export function toInputIssues(issues: readonly unknown[], data: unknown): InputIssue[] {
-  const out: InputIssue[] = [];
-  for (const raw of issues) {
-    const issue = raw as IssueLike;
-    const path = issue.path ?? [];
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys ?? []) {
-        out.push({ field: formatPath([...path, key]), reason: "UNKNOWN_INPUT", message: \`Unknown input \${JSON.stringify(key)}\` });
-      }
-    } else if (path.length > 0 && !isPresent(data, path)) {
-      out.push({ field: formatPath(path), reason: "REQUIRED", message: "Required input is missing" });
-    } else {
-      out.push({ field: formatPath(path), reason: "INVALID_TYPE", message: issue.message ?? "Invalid input" });
-    }
-  }
-  return out;
-}
-
-export function toOutputIssues(issues: readonly unknown[]): OutputIssue[] {
-  return issues.map((raw) => {
-    const issue = raw as IssueLike;
-    return { field: formatPath(issue.path ?? []), message: issue.message ?? "Invalid output" };
-  });
-}
-
-/** Thrown by an input builder when inputs are not valid; \`issues\` carry the server's reason codes. */
-export class InvalidInputsError extends Error {
-  override readonly name = "InvalidInputsError";
-  constructor(
-    readonly workflowId: string,
-    readonly issues: readonly InputIssue[],
-  ) {
-    super(\`Invalid inputs for \${workflowId}: \${issues.map((i) => \`\${i.field || "(inputs)"} \${i.reason}\`).join(", ")}\`);
-  }
-}
-
-/** Thrown by an output reader when a result's outputs do not match the definition. */
-export class InvalidOutputsError extends Error {
-  override readonly name = "InvalidOutputsError";
-  constructor(
-    readonly workflowId: string,
-    readonly issues: readonly OutputIssue[],
-  ) {
-    super(\`Unexpected outputs for \${workflowId}: \${issues.map((i) => \`\${i.field || "(outputs)"}: \${i.message}\`).join("; ")}\`);
-  }
-}
-`;
-
-const FORMAT_SETTINGS: ts.FormatCodeSettings = {
-  ...ts.getDefaultFormatCodeSettings("\n"),
-  indentSize: 2,
-  tabSize: 2,
-  convertTabsToSpaces: true,
-  semicolons: ts.SemicolonPreference.Insert,
-  insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
-};
-
-/**
- * TypeScript's formatter (the one ts-morph's `formatText` drives), run
- * through a one-file language service: formatting is syntactic, so no
- * program is built and the cost stays linear in the number of files.
- */
-class Formatter {
-  private text = "";
-  private version = 0;
-  private readonly service = ts.createLanguageService(
-    {
-      getCompilationSettings: () => ({
-        target: ts.ScriptTarget.ES2022,
-        noResolve: true,
-        noLib: true,
-      }),
-      getScriptFileNames: () => ["/format.ts"],
-      getScriptVersion: () => String(this.version),
-      getScriptSnapshot: (name) =>
-        name === "/format.ts" ? ts.ScriptSnapshot.fromString(this.text) : undefined,
-      getCurrentDirectory: () => "/",
-      getDefaultLibFileName: () => "/lib.d.ts",
-      fileExists: (name) => name === "/format.ts",
-      readFile: (name) => (name === "/format.ts" ? this.text : undefined),
-    },
-    ts.createDocumentRegistry(),
-  );
-
-  format(text: string): string {
-    this.text = text;
-    this.version++;
-    const edits = [
-      ...this.service.getFormattingEditsForDocument("/format.ts", FORMAT_SETTINGS),
-    ].sort((a, b) => b.span.start - a.span.start);
-    let out = text;
-    for (const edit of edits) {
-      out =
-        out.slice(0, edit.span.start) +
-        edit.newText +
-        out.slice(edit.span.start + edit.span.length);
-    }
-    out = out
-      .replace(/\r\n/g, "\n")
-      .replace(/[ \t]+$/gm, "")
-      .replace(/\n{3,}/g, "\n\n");
-    return out.endsWith("\n") ? out : `${out}\n`;
-  }
-}
-
-/** Every file of the generated package's `src/`, keyed by POSIX path relative to it, sorted. */
+/** Every file of the generated package's output folder, keyed by POSIX path relative to it, sorted. */
 export function emit(models: readonly EnvironmentModel[]): GeneratedFiles {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      quoteKind: QuoteKind.Double,
-      newLineKind: NewLineKind.LineFeed,
-      useTrailingCommas: true,
-    },
-  });
   const files = new Map<string, string>();
-  files.set("json.ts", JSON_MODULE);
-  files.set("support.ts", SUPPORT_MODULE);
+  const shared = header(undefined, undefined);
+  // Shared modules live under `_shared/`: environment names cannot start with "_", so no
+  // environment (not even one named `support` or `json`) can replace them.
+  files.set(`${SHARED_DIR}/json.js`, `${shared}\n${JSON_JS}`);
+  files.set(`${SHARED_DIR}/json.d.ts`, `${shared}\n${JSON_DTS}`);
+  files.set(`${SHARED_DIR}/support.js`, `${shared}\n${SUPPORT_JS}`);
+  files.set(`${SHARED_DIR}/support.d.ts`, `${shared}\n${SUPPORT_DTS}`);
   for (const env of models) {
-    files.set(
-      `${env.name}.ts`,
-      `${header(env.sourceFile, env.sourceHash)}\nexport * from "./${env.name}/index.js";\n`,
-    );
-    files.set(`${env.name}/index.ts`, environmentIndex(env));
+    const entry = `${header(env.sourceFile, env.sourceHash)}\nexport * from "./${env.name}/index.js";\n`;
+    files.set(`${env.name}.js`, entry);
+    files.set(`${env.name}.d.ts`, entry);
+    files.set(`${env.name}/index.js`, environmentIndex(env));
+    files.set(`${env.name}/index.d.ts`, environmentIndexDeclarations(env));
     for (const wf of env.workflows) {
-      files.set(`${env.name}/${wf.identifier}.types.ts`, typesModule(env, wf, project));
-      files.set(`${env.name}/${wf.identifier}.schema.ts`, schemaModule(env, wf));
-      files.set(`${env.name}/${wf.identifier}.ts`, definitionModule(env, wf));
+      const base = `${env.name}/${wf.identifier}`;
+      files.set(`${base}.types.d.ts`, typesDeclarations(env, wf));
+      files.set(`${base}.schema.js`, schemaModule(env, wf, "js"));
+      files.set(`${base}.schema.d.ts`, schemaDeclarations(env, wf));
+      files.set(`${base}.js`, definitionModule(env, wf));
+      files.set(`${base}.d.ts`, definitionDeclarations(env, wf));
     }
   }
   const sorted = new Map<string, string>();
-  const formatter = new Formatter();
-  for (const path of [...files.keys()].sort()) {
-    sorted.set(path, formatter.format(files.get(path) as string));
-  }
+  for (const path of [...files.keys()].sort()) sorted.set(path, files.get(path) as string);
   return sorted;
+}
+
+/**
+ * The schema modules as TypeScript with `z.ZodType<Inputs>` annotations,
+ * keyed like `emit`'s output (`<env>/<identifier>.schema.check.ts`). Not
+ * written by `generate`: the tests compile them beside the emitted `.d.ts`
+ * files, which proves the zod schemas agree with the declared types without
+ * any consumer paying for that check.
+ */
+export function emitSchemaCheckSources(models: readonly EnvironmentModel[]): GeneratedFiles {
+  const files = new Map<string, string>();
+  for (const env of models)
+    for (const wf of env.workflows)
+      files.set(`${env.name}/${wf.identifier}.schema.check.ts`, schemaModule(env, wf, "ts"));
+  return files;
 }

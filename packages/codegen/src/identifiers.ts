@@ -88,7 +88,18 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   // names the generated index module uses itself
   "environment",
   "workflows",
+  // file and export names of the generated modules: a workflow named "Index" would replace the
+  // environment's index.js, one named "Download" would collide with its module's `download` export
+  "index",
+  "download",
 ]);
+
+/** Reserved names that are also file names, compared case-insensitively (file systems may fold case). */
+const RESERVED_FILE_NAMES: ReadonlySet<string> = new Set(["index"]);
+
+function isReserved(id: string): boolean {
+  return RESERVED_WORDS.has(id) || RESERVED_FILE_NAMES.has(id.toLowerCase());
+}
 
 const WORD_SPLIT = /[^\p{ID_Continue}]+|_+/u;
 
@@ -109,11 +120,13 @@ export function baseIdentifier(name: string): string {
           ? word.toLowerCase()
           : word[0]?.toLowerCase() + word.slice(1);
       }
-      return (word[0]?.toUpperCase() ?? "") + word.slice(1);
+      // An all-caps word reads as a word, not an acronym run: "INVOICE INTAKE" -> invoiceIntake.
+      const rest = word === word.toUpperCase() ? word.slice(1).toLowerCase() : word.slice(1);
+      return (word[0]?.toUpperCase() ?? "") + rest;
     })
     .join("");
   if (!/^\p{ID_Start}/u.test(id)) id = `w${id}`;
-  if (RESERVED_WORDS.has(id)) id = `${id}Workflow`;
+  if (isReserved(id)) id = `${id}Workflow`;
   return id;
 }
 
@@ -134,7 +147,7 @@ export class IdentifierError extends Error {
 
 /** Whether a string is a usable workflow identifier (for pinned aliases). */
 export function isValidAlias(alias: string): boolean {
-  return /^[\p{ID_Start}][\p{ID_Continue}]*$/u.test(alias) && !RESERVED_WORDS.has(alias);
+  return /^[\p{ID_Start}][\p{ID_Continue}]*$/u.test(alias) && !isReserved(alias);
 }
 
 /**

@@ -30,15 +30,21 @@ export interface FieldModel {
   /** `format` of a text field (`date`, `date-time`, `email`, `uri`, ...). */
   readonly format?: string;
   readonly description?: string;
-  /** Allowed values, for kind `enum`. */
-  readonly enumValues?: readonly (string | number)[];
+  /** Allowed values, for kind `enum` (never empty). */
+  readonly enumValues?: readonly (string | number | boolean)[];
   /** The JSON type of the enum values, for kind `enum`. */
-  readonly enumBase?: "text" | "number" | "integer";
+  readonly enumBase?: "text" | "number" | "integer" | "boolean";
   readonly maxLength?: number;
   /** Properties, for kind `object`, sorted by wire name. */
   readonly fields?: readonly FieldModel[];
   /** Whether an object accepts undeclared keys (`additionalProperties` not false). */
   readonly additionalProperties?: boolean;
+  /**
+   * For kind `object` without properties: the schema of every value
+   * (`additionalProperties: <schema>`, a map); absent for a free-form JSON
+   * object (`{type: object}` or `additionalProperties: true`). Its `name` is "{}".
+   */
+  readonly values?: FieldModel;
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
   /** JSON pointer of the field's schema in the source definition, for error messages. */

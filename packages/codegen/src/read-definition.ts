@@ -262,6 +262,9 @@ function readWorkflow(
 
 type Side = "input" | "output";
 
+/** Schema keywords the model does not express (after nullable and JSON unions are recognized). */
+const UNSUPPORTED_KEYWORDS = ["allOf", "oneOf", "anyOf", "not", "const", "if"] as const;
+
 interface Normalized {
   readonly schema: Record<string, unknown>;
   readonly at: Located;
@@ -387,10 +390,21 @@ class FieldReader {
       kind = "files";
     } else if (marker === "json" || this.isJsonUnion(here)) {
       kind = "json";
+    } else if (UNSUPPORTED_KEYWORDS.some((k) => Object.hasOwn(s, k))) {
+      this.unsupported(n.at, s);
+      kind = "unknown";
     } else if (Array.isArray(s.enum)) {
-      const values = s.enum.filter(
-        (v): v is string | number => typeof v === "string" || typeof v === "number",
+      const values = s.enum.filter((v) => v !== null);
+      if (values.length === 0)
+        this.fail(n.at, "`enum` allows no value: no input or output could ever match it");
+      const bad = values.find(
+        (v) => typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean",
       );
+      if (bad !== undefined)
+        this.fail(
+          n.at,
+          `\`enum\` value ${JSON.stringify(bad)} is not supported (only strings, numbers, booleans and null)`,
+        );
       if (s.enum.includes(null)) base.nullable = true;
       kind = "enum";
       extra.enumValues = values;
@@ -399,9 +413,12 @@ class FieldReader {
           ? "integer"
           : type === "number"
             ? "number"
-            : values.every((v) => typeof v === "number") && values.length > 0 && type === undefined
-              ? "number"
-              : "text";
+            : type === "boolean" ||
+                (type === undefined && values.every((v) => typeof v === "boolean"))
+              ? "boolean"
+              : values.every((v) => typeof v === "number") && type === undefined
+                ? "number"
+                : "text";
     } else if (type === "string") {
       kind = "text";
     } else if (type === "number") {
@@ -410,14 +427,27 @@ class FieldReader {
       kind = "integer";
     } else if (type === "boolean") {
       kind = "boolean";
-    } else if (type === "object" || (type === undefined && isRecord(s.properties))) {
+    } else if (
+      type === "object" ||
+      (type === undefined && (isRecord(s.properties) || isRecord(s.additionalProperties)))
+    ) {
       kind = "object";
-      extra.fields = this.objectFields(here, side, n.stack);
+      const fields = this.objectFields(here, side, n.stack);
+      extra.fields = fields;
       extra.additionalProperties = s.additionalProperties !== false;
+      if (isRecord(s.additionalProperties)) {
+        if (fields.length > 0)
+          this.fail(
+            n.at,
+            "`properties` together with an `additionalProperties` schema is not supported; declare either the properties or the value schema of a map",
+          );
+        extra.values = this.field("{}", child(here, "additionalProperties"), true, side, n.stack);
+      }
     } else if (type === "array") {
       kind = "array";
       extra.items = this.field("[]", child(here, "items"), true, side, n.stack);
     } else {
+      this.unsupported(n.at, s);
       kind = "unknown";
     }
     if (typeof s.format === "string" && (kind === "text" || kind === "enum"))
@@ -425,6 +455,28 @@ class FieldReader {
     if (typeof s.maxLength === "number" && (kind === "text" || kind === "enum"))
       extra.maxLength = s.maxLength;
     return { ...base, kind, ...extra } as FieldModel;
+  }
+
+  /**
+   * Keywords the model cannot express fail here, naming the file and
+   * pointer, instead of silently becoming `unknown`. A schema with none of
+   * them (`{}`, `true`) is any JSON value on purpose.
+   */
+  private unsupported(at: Located, s: Record<string, unknown>): void {
+    for (const keyword of UNSUPPORTED_KEYWORDS) {
+      if (Object.hasOwn(s, keyword))
+        this.fail(
+          at,
+          `\`${keyword}\` is not supported here; use a single \`type\`, \`enum\` or a \`$ref\``,
+        );
+    }
+    if (Array.isArray(s.type))
+      this.fail(
+        at,
+        `\`type: ${JSON.stringify(s.type)}\` is not supported (only a single type, [T, "null"], or [object, array] for JSON)`,
+      );
+    if (s.type !== undefined)
+      this.fail(at, `\`type: ${JSON.stringify(s.type)}\` is not a supported type`);
   }
 
   private itemsAreFiles(at: Located): boolean {

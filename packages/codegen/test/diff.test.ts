@@ -22,7 +22,24 @@ const arr = (name: string, items: FieldModel, over: Partial<FieldModel> = {}) =>
 const textEnum = (name: string, values: string[], over: Partial<FieldModel> = {}) =>
   field(name, { kind: "enum", enumBase: "text", enumValues: values, ...over });
 
+const map = (name: string, values: FieldModel) =>
+  field(name, {
+    kind: "object",
+    fields: [],
+    additionalProperties: true,
+    values: { ...values, name: "{}" },
+  });
+
 const rules: Rule[] = [
+  // Map values (`additionalProperties: <schema>`) are part of the model.
+  {
+    name: "input map value type changed",
+    before: [withInputs(map("counts", field("{}", { kind: "integer" })))],
+    after: [withInputs(map("counts", field("{}", { kind: "text" })))],
+    severity: "breaking",
+    kind: "input-type-changed",
+    path: "inputs.counts{}",
+  },
   // Workflow level.
   {
     name: "workflow removed",

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
@@ -67,16 +67,16 @@ describe("generate", () => {
     ).toBe(0);
     expect(ok.io.out).toMatch(/up to date/);
 
-    writeFileSync(join(out, "production", "invoiceIntake.types.ts"), "// edited\n");
-    rmSync(join(out, "staging", "index.ts"));
+    writeFileSync(join(out, "production", "invoiceIntake.types.d.ts"), "// edited\n");
+    rmSync(join(out, "staging", "index.js"));
     mkdirSync(join(out, "old"));
     writeFileSync(join(out, "old", "gone.ts"), "");
     const bad = quiet();
     expect(
       await main(["generate", "--check", "--schemas", schemas, "--out", out], bad.streams),
     ).toBe(1);
-    expect(bad.io.err).toContain("stale:   production/invoiceIntake.types.ts");
-    expect(bad.io.err).toContain("missing: staging/index.ts");
+    expect(bad.io.err).toContain("stale:   production/invoiceIntake.types.d.ts");
+    expect(bad.io.err).toContain("missing: staging/index.js");
     expect(bad.io.err).toContain("extra:   old/gone.ts");
   });
 
@@ -86,10 +86,10 @@ describe("generate", () => {
     mkdirSync(out);
     writeFileSync(join(out, "stale.ts"), "");
     const q = quiet();
-    expect(await main(["generate", "--schemas", EXAMPLE_SCHEMAS, "--out", out], q.streams)).toBe(0);
+    expect(await main(["generate", "--schemas", copyExamples(), "--out", out], q.streams)).toBe(0);
     expect(listFiles(out)).not.toContain("stale.ts");
-    expect(listFiles(out)).toContain("production/invoiceIntake.ts");
-    expect(readdirSync(dir)).toEqual(["src"]);
+    expect(listFiles(out)).toContain("production/invoiceIntake.js");
+    expect(readdirSync(dir).sort()).toEqual(["identifiers.lock.json", "src"]);
   });
 
   it("resolves paths from the working directory and reports usage errors with exit 2", async () => {
@@ -107,16 +107,19 @@ describe("generate", () => {
     expect([0, 2]).toContain(code);
   });
 
-  it("emits pure type modules (no zod) and definition modules whose declared types never mention zod", () => {
+  it("emits plain .js modules with hand-written .d.ts beside them; declared types never mention zod", () => {
     const { files } = buildFiles({ schemas: EXAMPLE_SCHEMAS, out: "unused" });
     for (const [path, content] of files) {
-      if (path.endsWith(".types.ts") || path === "json.ts" || path === "support.ts")
+      expect(path, "no TypeScript sources that would need a build").toMatch(/\.(js|d\.ts)$/);
+      if (path.endsWith(".js") && !path.endsWith(".types.js"))
+        expect(files.has(path.replace(/\.js$/, ".d.ts")), `${path} has declarations`).toBe(true);
+      if (path.endsWith(".d.ts") && !path.endsWith(".schema.d.ts"))
         expect(content, path).not.toMatch(/zod/);
     }
-    const def = files.get("production/invoiceIntake.ts") ?? "";
-    expect(def).toMatch(/export const invoiceIntake: InvoiceIntakeDefinition/);
-    expect(
-      readFileSync(join(EXAMPLE_SCHEMAS, "production", "openapi.json"), "utf8").length,
-    ).toBeGreaterThan(0);
+    const def = files.get("production/invoiceIntake.d.ts") ?? "";
+    expect(def).toMatch(/export declare const invoiceIntake: InvoiceIntakeDefinition;/);
+    expect(files.get("production/invoiceIntake.schema.d.ts")).toMatch(
+      /export declare function inputSchema\(\): z\.ZodType<Inputs\$>;/,
+    );
   });
 });

@@ -155,7 +155,11 @@ export interface Diagnostic {
 }
 
 /** Type-checks the given root files of a project folder with the TypeScript compiler API. */
-export function typeCheck(dir: string, rootFiles: readonly string[]): Diagnostic[] {
+export function typeCheck(
+  dir: string,
+  rootFiles: readonly string[],
+  extraOptions: ts.CompilerOptions = {},
+): Diagnostic[] {
   const program = ts.createProgram({
     rootNames: rootFiles.map((f) => join(dir, f)),
     options: {
@@ -165,9 +169,11 @@ export function typeCheck(dir: string, rootFiles: readonly string[]): Diagnostic
       lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
       strict: true,
       noEmit: true,
-      skipLibCheck: true,
+      // The generated .d.ts files are what consumers read: check them too.
+      skipLibCheck: false,
       types: [],
       noUncheckedIndexedAccess: true,
+      ...extraOptions,
     },
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
@@ -187,19 +193,4 @@ export function lineOf(source: string, marker: string): number {
   const index = source.split("\n").findIndex((l) => l.includes(marker));
   if (index === -1) throw new Error(`marker ${marker} not found`);
   return index + 1;
-}
-
-/** Transpiles every generated .ts file of `dir` to .js beside it (to import generated code at run time). */
-export function transpileTree(dir: string, files: Iterable<string>): void {
-  for (const rel of files) {
-    const source = readFileSync(join(dir, rel), "utf8");
-    const out = ts.transpileModule(source, {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: false,
-      },
-    });
-    writeFileSync(join(dir, rel.replace(/\.ts$/, ".js")), out.outputText);
-  }
 }

@@ -13,6 +13,8 @@ describe("baseIdentifier", () => {
   it.each([
     ["Invoice intake", "invoiceIntake"],
     ["CRM contact sync", "crmContactSync"],
+    ["INVOICE INTAKE", "invoiceIntake"],
+    ["Sync CRM contacts", "syncCrmContacts"],
     ["supplier_portal-login check", "supplierPortalLoginCheck"],
     ["2024 report", "w2024Report"],
     ["", "workflow"],
@@ -131,7 +133,7 @@ describe("assignIdentifiers", () => {
     );
     const { existsSync } = await import("node:fs");
     expect(
-      existsSync(join(dir, "packages", "generated", "src", "prod", "invoiceIntakeLegacy.ts")),
+      existsSync(join(dir, "packages", "generated", "src", "prod", "invoiceIntakeLegacy.js")),
     ).toBe(true);
   });
 });

@@ -36,27 +36,35 @@ function program(source: string): readonly string[] {
   return p.getSourceFiles().map((f) => f.fileName);
 }
 
+// Builds TypeScript programs: generous timeouts for a loaded machine.
+const TYPE_CHECK_TIMEOUT = 120_000;
+
 describe("type-checking cost", () => {
-  // Each builds a TypeScript program: seconds on a loaded machine, so a generous bound.
-  it("importing one workflow loads neither zod nor the other workflows", {
-    timeout: 120_000,
-  }, () => {
-    const files =
-      program(`import { invoiceIntake, buildInvoiceIntakeInputs, type Inputs } from "@wfr/generated/production/invoiceIntake";
+  it(
+    "importing one workflow loads neither zod nor the other workflows",
+    () => {
+      const files =
+        program(`import { invoiceIntake, buildInvoiceIntakeInputs, type Inputs } from "@wfr/generated/production/invoiceIntake";
 export const inputs: Inputs = { vendor_name: "N", amount: 1, invoice_pdf: null as never };
 export const built = buildInvoiceIntakeInputs(inputs);
 export const id: "wf_P7Qd2Lx9" = invoiceIntake.id;
 `);
-    expect(files.some((f) => f.includes("/zod/"))).toBe(false);
-    expect(files.some((f) => f.includes("crmContactSync"))).toBe(false);
-    expect(files.some((f) => f.endsWith("invoiceIntake.d.ts"))).toBe(true);
-  });
+      expect(files.some((f) => f.includes("/zod/"))).toBe(false);
+      expect(files.some((f) => f.includes("crmContactSync"))).toBe(false);
+      expect(files.some((f) => f.endsWith("invoiceIntake.d.ts"))).toBe(true);
+    },
+    TYPE_CHECK_TIMEOUT,
+  );
 
-  it("the environment index is typed without zod too", { timeout: 120_000 }, () => {
-    const files = program(`import { workflows, environment } from "@wfr/generated/production";
+  it(
+    "the environment index is typed without zod too",
+    () => {
+      const files = program(`import { workflows, environment } from "@wfr/generated/production";
 export const name: "production" = environment.name;
 export const state: "draft" = workflows.quarterlyCloseReport.state;
 `);
-    expect(files.some((f) => f.includes("/zod/"))).toBe(false);
-  });
+      expect(files.some((f) => f.includes("/zod/"))).toBe(false);
+    },
+    TYPE_CHECK_TIMEOUT,
+  );
 });
