@@ -160,3 +160,21 @@ export async function runClaimRace(options: ClaimRaceOptions): Promise<ClaimRace
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The standard race of the multi-process tests: 4 workers, 200 events, 3
+ * deliveries each, and a lease long enough that a slow worker on a loaded
+ * machine keeps it while it works (a lease that runs out mid-work lets a
+ * second owner repeat the side effect; see the store READMEs).
+ */
+export const STANDARD_RACE = { workers: 4, events: 200, copies: 3, leaseMs: 8_000 } as const;
+
+/** What broke exactly-once in a report: empty when every event's side effect happened once. */
+export function exactlyOnceProblems(report: ClaimRaceReport, events: number): string[] {
+  const problems = [...report.errors];
+  if (report.effects.size !== events)
+    problems.push(`${report.effects.size} of ${events} events had a side effect`);
+  for (const [eventId, count] of report.effects)
+    if (count !== 1) problems.push(`${eventId}: ${count} side effects`);
+  return problems;
+}
