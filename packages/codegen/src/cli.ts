@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // wfr-codegen generate [--schemas schemas] [--out packages/generated/src] [--check] [--config wfr.codegen.json]
 // wfr-codegen diff ...   (the breaking-change diff, see diff-cli.ts)
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { DefinitionError } from "./definition-error.js";
+import { runDiffCommand } from "./diff-cli.js";
 import { buildFiles, lockIsCurrent, writeGenerated } from "./generate.js";
 import { LOCK_FILE } from "./identifier-lock.js";
 import { checkOutput } from "./write-output.js";
@@ -101,25 +102,6 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
   return 0;
 }
 
-async function runDiff(argv: string[], io: Io): Promise<number> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = ["diff-cli.js", "diff-cli.ts"].map((f) => join(here, f));
-  const found = candidates.find((c) => existsSync(c));
-  if (found === undefined) {
-    io.stderr.write("diff: not available\n");
-    return 2;
-  }
-  // A computed specifier: the diff command is owned and built separately.
-  const mod = (await import(pathToFileURL(found).href)) as {
-    runDiffCommand?: (argv: string[]) => Promise<number>;
-  };
-  if (typeof mod.runDiffCommand !== "function") {
-    io.stderr.write("diff: not available\n");
-    return 2;
-  }
-  return mod.runDiffCommand(argv);
-}
-
 export async function main(
   argv: string[],
   io: Io = { stdout: process.stdout, stderr: process.stderr },
@@ -127,7 +109,8 @@ export async function main(
   const [command, ...rest] = argv;
   try {
     if (command === "generate") return await runGenerate(rest, io);
-    if (command === "diff") return await runDiff(rest, io);
+    if (command === "diff")
+      return await runDiffCommand(rest, { ...io, cwd: io.cwd ?? process.cwd() });
     if (command === "--help" || command === "-h" || command === "help") {
       io.stdout.write(`${USAGE}\n`);
       return 0;

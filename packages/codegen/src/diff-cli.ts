@@ -2,27 +2,30 @@
 // openapi.json|yaml|yml, `schemas/<env>`, or http(s) URLs), diffs them and
 // prints the report.
 
-import { existsSync, statSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type DiffReport, diffEnvironments } from "./diff.js";
+import { DefinitionError } from "./definition-error.js";
+import type { DiffReport } from "./diff.js";
+import {
+  DEFAULT_CONFIG,
+  DEFAULT_LOCK,
+  type DefinitionReader,
+  DiffInputError,
+  diffDefinitions,
+} from "./diff-definitions.js";
 import { type DiffFormat, formatDiff } from "./diff-format.js";
-import type { EnvironmentModel } from "./model.js";
 
 export interface DiffCommandIo {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown };
-  /** Reads one definition file; defaults to the codegen reader (`./read-definition.js`). */
-  readonly readDefinition?: (file: string) => EnvironmentModel | Promise<EnvironmentModel>;
+  /** Reads one definition file; defaults to the codegen reader (`readDefinition`). */
+  readonly readDefinition?: DefinitionReader;
   /** Folder relative paths are resolved against (default: process.cwd()). */
   readonly cwd?: string;
 }
 
-const USAGE = `usage: wfr diff <old> <new> [--format text|markdown|json] [--fail-on breaking|any|none] [--match-by id|name]
-  <old>, <new>: a definition file, a folder holding openapi.json|yaml|yml (such as schemas/<env>), or an http(s) URL`;
-
-const DEFINITION_NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
+const USAGE = `usage: wfr diff <old> <new> [--format text|markdown|json] [--fail-on breaking|any|none] [--match-by id|name] [--lock <file>] [--config <file>]
+  <old>, <new>: a definition file, a folder holding openapi.json|yaml|yml (such as schemas/<env>), or an http(s) URL
+  --lock: the identifier lock generate maintains (default ${DEFAULT_LOCK}, when present)
+  --config: the aliases config (default ${DEFAULT_CONFIG}, when present)`;
 
 class UsageError extends Error {}
 
@@ -32,6 +35,8 @@ interface ParsedArgs {
   format: DiffFormat;
   failOn: "breaking" | "any" | "none";
   matchBy: "id" | "name" | undefined;
+  lock: string | undefined;
+  config: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -41,6 +46,8 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
   let format: DiffFormat = "text";
   let failOn: ParsedArgs["failOn"] = "none";
   let matchBy: ParsedArgs["matchBy"];
+  let lock: string | undefined;
+  let config: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     let name: string | undefined;
@@ -73,6 +80,12 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
         case "match-by":
           matchBy = pick(["id", "name"] as const);
           break;
+        case "lock":
+          lock = v;
+          break;
+        case "config":
+          config = v;
+          break;
         default:
           throw new UsageError(`unknown option --${name}`);
       }
@@ -89,99 +102,9 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
     format,
     failOn,
     matchBy,
+    lock,
+    config,
   };
-}
-
-type Reader = (file: string) => EnvironmentModel | Promise<EnvironmentModel>;
-
-async function defaultReader(): Promise<Reader> {
-  // Kept dynamic so the diff does not load the reader (and its dependencies)
-  // until it is needed.
-  const mod = (await import("./read-definition.js")) as Record<string, unknown>;
-  const fn = mod.readDefinitionFile ?? mod.readDefinition;
-  if (typeof fn !== "function") {
-    throw new Error("./read-definition.js exports no readDefinitionFile or readDefinition");
-  }
-  return (file: string) => (fn as Reader)(file);
-}
-
-function isUrl(ref: string): boolean {
-  return /^https?:\/\//i.test(ref);
-}
-
-/** Resolves a file or folder reference to the definition file to read. */
-function resolveDefinitionPath(ref: string, cwd: string): string {
-  const path = resolve(cwd, ref);
-  if (!existsSync(path)) throw new ReadError(ref, "no such file or folder");
-  if (statSync(path).isDirectory()) {
-    const found = DEFINITION_NAMES.filter((n) => existsSync(join(path, n)));
-    if (found.length === 0) {
-      throw new ReadError(ref, `the folder holds no ${DEFINITION_NAMES.join(", ")}`);
-    }
-    if (found.length > 1) {
-      throw new ReadError(ref, `the folder holds more than one definition: ${found.join(", ")}`);
-    }
-    return join(path, found[0] as string);
-  }
-  return path;
-}
-
-class ReadError extends Error {
-  constructor(
-    readonly ref: string,
-    detail: string,
-  ) {
-    super(`${ref}: ${detail}`);
-  }
-}
-
-async function loadModel(
-  ref: string,
-  read: () => Promise<Reader>,
-  cwd: string,
-  cleanups: (() => Promise<void>)[],
-): Promise<EnvironmentModel> {
-  if (isUrl(ref)) {
-    let response: Response;
-    try {
-      response = await fetch(ref, { headers: { accept: "application/json, application/yaml" } });
-    } catch (err) {
-      throw new ReadError(ref, `download failed: ${(err as Error).message}`);
-    }
-    if (!response.ok) {
-      throw new ReadError(ref, `download failed: HTTP ${response.status}`);
-    }
-    const body = await response.text();
-    const dir = await mkdtemp(join(tmpdir(), "wfr-diff-"));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const folder = join(dir, "downloaded");
-    await mkdir(folder);
-    const file = join(folder, looksLikeJson(body) ? "openapi.json" : "openapi.yaml");
-    await writeFile(file, body);
-    const model = await readWith(read, file, ref);
-    return { ...model, sourceFile: ref };
-  }
-  const file = resolveDefinitionPath(ref, cwd);
-  return readWith(read, file, ref);
-}
-
-function looksLikeJson(body: string): boolean {
-  const t = body.trimStart();
-  return t.startsWith("{") || t.startsWith("[");
-}
-
-async function readWith(
-  read: () => Promise<Reader>,
-  file: string,
-  ref: string,
-): Promise<EnvironmentModel> {
-  const reader = await read();
-  try {
-    return await reader(file);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new ReadError(ref, message.includes(ref) ? message : `cannot read ${file}: ${message}`);
-  }
 }
 
 /** Diffs two definitions; returns the exit code (0 ok, 1 failed the --fail-on gate, 2 usage or read error). */
@@ -203,24 +126,22 @@ export async function runDiffCommand(
     }
     throw err;
   }
-  const cwd = io.cwd ?? process.cwd();
-  let reader: Promise<Reader> | undefined;
-  const read = () => {
-    reader ??= io.readDefinition ? Promise.resolve(io.readDefinition) : defaultReader();
-    return reader;
-  };
-  const cleanups: (() => Promise<void>)[] = [];
   let report: DiffReport;
   try {
-    const oldModel = await loadModel(args.oldRef, read, cwd, cleanups);
-    const newModel = await loadModel(args.newRef, read, cwd, cleanups);
-    const matchBy = args.matchBy ?? (oldModel.name === newModel.name ? "id" : "name");
-    report = diffEnvironments(oldModel, newModel, { matchBy });
+    report = await diffDefinitions(args.oldRef, args.newRef, {
+      cwd: io.cwd ?? process.cwd(),
+      ...(args.matchBy !== undefined ? { matchBy: args.matchBy } : {}),
+      ...(args.lock !== undefined ? { lock: args.lock } : {}),
+      ...(args.config !== undefined ? { config: args.config } : {}),
+      ...(io.readDefinition !== undefined ? { readDefinition: io.readDefinition } : {}),
+    });
   } catch (err) {
-    io.stderr.write(`wfr diff: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 2;
-  } finally {
-    for (const cleanup of cleanups) await cleanup();
+    // Expected failures are one line naming the input; anything else is a bug and keeps its stack.
+    if (err instanceof DiffInputError || err instanceof DefinitionError) {
+      io.stderr.write(`wfr diff: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
   }
   io.stdout.write(formatDiff(report, args.format));
   if (args.failOn === "breaking" && report.summary.breaking > 0) return 1;

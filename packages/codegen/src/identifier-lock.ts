@@ -19,7 +19,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /** Reads the lock in `dir`; an absent lock is empty. */
 export function readLock(dir: string): IdentifierLock {
-  const file = join(dir, LOCK_FILE);
+  return readLockFile(join(dir, LOCK_FILE));
+}
+
+/** Reads a lock file by path; an absent file is an empty lock. */
+export function readLockFile(file: string): IdentifierLock {
   if (!existsSync(file)) return {};
   let raw: unknown;
   try {

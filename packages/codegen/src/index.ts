@@ -1,6 +1,21 @@
 export { main } from "./cli.js";
 export { type CodegenConfig, readConfig } from "./config.js";
 export { DefinitionError } from "./definition-error.js";
+export {
+  type DiffChange,
+  type DiffOptions,
+  type DiffReport,
+  type DiffSeverity,
+  type DiffSide,
+  diffEnvironments,
+} from "./diff.js";
+export {
+  type DefinitionReader,
+  type DiffDefinitionsOptions,
+  DiffInputError,
+  diffDefinitions,
+} from "./diff-definitions.js";
+export { type DiffFormat, formatDiff } from "./diff-format.js";
 export { emit, type GeneratedFiles } from "./emit.js";
 export { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
 export {
@@ -10,6 +25,7 @@ export {
   type GenerateResult,
   generate,
 } from "./generate.js";
+export { type IdentifierLock, LOCK_FILE } from "./identifier-lock.js";
 export {
   assignIdentifiers,
   baseIdentifier,

@@ -1,10 +1,12 @@
-// The only module that calls @wfr/codegen. Imported lazily: codegen loads
-// ts-morph (TypeScript), which `wfr --help` must not pay for.
-// Depends on: `main(argv, io)` (generate/diff commands), `readDefinition(file)`
-// and the EnvironmentModel/WorkflowModel/FieldModel types.
-import type { EnvironmentModel, FieldModel, WorkflowModel } from "@wfr/codegen";
+// The only module that calls @wfr/codegen. Imported lazily: `wfr --help` must
+// not pay for loading the generator.
+// Depends on: `main(argv, io)` (generate), `diffDefinitions` + `formatDiff`
+// (the diff, called directly), `readDefinition(file)` and the model types.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { DiffReport, EnvironmentModel, FieldModel, WorkflowModel } from "@wfr/codegen";
 
-export type { EnvironmentModel, FieldModel, WorkflowModel };
+export type { DiffReport, EnvironmentModel, FieldModel, WorkflowModel };
 
 export interface Io {
   readonly stdout: { write(chunk: string): unknown };
@@ -27,60 +29,77 @@ export async function runGenerate(
   return main(argv, io);
 }
 
-/** `wfr-codegen diff ...` with its own output; returns its exit code. */
-export async function runDiff(argv: readonly string[], cwd: string): Promise<number> {
-  const { main } = await codegen();
-  const previous = process.cwd();
-  // codegen's diff resolves relative paths against process.cwd().
-  if (cwd !== previous) process.chdir(cwd);
-  try {
-    return await main(["diff", ...argv]);
-  } finally {
-    if (cwd !== previous) process.chdir(previous);
-  }
+/** Where `generate` keeps its identifier pins, so the diff reports the identifiers generate would produce. */
+export interface IdentifierPinFiles {
+  /** identifiers.lock.json beside the generated output folder. */
+  readonly lock: string;
+  /** wfr.codegen.json (aliases), in the repository root. */
+  readonly config: string;
 }
 
-export interface DriftChange {
-  readonly workflowName: string;
-  readonly severity: "breaking" | "non-breaking";
-  readonly kind: string;
-  readonly path: string | null;
-  readonly message: string;
+export function identifierPinFiles(root: string, generatedOut: string): IdentifierPinFiles {
+  return {
+    lock: join(dirname(resolve(root, generatedOut)), "identifiers.lock.json"),
+    config: join(root, "wfr.codegen.json"),
+  };
 }
 
-export interface DriftReport {
-  readonly changes: readonly DriftChange[];
-  readonly summary: { readonly breaking: number; readonly nonBreaking: number };
-}
+export type DiffFormat = "text" | "markdown" | "json";
 
 /**
- * The breaking/non-breaking diff of two definition files. codegen's package
- * exports the diff only as its command, which writes JSON to process.stdout,
- * so the JSON is captured here (replace with `diffEnvironments` once exported).
+ * The breaking/non-breaking diff of two definitions (files, folders or URLs),
+ * read with the identifier pins generate uses. Throws `DiffDefinitionError`
+ * naming the definition that cannot be read.
  */
-export async function diffDefinitionFiles(oldFile: string, newFile: string): Promise<DriftReport> {
-  const { main } = await codegen();
-  const captured: string[] = [];
-  const errors: string[] = [];
-  const realWrite = process.stdout.write;
-  const realErr = process.stderr.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    captured.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    errors.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-    return true;
-  }) as typeof process.stderr.write;
-  let code: number;
+export async function diffDefinitions(
+  oldRef: string,
+  newRef: string,
+  options: { cwd: string; pins?: IdentifierPinFiles; matchBy?: "id" | "name" },
+): Promise<DiffReport> {
+  const codegenModule = await codegen();
   try {
-    code = await main(["diff", oldFile, newFile, "--format", "json", "--match-by", "id"]);
-  } finally {
-    process.stdout.write = realWrite;
-    process.stderr.write = realErr;
+    return await codegenModule.diffDefinitions(oldRef, newRef, {
+      cwd: options.cwd,
+      ...(options.matchBy ? { matchBy: options.matchBy } : {}),
+      // A missing lock or config only means nothing is pinned: pass them when present.
+      ...(options.pins && existsSync(options.pins.lock) ? { lock: options.pins.lock } : {}),
+      ...(options.pins && existsSync(options.pins.config) ? { config: options.pins.config } : {}),
+    });
+  } catch (error) {
+    if (
+      error instanceof codegenModule.DiffInputError ||
+      error instanceof codegenModule.DefinitionError
+    )
+      throw new DiffDefinitionError(error.message);
+    throw error;
   }
-  if (code !== 0) throw new Error(errors.join("").trim() || `diff failed (${code})`);
-  return JSON.parse(captured.join("")) as DriftReport;
+}
+
+/** A definition (or the lock or config beside it) that cannot be read. */
+export class DiffDefinitionError extends Error {
+  override readonly name = "DiffDefinitionError";
+}
+
+/** Renders a diff report as codegen's diff command does. */
+export async function formatDiffReport(report: DiffReport, format: DiffFormat): Promise<string> {
+  const { formatDiff } = await codegen();
+  return formatDiff(report, format);
+}
+
+/** codegen's DiffReport, as the CLI reads it (an up-to-date environment has no `old`/`new` sides). */
+export type DriftReport = Pick<DiffReport, "changes" | "summary">;
+
+/** The diff of two definition files of one environment (matched by workflow id). */
+export async function diffDefinitionFiles(
+  oldFile: string,
+  newFile: string,
+  pins?: IdentifierPinFiles,
+): Promise<DriftReport> {
+  return diffDefinitions(oldFile, newFile, {
+    cwd: process.cwd(),
+    matchBy: "id",
+    ...(pins ? { pins } : {}),
+  });
 }
 
 /** Reads one definition into the normalized model (field kinds, identifiers). */

@@ -1,6 +1,15 @@
 import { resolve } from "node:path";
-import { runDiff, runGenerate } from "../adapters/codegen.js";
-import { loadConfig } from "../config.js";
+import {
+  DiffDefinitionError,
+  type DiffFormat,
+  type DiffReport,
+  diffDefinitions,
+  formatDiffReport,
+  identifierPinFiles,
+  runGenerate,
+} from "../adapters/codegen.js";
+import { CliError } from "../cli-error.js";
+import { findConfigFile, loadConfig } from "../config.js";
 import { EXIT } from "../exit-codes.js";
 
 export async function generateCommand(options: {
@@ -24,11 +33,24 @@ export async function generateCommand(options: {
 export async function diffCommand(
   oldRef: string,
   newRef: string,
-  options: { format: string; failOn: string },
+  options: { format: DiffFormat; failOn: "breaking" | "any" | "none" },
 ): Promise<number> {
-  const code = await runDiff(
-    [oldRef, newRef, "--format", options.format, "--fail-on", options.failOn],
-    process.cwd(),
-  );
-  return code === 1 ? EXIT.DRIFT_BREAKING : code;
+  const cwd = process.cwd();
+  // Outside a wfr project the diff still works, without identifier pins.
+  const config = findConfigFile(cwd) !== undefined ? loadConfig(cwd) : undefined;
+  let report: DiffReport;
+  try {
+    report = await diffDefinitions(oldRef, newRef, {
+      cwd,
+      ...(config ? { pins: identifierPinFiles(config.root, config.generatedOut) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof DiffDefinitionError)
+      throw new CliError(`diff: ${error.message}`, EXIT.USAGE);
+    throw error;
+  }
+  process.stdout.write(await formatDiffReport(report, options.format));
+  if (options.failOn === "breaking" && report.summary.breaking > 0) return EXIT.DRIFT_BREAKING;
+  if (options.failOn === "any" && report.changes.length > 0) return EXIT.DRIFT_BREAKING;
+  return EXIT.OK;
 }

@@ -11,7 +11,13 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createWorkflowMcpServer } from "@wfr/mcp";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { diffDefinitionFiles, runGenerate } from "../adapters/codegen.js";
+import {
+  DiffDefinitionError,
+  type DiffReport,
+  diffDefinitionFiles,
+  identifierPinFiles,
+  runGenerate,
+} from "../adapters/codegen.js";
 import { createRuntimeBackend } from "../adapters/mcp-runtime-backend.js";
 import { resolveApiKey } from "../api-key.js";
 import { writeFileAtomic } from "../atomic-write.js";
@@ -145,7 +151,20 @@ export async function mcpCommand(options: {
           committed.endsWith(".json") ? "openapi.json" : "openapi.yaml",
         );
         writeFileAtomic(downloaded, body);
-        const report = await diffDefinitionFiles(committed, downloaded);
+        let report: DiffReport;
+        try {
+          report = await diffDefinitionFiles(
+            committed,
+            downloaded,
+            identifierPinFiles(config.root, config.generatedOut),
+          );
+        } catch (error) {
+          if (!(error instanceof DiffDefinitionError)) throw error;
+          return {
+            isError: true,
+            content: [{ type: "text", text: `DEFINITION_UNREADABLE: ${error.message}` }],
+          };
+        }
         const changes = report.changes.map((c) => ({
           severity: c.severity,
           workflow: c.workflowName,

@@ -3,7 +3,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type DriftReport, diffDefinitionFiles } from "../adapters/codegen.js";
+import {
+  DiffDefinitionError,
+  type DriftReport,
+  diffDefinitionFiles,
+  identifierPinFiles,
+} from "../adapters/codegen.js";
 import { writeFileAtomic } from "../atomic-write.js";
 import { CliError } from "../cli-error.js";
 import { definitionUrlOf, type EnvironmentConfig, loadConfig, pickEnvironment } from "../config.js";
@@ -82,7 +87,15 @@ export async function schemasPullCommand(
     try {
       const downloadedDir = join(tmp, env.name);
       writeFileAtomic(join(downloadedDir, fileName), body);
-      report = await diffDefinitionFiles(committed, join(downloadedDir, fileName));
+      report = await diffDefinitionFiles(
+        committed,
+        join(downloadedDir, fileName),
+        identifierPinFiles(config.root, config.generatedOut),
+      );
+    } catch (error) {
+      if (error instanceof DiffDefinitionError)
+        throw new CliError(`${env.name}: ${error.message}`, EXIT.ERROR);
+      throw error;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
