@@ -94,7 +94,7 @@ export async function diffDefinitionFiles(
   oldFile: string,
   newFile: string,
   pins?: IdentifierPinFiles,
-): Promise<DriftReport> {
+): Promise<DiffReport> {
   return diffDefinitions(oldFile, newFile, {
     cwd: process.cwd(),
     matchBy: "id",
