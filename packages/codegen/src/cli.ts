@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// wfr-codegen generate [--schemas schemas] [--out packages/generated/src] [--check] [--config wfr.codegen.json]
+// wfr-codegen generate [--schemas schemas] [--out packages/generated/src] [--check] [--config wfr.codegen.json] [--allow-remove <env>]...
 // wfr-codegen diff ...   (the breaking-change diff, see diff-cli.ts)
 import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -11,7 +11,7 @@ import { LOCK_FILE } from "./identifier-lock.js";
 import { checkOutput } from "./write-output.js";
 
 const USAGE = `usage:
-  wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>]
+  wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>] [--allow-remove <env>]...
   wfr-codegen diff <old> <new> [options]`;
 
 interface Io {
@@ -29,6 +29,7 @@ function parseGenerateArgs(argv: readonly string[]) {
     check: false,
     config: "wfr.codegen.json",
     configGiven: false,
+    allowRemove: [] as string[],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -55,6 +56,9 @@ function parseGenerateArgs(argv: readonly string[]) {
       case "--check":
         options.check = true;
         break;
+      case "--allow-remove":
+        options.allowRemove.push(value());
+        break;
       default:
         throw new UsageError(`unknown argument ${JSON.stringify(arg)}`);
     }
@@ -71,6 +75,7 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
     out,
     config: resolve(cwd, o.config),
     configRequired: o.configGiven,
+    allowRemove: o.allowRemove,
   };
   const result = buildFiles(options);
   const { models, files } = result;

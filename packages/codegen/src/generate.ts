@@ -1,7 +1,8 @@
 // generate: read schemas/, emit, then write (or --check) the output folder.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readConfig } from "./config.js";
+import { DefinitionError } from "./definition-error.js";
 import { emit, type GeneratedFiles } from "./emit.js";
 import {
   LOCK_FILE,
@@ -12,7 +13,7 @@ import {
   writeLock,
 } from "./identifier-lock.js";
 import type { EnvironmentModel } from "./model.js";
-import { readSchemas } from "./read-definition.js";
+import { DEFINITION_NAMES, readSchemas } from "./read-definition.js";
 import { type CheckResult, checkOutput, writeOutput } from "./write-output.js";
 
 export interface GenerateOptions {
@@ -23,6 +24,13 @@ export interface GenerateOptions {
   /** `wfr.codegen.json`; a missing file is fine unless `configRequired`. */
   readonly config?: string;
   readonly configRequired?: boolean;
+  /**
+   * Environments whose generated code may be deleted because their definition
+   * is gone. Without it, dropping an environment that has generated code (or
+   * generating no environment at all) is an error: an empty `schemas/` or a
+   * misspelt `openapi.jsn` must not silently delete an environment's code.
+   */
+  readonly allowRemove?: readonly string[];
 }
 
 export interface GenerateResult {
@@ -54,8 +62,58 @@ export function buildFiles(options: GenerateOptions): GenerateResult {
   };
 }
 
+/** Environments that have generated code in `out`: one folder each (`_shared` and dot-folders are not environments). */
+export function generatedEnvironments(out: string): string[] {
+  if (!existsSync(out)) return [];
+  return readdirSync(out, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^[A-Za-z0-9]/.test(e.name))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** Why `<schemas>/<env>` gave no environment: the folder is gone, or holds no definition under a known name. */
+function whyMissing(schemasDir: string, env: string): string {
+  const folder = join(schemasDir, env);
+  if (!existsSync(folder)) return "the folder does not exist";
+  const files = readdirSync(folder).sort();
+  return `the folder holds no ${DEFINITION_NAMES.join(", ")}${files.length > 0 ? ` (it holds ${files.join(", ")})` : " (it is empty)"}`;
+}
+
+/**
+ * Refuses to write output that would delete an environment's generated code,
+ * or that holds no environment at all, unless `allowRemove` names it.
+ */
+export function checkRemovals(options: GenerateOptions, result: GenerateResult): void {
+  const schemasDir = resolve(options.schemas);
+  const out = resolve(options.out);
+  const kept = new Set(result.models.map((m) => m.name));
+  const allowed = new Set(options.allowRemove ?? []);
+  const dropped = generatedEnvironments(out).filter((env) => !kept.has(env));
+  const refused = dropped.filter((env) => !allowed.has(env));
+  const first = refused[0];
+  if (first !== undefined) {
+    const others = refused.slice(1);
+    throw new DefinitionError(
+      join(schemasDir, first),
+      "",
+      `${whyMissing(schemasDir, first)}; generating would delete the generated code of environment ${JSON.stringify(first)} (${join(out, first)})${others.length > 0 ? ` and of ${others.map((e) => JSON.stringify(e)).join(", ")}` : ""}. Restore the definition, or pass ${refused.map((e) => `--allow-remove ${e}`).join(" ")} to delete it.`,
+    );
+  }
+  if (result.models.length === 0 && dropped.length === 0) {
+    const folders = existsSync(schemasDir)
+      ? readdirSync(schemasDir, { withFileTypes: true }).filter((e) => e.isDirectory())
+      : [];
+    throw new DefinitionError(
+      schemasDir,
+      "",
+      `no environment to generate: no <env>/${DEFINITION_NAMES.join("|")} in the schemas folder${folders.length > 0 ? ` (${folders.map((f) => `${f.name}: ${whyMissing(schemasDir, f.name)}`).join("; ")})` : ""}`,
+    );
+  }
+}
+
 /** Writes the output folder, then the identifier lock next to the environment folders. */
 export function writeGenerated(options: GenerateOptions, result: GenerateResult): void {
+  checkRemovals(options, result);
   writeOutput(resolve(options.out), result.files);
   writeLock(lockDir(options), result.lock);
 }

@@ -8,6 +8,7 @@ import { assignIdentifiers, IdentifierError } from "./identifiers.js";
 import type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
 import {
   child,
+  decodeUriComponentAt,
   escapePointer,
   isRecord,
   type Located,
@@ -22,9 +23,15 @@ export interface ReadOptions {
   readonly aliases?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
-const DEFINITION_NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
+export const DEFINITION_NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
 const LAUNCH_PATH = /^\/automations\/([^/]+)\/runs$/;
 const STATES = new Set(["enabled", "draft", "disabled"]);
+/**
+ * Workflow identifiers and environment names become file names
+ * (`<identifier>.schema.d.ts`); file systems allow 255 bytes per name, and
+ * the generated suffixes need some of them.
+ */
+export const MAX_NAME_BYTES = 200;
 
 /** Reads every environment folder under `schemasDir`; sorted by environment name. */
 export function readSchemas(schemasDir: string, options: ReadOptions = {}): EnvironmentModel[] {
@@ -102,6 +109,13 @@ export function readDefinition(
       `environment name ${JSON.stringify(name)} must be letters, digits, "-" or "_"`,
     );
   }
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
+    throw new DefinitionError(
+      sourceFile,
+      "/info/x-environment",
+      `environment name is ${Buffer.byteLength(name)} bytes; it names generated files and folders, so at most ${MAX_NAME_BYTES}`,
+    );
+  }
   const workspace = typeof info["x-workspace"] === "string" ? info["x-workspace"] : null;
   const servers = Array.isArray(doc.servers) ? doc.servers : [];
   const server0 = servers[0];
@@ -123,7 +137,12 @@ export function readDefinition(
     const pathItem = resolver.deref(child(root, "paths", path));
     const op = resolver.deref(child(pathItem, "post"));
     if (!isRecord(op.node)) continue;
-    partial.push(readWorkflow(reader, op, decodeURIComponent(match[1] as string)));
+    const pathId = decodeUriComponentAt(
+      match[1] as string,
+      sourceFile,
+      `/paths/${escapePointer(path)}`,
+    );
+    partial.push(readWorkflow(reader, op, pathId));
   }
   const ids = new Map<string, string>();
   for (const wf of partial) {
@@ -147,6 +166,14 @@ export function readDefinition(
   const workflows = partial
     .map((wf): WorkflowModel => ({ ...wf, identifier: identifiers.get(wf.id) as string }))
     .sort((a, b) => compare(a.id, b.id));
+  for (const wf of workflows) {
+    if (Buffer.byteLength(wf.identifier) > MAX_NAME_BYTES)
+      throw new DefinitionError(
+        sourceFile,
+        `${wf.pointer}/x-workflow/name`,
+        `the identifier made from this name (${wf.identifier.slice(0, 40)}..., ${Buffer.byteLength(wf.identifier)} bytes) is too long to name its generated files (at most ${MAX_NAME_BYTES} bytes): shorten x-workflow.name, or pin a shorter identifier in wfr.codegen.json (aliases.${name}.${wf.id})`,
+      );
+  }
   return { name, workspace, baseUrl, sourceFile, sourceHash, workflows };
 }
 
@@ -272,7 +299,20 @@ interface Normalized {
 }
 
 class FieldReader {
+  /** The fields being read, outermost first, so errors can name the field that reached them. */
+  private readonly reading: { readonly side: Side; readonly name: string }[] = [];
+
   constructor(readonly resolver: RefResolver) {}
+
+  /** `input \`tree.children[]\``: the field being read, as the diff and the docs name it. */
+  private fieldLabel(): string {
+    const first = this.reading[0];
+    if (first === undefined) return "the schema";
+    let path = "";
+    for (const { name } of this.reading)
+      path += name === "[]" || name === "{}" || path === "" ? name : `.${name}`;
+    return `${first.side} \`${path}\``;
+  }
 
   private fail(at: Located, message: string): never {
     throw new DefinitionError(this.resolver.display(at.file), at.pointer, message);
@@ -301,7 +341,10 @@ class FieldReader {
   ): Normalized & { stack: readonly string[] } {
     const key = this.resolver.refKey(at);
     if (key !== undefined && stack.includes(key))
-      this.fail(at, "cyclic $ref: a schema contains itself");
+      this.fail(
+        at,
+        `recursive $ref: ${this.fieldLabel()} refers back to ${this.resolver.display(key.slice(0, key.indexOf("#")))}${key.slice(key.indexOf("#"))}, a schema that contains it; recursive schemas cannot be generated (flatten the structure, or mark the field as JSON with x-input-type/x-output-type: json)`,
+      );
     const nextStack = key !== undefined ? [...stack, key] : stack;
     const d = this.resolver.deref(at);
     if (typeof d.node === "boolean" || d.node === undefined)
@@ -361,6 +404,21 @@ class FieldReader {
   }
 
   field(
+    name: string,
+    at: Located,
+    inRequired: boolean,
+    side: Side,
+    stack: readonly string[],
+  ): FieldModel {
+    this.reading.push({ side, name });
+    try {
+      return this.readField(name, at, inRequired, side, stack);
+    } finally {
+      this.reading.pop();
+    }
+  }
+
+  private readField(
     name: string,
     at: Located,
     inRequired: boolean,

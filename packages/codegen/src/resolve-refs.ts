@@ -37,34 +37,114 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Parses JSON or YAML by the file's extension. */
+/**
+ * Parses JSON or YAML by the file's extension. YAML merge keys (`<<: *anchor`)
+ * are honoured (YAML 1.1 style, as OpenAPI tools read them); a YAML alias
+ * that points into its own anchor would make the document infinite, so it
+ * is an error naming where the cycle closes.
+ */
 export function parseDocument(text: string, file: string): unknown {
+  const yaml = /\.ya?ml$/i.test(file);
+  let doc: unknown;
   try {
-    if (/\.ya?ml$/i.test(file)) return parseYaml(text, { maxAliasCount: 10_000 });
-    return JSON.parse(text);
+    doc = yaml ? parseYaml(text, { maxAliasCount: 10_000, merge: true }) : JSON.parse(text);
   } catch (error) {
     throw new DefinitionError(
       file,
       "",
-      `not valid ${/\.ya?ml$/i.test(file) ? "YAML" : "JSON"}: ${(error as Error).message}`,
+      `not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`,
+    );
+  }
+  if (yaml) rejectAliasCycles(doc, file);
+  return doc;
+}
+
+/**
+ * Throws when a node contains itself (only YAML aliases can make that). Shared
+ * aliases that are not cycles are fine; each node is walked once.
+ */
+function rejectAliasCycles(root: unknown, file: string): void {
+  const ancestors = new Map<object, string>();
+  const done = new WeakSet<object>();
+  // An explicit stack instead of recursion: a deep document cannot overflow it.
+  type Frame = { node: object; pointer: string; entries: [string, unknown][]; next: number };
+  const open = (node: object, pointer: string): Frame => {
+    ancestors.set(node, pointer);
+    const entries: [string, unknown][] = Array.isArray(node)
+      ? node.map((v, i) => [String(i), v])
+      : Object.entries(node);
+    return { node, pointer, entries, next: 0 };
+  };
+  if (root === null || typeof root !== "object") return;
+  const stack: Frame[] = [open(root, "")];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const entry = frame.entries[frame.next++];
+    if (entry === undefined) {
+      ancestors.delete(frame.node);
+      done.add(frame.node);
+      stack.pop();
+      continue;
+    }
+    const [key, value] = entry;
+    if (value === null || typeof value !== "object" || done.has(value)) continue;
+    const pointer = `${frame.pointer}/${escapePointer(key)}`;
+    const ancestor = ancestors.get(value);
+    if (ancestor !== undefined) {
+      throw new DefinitionError(
+        file,
+        pointer,
+        `YAML alias cycle: this alias refers to its own enclosing node (${ancestor === "" ? "the document root" : ancestor}), which would make the definition infinite; use a $ref for recursive structures`,
+      );
+    }
+    stack.push(open(value, pointer));
+  }
+}
+
+/** `decodeURIComponent` that reports a bad percent-escape as a DefinitionError at `file#pointer`. */
+export function decodeUriComponentAt(text: string, file: string, pointer: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new DefinitionError(
+      file,
+      pointer,
+      `${JSON.stringify(text)} is not valid percent-encoding (a "%" must be followed by two hex digits of UTF-8)`,
+    );
+  }
+}
+
+/** `decodeURI` that reports a bad percent-escape as a DefinitionError at `file#pointer`. */
+function decodeUriAt(text: string, file: string, pointer: string): string {
+  try {
+    return decodeURI(text);
+  } catch {
+    throw new DefinitionError(
+      file,
+      pointer,
+      `$ref ${JSON.stringify(text)} is not valid percent-encoding (a "%" must be followed by two hex digits of UTF-8)`,
     );
   }
 }
 
 /** Rewrites every `$ref` in a subtree so it resolves the same from any file (absolute file path + pointer). */
-export function rebaseRefs(node: unknown, file: string): unknown {
-  if (Array.isArray(node)) return node.map((n) => rebaseRefs(n, file));
+export function rebaseRefs(
+  node: unknown,
+  file: string,
+  where: { readonly file: string; readonly pointer: string } = { file, pointer: "" },
+): unknown {
+  if (Array.isArray(node)) return node.map((n) => rebaseRefs(n, file, where));
   if (!isRecord(node)) return node;
   // Object.fromEntries defines own properties, so a key named "__proto__" stays a key.
   return Object.fromEntries(
     Object.entries(node).map(([key, value]) => {
-      if (key !== "$ref" || typeof value !== "string") return [key, rebaseRefs(value, file)];
+      if (key !== "$ref" || typeof value !== "string") return [key, rebaseRefs(value, file, where)];
       const hash = value.indexOf("#");
       const filePart = hash === -1 ? value : value.slice(0, hash);
       const pointer = hash === -1 ? "" : value.slice(hash);
       return [
         key,
-        `${filePart === "" ? file : resolve(dirname(file), decodeURI(filePart))}${pointer}`,
+        `${filePart === "" ? file : resolve(dirname(file), decodeUriAt(filePart, where.file, where.pointer))}${pointer}`,
       ];
     }),
   );
@@ -116,7 +196,9 @@ export class RefResolver {
     }
     let node: unknown = doc;
     for (const raw of pointer.slice(1).split("/")) {
-      const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      const segment = decodeUriComponentAt(raw, this.display(from.file), from.pointer)
+        .replace(/~1/g, "/")
+        .replace(/~0/g, "~");
       if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) {
         throw new DefinitionError(
           this.display(from.file),
@@ -142,7 +224,12 @@ export class RefResolver {
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
     const pointer = hash === -1 ? "" : ref.slice(hash + 1);
     const file =
-      filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
+      filePart === ""
+        ? located.file
+        : resolve(
+            dirname(located.file),
+            decodeUriAt(filePart, this.display(located.file), located.pointer),
+          );
     const key = `${file}#${pointer}`;
     if (seen.has(key)) {
       throw new DefinitionError(this.display(located.file), located.pointer, `cyclic $ref: ${ref}`);
@@ -154,7 +241,13 @@ export class RefResolver {
       return { node: siblings, file: located.file, pointer: located.pointer };
     // The merged node lives in the target's file: sibling keywords written in
     // another file keep resolving their own `$ref`s against that other file.
-    const rebased = target.file === located.file ? siblings : rebaseRefs(siblings, located.file);
+    const rebased =
+      target.file === located.file
+        ? siblings
+        : rebaseRefs(siblings, located.file, {
+            file: this.display(located.file),
+            pointer: located.pointer,
+          });
     return {
       node: { ...target.node, ...(rebased as Record<string, unknown>) },
       file: target.file,
@@ -170,7 +263,12 @@ export class RefResolver {
     const hash = ref.indexOf("#");
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
     const file =
-      filePart === "" ? located.file : resolve(dirname(located.file), decodeURI(filePart));
+      filePart === ""
+        ? located.file
+        : resolve(
+            dirname(located.file),
+            decodeUriAt(filePart, this.display(located.file), located.pointer),
+          );
     return `${file}#${hash === -1 ? "" : ref.slice(hash + 1)}`;
   }
 }

@@ -316,7 +316,9 @@ describe("reader: bad input names the file and the JSON pointer", () => {
     (doc.components.schemas as Record<string, unknown>).Loop = {
       $ref: "#/components/schemas/Loop",
     };
-    expect(errorOf(() => readSchemas(write(doc))).message).toMatch(/cyclic \$ref/);
+    expect(errorOf(() => readSchemas(write(doc))).message).toMatch(
+      /recursive \$ref: input `a\.child` refers back to/,
+    );
     const doc2 = definition([
       { id: "wf_1", name: "One", inputs: { $ref: "#/components/schemas/Loop" } },
     ]);
