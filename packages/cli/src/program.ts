@@ -88,7 +88,15 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .description("generate typed code from schemas/ (the codegen generator)")
     .option("--check", "write nothing; exit 3 when the generated code is stale")
     .option("--config <file>", "config file")
-    .addHelpText("after", "\nExamples:\n  wfr generate\n  wfr generate --check")
+    .option(
+      "--allow-remove <env>",
+      "delete the generated code of an environment whose definition is gone (repeatable)",
+      collect,
+    )
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr generate\n  wfr generate --check\n  wfr generate --allow-remove staging",
+    )
     .action(
       run(
         () => import("./commands/generate.js"),

@@ -21,11 +21,12 @@ async function codegen() {
 /** `wfr-codegen generate ...`; returns its exit code (0 ok, 1 stale or error, 2 usage). */
 export async function runGenerate(
   io: Io,
-  options: { schemas: string; out: string; check: boolean },
+  options: { schemas: string; out: string; check: boolean; allowRemove?: readonly string[] },
 ): Promise<number> {
   const { main } = await codegen();
   const argv = ["generate", "--schemas", options.schemas, "--out", options.out];
   if (options.check) argv.push("--check");
+  for (const env of options.allowRemove ?? []) argv.push("--allow-remove", env);
   return main(argv, io);
 }
 

@@ -15,6 +15,7 @@ import { EXIT } from "../exit-codes.js";
 export async function generateCommand(options: {
   check?: boolean;
   config?: string;
+  allowRemove?: string[];
 }): Promise<number> {
   const config = loadConfig(process.cwd(), options.config);
   const code = await runGenerate(
@@ -23,6 +24,7 @@ export async function generateCommand(options: {
       schemas: resolve(config.root, config.schemas),
       out: resolve(config.root, config.generatedOut),
       check: options.check === true,
+      allowRemove: options.allowRemove ?? [],
     },
   );
   // codegen answers 1 for stale output under --check; wfr keeps 3 for "drift".
