@@ -132,11 +132,42 @@ function mdCode(value: string): string {
   return `<code>${escaped}</code>`;
 }
 
-/** The message with its `backticked` paths rendered safely. */
+/**
+ * A Markdown code span that cannot be broken out of: the fence is one
+ * backtick longer than any backtick run inside, padded when the content
+ * starts or ends with a backtick. Code span content is literal in Markdown
+ * (no HTML, emphasis or links), so nothing else needs escaping.
+ */
+export function codeSpan(value: string): string {
+  const text = oneLine(value);
+  const longestRun = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longestRun + 1);
+  const pad =
+    text === "" || text.startsWith("`") || text.endsWith("`") || /^ .* $/.test(text) ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * The message with its backticked parts as code spans. Messages quote the
+ * change's path (which may itself hold backticks) and keywords between
+ * backticks; every other character is escaped, since names come from the
+ * definition.
+ */
 function mdMessage(change: DiffChange): string {
-  // Messages quote paths and names from the definition, so they are escaped
-  // whole; the path is shown separately as code.
-  return escapeMarkdown(change.message);
+  const quotedPath = change.path === null ? undefined : `\`${change.path}\``;
+  const parts = quotedPath === undefined ? [change.message] : change.message.split(quotedPath);
+  return parts
+    .map((part) =>
+      part
+        .split(/(`[^`]+`)/)
+        .map((piece) =>
+          piece.length > 2 && piece.startsWith("`") && piece.endsWith("`")
+            ? codeSpan(piece.slice(1, -1))
+            : escapeMarkdown(piece),
+        )
+        .join(""),
+    )
+    .join(change.path === null ? "" : codeSpan(change.path));
 }
 
 export function formatDiffMarkdown(report: DiffReport): string {
@@ -177,8 +208,8 @@ export function formatDiffMarkdown(report: DiffReport): string {
 }
 
 function mdItem(change: DiffChange): string {
-  const where = change.path === null ? "" : ` ${mdCode(change.path)}`;
-  return `${mdCode(change.kind)}${where}: ${mdMessage(change)}`;
+  const where = change.path === null ? "" : ` ${codeSpan(change.path)}`;
+  return `${codeSpan(change.kind)}${where}: ${mdMessage(change)}`;
 }
 
 /** JSON with sorted keys and a trailing newline. */

@@ -384,7 +384,7 @@ export function describeField(field: FieldModel): Record<string, unknown> {
   if (field.hasDefault) out.default = field.default;
   if (field.format !== undefined) out.format = field.format;
   if (field.enumValues !== undefined) out.enum = [...field.enumValues];
-  if (field.maxLength !== undefined) out.maxLength = field.maxLength;
+  for (const key of CONSTRAINT_KEYS) if (field[key] !== undefined) out[key] = field[key];
   if (field.items !== undefined) out.items = describeField(field.items);
   if (field.values !== undefined) out.values = describeField(field.values);
   if (field.fields !== undefined) {
@@ -604,23 +604,8 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
     }
   }
 
-  // maxLength.
-  if (b.maxLength !== a.maxLength) {
-    const narrowed =
-      a.maxLength !== undefined && (b.maxLength === undefined || a.maxLength < b.maxLength);
-    emit(
-      side === "input" && narrowed ? "breaking" : "non-breaking",
-      `${cap}-max-length-${narrowed ? "narrowed" : "widened"}`,
-      path,
-      a.maxLength === undefined
-        ? `${label} \`${path}\` no longer has a maximum length (was ${b.maxLength}).`
-        : b.maxLength === undefined
-          ? `${label} \`${path}\` now has a maximum length of ${a.maxLength}.`
-          : `The maximum length of ${side} \`${path}\` changed from ${b.maxLength} to ${a.maxLength}.`,
-      b.maxLength,
-      a.maxLength,
-    );
-  }
+  // Value constraints (lengths, bounds, counts, multipleOf, uniqueItems, pattern).
+  diffValueConstraints(side, path, b, a, emit);
 
   // Description.
   if (b.description !== a.description) {
@@ -672,6 +657,299 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
       { ...a.items, required: true },
       emit,
     );
+  }
+  diffUnclassifiedKeys(side, path, b, a, emit);
+}
+
+/**
+ * Which FieldModel keys the rules above compare. A mapped type over every key
+ * of FieldModel: a key added to the model without a decision here is a type
+ * error, so no part of a schema (an allOf part, a oneOf branch, ...) can
+ * become invisible to the diff by accident. `compared`: a rule above judges it;
+ * `location`: where the schema is written, not what it accepts.
+ */
+const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: "compared" | "location" } = {
+  name: "compared",
+  kind: "compared",
+  required: "compared",
+  nullable: "compared",
+  hasDefault: "compared",
+  default: "compared",
+  format: "compared",
+  description: "compared",
+  enumValues: "compared",
+  enumBase: "compared",
+  maxLength: "compared",
+  minLength: "compared",
+  pattern: "compared",
+  minimum: "compared",
+  maximum: "compared",
+  exclusiveMinimum: "compared",
+  exclusiveMaximum: "compared",
+  multipleOf: "compared",
+  minItems: "compared",
+  maxItems: "compared",
+  uniqueItems: "compared",
+  fields: "compared",
+  additionalProperties: "compared",
+  values: "compared",
+  items: "compared",
+  pointer: "location",
+};
+
+/**
+ * A schema part the rules above do not know (a model key without a rule, at
+ * run time) that differs is reported, conservatively as breaking: the diff
+ * cannot tell whether it narrows or widens, and silence would be worse.
+ */
+function diffUnclassifiedKeys(
+  side: Side,
+  path: string,
+  b: FieldModel,
+  a: FieldModel,
+  emit: Emit,
+): void {
+  const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
+  for (const key of [...keys].sort(compareStrings)) {
+    if (Object.hasOwn(FIELD_KEYS, key)) continue;
+    const before = (b as unknown as Record<string, unknown>)[key];
+    const after = (a as unknown as Record<string, unknown>)[key];
+    if (sameJson(before, after)) continue;
+    emit(
+      "breaking",
+      `${side}-schema-changed`,
+      path,
+      `The \`${key}\` of ${side} \`${path}\` changed in a way this diff does not classify; review it by hand.`,
+      before,
+      after,
+    );
+  }
+}
+
+/**
+ * How each value constraint is judged. Inputs break when the service now
+ * rejects a value it accepted (the accepted set narrowed); outputs break when
+ * a reader can now receive a value the old definition excluded (the set
+ * widened). The same rule as oasdiff's request/response property checks.
+ *
+ * | constraint                                   | narrowed when                               |
+ * |----------------------------------------------|---------------------------------------------|
+ * | maxLength, maxItems                          | added, or lowered                           |
+ * | minLength, minItems                          | added, or raised                            |
+ * | maximum / exclusiveMaximum (one upper bound) | added, lowered, or made exclusive           |
+ * | minimum / exclusiveMinimum (one lower bound) | added, raised, or made exclusive            |
+ * | multipleOf                                   | added, or the old step is not a multiple of the new one |
+ * | uniqueItems                                  | made true                                   |
+ * | pattern                                      | added (changed: both ways, so breaking on either side) |
+ *
+ * The opposite change (removed, loosened) widens.
+ */
+const CONSTRAINT_KEYS = [
+  "maxLength",
+  "minLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+] as const satisfies readonly (keyof FieldModel)[];
+
+/** A count limit: the length of a text, the number of items of an array. */
+interface CountLimit {
+  readonly key: "maxLength" | "minLength" | "maxItems" | "minItems";
+  readonly slug: string;
+  readonly what: string;
+  /** An upper limit narrows when lowered; a lower one when raised. */
+  readonly upper: boolean;
+}
+
+const COUNT_LIMITS: readonly CountLimit[] = [
+  { key: "maxLength", slug: "max-length", what: "maximum length", upper: true },
+  { key: "minLength", slug: "min-length", what: "minimum length", upper: false },
+  { key: "maxItems", slug: "max-items", what: "maximum number of items", upper: true },
+  { key: "minItems", slug: "min-items", what: "minimum number of items", upper: false },
+];
+
+/** A numeric bound: `minimum` and `exclusiveMinimum` are one lower bound, the larger (exclusive on a tie) wins. */
+interface Bound {
+  readonly value: number;
+  readonly exclusive: boolean;
+}
+
+function lowerBound(f: FieldModel): Bound | undefined {
+  const { minimum: inclusive, exclusiveMinimum: exclusive } = f;
+  if (exclusive !== undefined && (inclusive === undefined || exclusive >= inclusive))
+    return { value: exclusive, exclusive: true };
+  return inclusive === undefined ? undefined : { value: inclusive, exclusive: false };
+}
+
+function upperBound(f: FieldModel): Bound | undefined {
+  const { maximum: inclusive, exclusiveMaximum: exclusive } = f;
+  if (exclusive !== undefined && (inclusive === undefined || exclusive <= inclusive))
+    return { value: exclusive, exclusive: true };
+  return inclusive === undefined ? undefined : { value: inclusive, exclusive: false };
+}
+
+function boundText(bound: Bound): string {
+  return `${bound.value}${bound.exclusive ? " (exclusive)" : ""}`;
+}
+
+/** Whether `multipleOf: wide` accepts every value `multipleOf: narrow` does (narrow is a whole multiple of wide). */
+function multipleAccepts(wide: number, narrow: number): boolean {
+  const ratio = narrow / wide;
+  return Math.abs(ratio - Math.round(ratio)) < 1e-9;
+}
+
+function diffValueConstraints(
+  side: Side,
+  path: string,
+  b: FieldModel,
+  a: FieldModel,
+  emit: Emit,
+): void {
+  const label = side === "input" ? "Input" : "Output";
+  /** Narrowing breaks inputs, widening breaks outputs. */
+  const severity = (narrowed: boolean): DiffSeverity =>
+    (side === "input") === narrowed ? "breaking" : "non-breaking";
+  const report = (
+    slug: string,
+    narrowed: boolean,
+    message: string,
+    before: unknown,
+    after: unknown,
+  ) =>
+    emit(
+      severity(narrowed),
+      `${side}-${slug}-${narrowed ? "narrowed" : "widened"}`,
+      path,
+      message,
+      before,
+      after,
+    );
+
+  for (const limit of COUNT_LIMITS) {
+    const before = b[limit.key];
+    const after = a[limit.key];
+    if (before === after) continue;
+    const narrowed =
+      after !== undefined &&
+      (before === undefined || (limit.upper ? after < before : after > before));
+    report(
+      limit.slug,
+      narrowed,
+      after === undefined
+        ? `${label} \`${path}\` no longer has a ${limit.what} (was ${before}).`
+        : before === undefined
+          ? `${label} \`${path}\` now has a ${limit.what} of ${after}.`
+          : `The ${limit.what} of ${side} \`${path}\` changed from ${before} to ${after}.`,
+      before,
+      after,
+    );
+  }
+
+  for (const [slug, what, boundOf, upper] of [
+    ["minimum", "minimum", lowerBound, false],
+    ["maximum", "maximum", upperBound, true],
+  ] as const) {
+    const before = boundOf(b);
+    const after = boundOf(a);
+    if (before?.value === after?.value && before?.exclusive === after?.exclusive) continue;
+    const narrowed =
+      after !== undefined &&
+      (before === undefined ||
+        (upper ? after.value < before.value : after.value > before.value) ||
+        (after.value === before.value && after.exclusive && !before.exclusive));
+    report(
+      slug,
+      narrowed,
+      after === undefined
+        ? `${label} \`${path}\` no longer has a ${what} (was ${boundText(before as Bound)}).`
+        : before === undefined
+          ? `${label} \`${path}\` now has a ${what} of ${boundText(after)}.`
+          : `The ${what} of ${side} \`${path}\` changed from ${boundText(before)} to ${boundText(after)}.`,
+      before && boundText(before),
+      after && boundText(after),
+    );
+  }
+
+  if (b.multipleOf !== a.multipleOf) {
+    const before = b.multipleOf;
+    const after = a.multipleOf;
+    if (
+      before !== undefined &&
+      after !== undefined &&
+      !multipleAccepts(after, before) &&
+      !multipleAccepts(before, after)
+    ) {
+      // Neither accepts all of the other's values: some old values are rejected
+      // (breaks inputs) and some new ones are unexpected (breaks outputs).
+      emit(
+        "breaking",
+        `${side}-multiple-of-changed`,
+        path,
+        `${label} \`${path}\` must now be a multiple of ${after} instead of ${before}.`,
+        before,
+        after,
+      );
+    } else {
+      const narrowed =
+        after !== undefined && (before === undefined || !multipleAccepts(after, before));
+      report(
+        "multiple-of",
+        narrowed,
+        after === undefined
+          ? `${label} \`${path}\` no longer has to be a multiple of ${before}.`
+          : before === undefined
+            ? `${label} \`${path}\` must now be a multiple of ${after}.`
+            : `${label} \`${path}\` must now be a multiple of ${after} (was ${before}).`,
+        before,
+        after,
+      );
+    }
+  }
+
+  const uniqueBefore = b.uniqueItems === true;
+  const uniqueAfter = a.uniqueItems === true;
+  if (uniqueBefore !== uniqueAfter) {
+    report(
+      "unique-items",
+      uniqueAfter,
+      uniqueAfter
+        ? `${label} \`${path}\` must now hold unique items.`
+        : `${label} \`${path}\` may now hold repeated items.`,
+      uniqueBefore,
+      uniqueAfter,
+    );
+  }
+
+  if (b.pattern !== a.pattern) {
+    if (b.pattern === undefined || a.pattern === undefined) {
+      const added = a.pattern !== undefined;
+      emit(
+        severity(added),
+        `${side}-pattern-${added ? "added" : "removed"}`,
+        path,
+        added
+          ? `${label} \`${path}\` must now match the pattern ${a.pattern}.`
+          : `${label} \`${path}\` no longer has to match the pattern ${b.pattern}.`,
+        b.pattern,
+        a.pattern,
+      );
+    } else {
+      // Whether one regular expression accepts all that another does is not decidable here.
+      emit(
+        "breaking",
+        `${side}-pattern-changed`,
+        path,
+        `The pattern of ${side} \`${path}\` changed from ${b.pattern} to ${a.pattern}.`,
+        b.pattern,
+        a.pattern,
+      );
+    }
   }
 }
 

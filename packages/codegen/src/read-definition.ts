@@ -512,7 +512,7 @@ class FieldReader {
       extra.format = s.format;
     if (typeof s.maxLength === "number" && (kind === "text" || kind === "enum"))
       extra.maxLength = s.maxLength;
-    return { ...base, kind, ...extra } as FieldModel;
+    return { ...base, kind, ...extra, ...readValueConstraints(s) } as FieldModel;
   }
 
   /**
@@ -546,3 +546,46 @@ class FieldReader {
 }
 
 export { escapePointer };
+
+// --- value constraints (wip-codegen-diff, for the diff) ---------------------
+// A minimal reading of the value keywords into the model, so the diff can
+// classify them. The model branch (wip-codegen-model) fills the same fields in
+// the reader; when merging, keep ONE version (theirs if it covers these).
+type ValueConstraints = Pick<
+  FieldModel,
+  | "minLength"
+  | "pattern"
+  | "minimum"
+  | "maximum"
+  | "exclusiveMinimum"
+  | "exclusiveMaximum"
+  | "multipleOf"
+  | "minItems"
+  | "maxItems"
+  | "uniqueItems"
+>;
+
+/** The value keywords of a schema, with OpenAPI 3.0's boolean `exclusiveMinimum/Maximum` turned into 3.1's numbers. */
+export function readValueConstraints(schema: Record<string, unknown>): ValueConstraints {
+  const out: { -readonly [K in keyof ValueConstraints]: ValueConstraints[K] } = {};
+  const num = (key: string) =>
+    typeof schema[key] === "number" && Number.isFinite(schema[key]) ? schema[key] : undefined;
+  const minimum = num("minimum");
+  const maximum = num("maximum");
+  if (schema.exclusiveMinimum === true && minimum !== undefined) out.exclusiveMinimum = minimum;
+  else if (minimum !== undefined) out.minimum = minimum;
+  if (schema.exclusiveMaximum === true && maximum !== undefined) out.exclusiveMaximum = maximum;
+  else if (maximum !== undefined) out.maximum = maximum;
+  const exclusiveMinimum = num("exclusiveMinimum");
+  const exclusiveMaximum = num("exclusiveMaximum");
+  if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
+  if (exclusiveMaximum !== undefined) out.exclusiveMaximum = exclusiveMaximum;
+  for (const key of ["minLength", "multipleOf", "minItems", "maxItems"] as const) {
+    const value = num(key);
+    if (value !== undefined) out[key] = value;
+  }
+  if (typeof schema.pattern === "string") out.pattern = schema.pattern;
+  if (typeof schema.uniqueItems === "boolean") out.uniqueItems = schema.uniqueItems;
+  return out;
+}
+// --- end of value constraints ------------------------------------------------

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffEnvironments } from "../src/diff.js";
 import {
+  codeSpan,
   escapeMarkdown,
   formatDiff,
   formatDiffJson,
@@ -60,6 +61,11 @@ describe("text format", () => {
   });
 });
 
+/** The Markdown with its code spans (literal content) removed, fence by fence. */
+function withoutCodeSpans(md: string): string {
+  return md.replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, "");
+}
+
 describe("Markdown format", () => {
   it("has a heading, a summary table and per-workflow lists", () => {
     const md = formatDiffMarkdown(report);
@@ -70,9 +76,11 @@ describe("Markdown format", () => {
     expect(md).toContain("| CRM sync | 0 | 1 |");
     expect(md).toContain("| **Total** | **2** | **3** |");
     expect(md).toContain("### Invoice intake (<code>wf_1</code>)");
+    // Code spans, not escaped backticks (issue 7, section 6).
     expect(md).toContain(
-      "- :x: **breaking** <code>input-added-required</code> <code>inputs.po_number</code>:",
+      "- :x: **breaking** `input-added-required` `inputs.po_number`: Required input `inputs.po_number` was added without a default",
     );
+    expect(md).not.toContain("\\`");
     expect(md.indexOf("### Invoice intake")).toBeLessThan(md.indexOf("### CRM sync"));
   });
 
@@ -86,7 +94,9 @@ describe("Markdown format", () => {
     });
     const r = diffEnvironments(env([]), env([hostile], { sourceFile: "st|g/`x`.json" }));
     const r2 = diffEnvironments(env([workflow({ ...hostile, inputs: [] })]), env([hostile]));
-    for (const md of [formatDiffMarkdown(r), formatDiffMarkdown(r2)]) {
+    for (const full of [formatDiffMarkdown(r), formatDiffMarkdown(r2)]) {
+      // Code span content is literal Markdown: check what is left outside the spans.
+      const md = withoutCodeSpans(full);
       expect(md).not.toContain("<img");
       expect(md).not.toContain("<b>");
       expect(md).not.toContain("<i>");
@@ -104,7 +114,18 @@ describe("Markdown format", () => {
         expect(line).not.toContain("\n");
       }
     }
-    expect(formatDiffMarkdown(r2)).toContain("<code>inputs.a&#124;&#96;b&#96;&lt;i&gt;</code>");
+    // The path holds single backticks: its span is fenced with two.
+    expect(formatDiffMarkdown(r2)).toContain("``inputs.a|`b`<i>``");
+    expect(formatDiffMarkdown(r2)).toContain(
+      "Required input ``inputs.a|`b`<i>`` was added without a default",
+    );
+  });
+
+  it("codeSpan fences with one backtick more than the longest run inside", () => {
+    expect(codeSpan("a.b")).toBe("`a.b`");
+    expect(codeSpan("a``b")).toBe("```a``b```");
+    expect(codeSpan("`x")).toBe("`` `x ``");
+    expect(codeSpan("line\nbreak")).toBe("`line\\u000abreak`");
   });
 
   it("escapeMarkdown neutralises markup characters", () => {
