@@ -106,7 +106,7 @@ export function readDefinition(
     throw new DefinitionError(
       sourceFile,
       "/info/x-environment",
-      `environment name ${JSON.stringify(name)} must be letters, digits, "-" or "_"`,
+      `environment name ${JSON.stringify(name)} must start with a letter or digit and hold only letters, digits, "-" and "_" (a leading "_" is kept for the generated shared modules, _shared/)`,
     );
   }
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
