@@ -666,9 +666,12 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
  * of FieldModel: a key added to the model without a decision here is a type
  * error, so no part of a schema (an allOf part, a oneOf branch, ...) can
  * become invisible to the diff by accident. `compared`: a rule above judges it;
- * `location`: where the schema is written, not what it accepts.
+ * `location`: where the schema is written, not what it accepts; `parts`: a
+ * list of sub-schemas (allOf parts, oneOf branches) that `diffSchemaParts`
+ * compares part by part with every rule, until a dedicated rule exists.
  */
-const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: "compared" | "location" } = {
+type FieldKeyRule = "compared" | "location" | "parts";
+const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } = {
   name: "compared",
   kind: "compared",
   required: "compared",
@@ -698,9 +701,12 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: "compared" | "lo
 };
 
 /**
- * A schema part the rules above do not know (a model key without a rule, at
- * run time) that differs is reported, conservatively as breaking: the diff
- * cannot tell whether it narrows or widens, and silence would be worse.
+ * Model keys without a dedicated rule: `parts` keys, and at run time any key
+ * this diff does not know. A list of sub-schemas of the same length on both
+ * sides is compared part by part with every rule (path `inputs.a(oneOf 2)`);
+ * anything else that differs (a part added or removed, where whether that
+ * narrows or widens depends on the combinator) is reported as breaking:
+ * silence would be worse.
  */
 function diffUnclassifiedKeys(
   side: Side,
@@ -711,10 +717,26 @@ function diffUnclassifiedKeys(
 ): void {
   const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
   for (const key of [...keys].sort(compareStrings)) {
-    if (Object.hasOwn(FIELD_KEYS, key)) continue;
+    const rule: FieldKeyRule | undefined = Object.hasOwn(FIELD_KEYS, key)
+      ? FIELD_KEYS[key as keyof FieldModel]
+      : undefined;
+    if (rule === "compared" || rule === "location") continue;
     const before = (b as unknown as Record<string, unknown>)[key];
     const after = (a as unknown as Record<string, unknown>)[key];
     if (sameJson(before, after)) continue;
+    if (isFieldList(before) && isFieldList(after) && before.length === after.length) {
+      before.forEach((part, i) => {
+        const partPath = `${path}(${key} ${i + 1})`;
+        diffField(
+          side,
+          partPath,
+          { ...part, required: true },
+          { ...(after[i] as FieldModel), required: true },
+          emit,
+        );
+      });
+      continue;
+    }
     emit(
       "breaking",
       `${side}-schema-changed`,
@@ -724,6 +746,19 @@ function diffUnclassifiedKeys(
       after,
     );
   }
+}
+
+function isFieldList(value: unknown): value is readonly FieldModel[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (v) =>
+        v !== null &&
+        typeof v === "object" &&
+        typeof v.kind === "string" &&
+        typeof v.name === "string",
+    )
+  );
 }
 
 /**

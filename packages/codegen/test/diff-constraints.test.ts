@@ -376,6 +376,20 @@ describe("value constraints", () => {
     expect(report.changes[0]?.message).toContain("`oneOf`");
     expect(diffOne("input", withBranches(["text"]), withBranches(["text"])).changes).toEqual([]);
   });
+
+  it("changes inside the parts of such a key are classified part by part with every rule", () => {
+    const withParts = (...parts: Over[]) =>
+      ({ ...field("a"), oneOf: parts.map((p) => field("", p)) }) as FieldModel;
+    const report = diffOne(
+      "input",
+      withParts({ kind: "text", maxLength: 20 }, { kind: "integer", minimum: 0 }),
+      withParts({ kind: "text", maxLength: 10 }, { kind: "integer", minimum: -5 }),
+    );
+    expect(report.changes.map((x) => [x.severity, x.kind, x.path])).toEqual([
+      ["breaking", "input-max-length-narrowed", "inputs.a(oneOf 1)"],
+      ["non-breaking", "input-minimum-widened", "inputs.a(oneOf 2)"],
+    ]);
+  });
 });
 
 describe("value constraints read from definitions, through `wfr-codegen diff`", () => {
