@@ -171,7 +171,7 @@ export function readDefinition(
       throw new DefinitionError(
         sourceFile,
         `${wf.pointer}/x-workflow/name`,
-        `the identifier made from this name (${wf.identifier.slice(0, 40)}..., ${Buffer.byteLength(wf.identifier)} bytes) is too long to name its generated files (at most ${MAX_NAME_BYTES} bytes): shorten x-workflow.name, or pin a shorter identifier in wfr.codegen.json (aliases.${name}.${wf.id})`,
+        `the identifier made from this name (${Array.from(wf.identifier).slice(0, 40).join("")}..., ${Buffer.byteLength(wf.identifier)} bytes) is too long to name its generated files (at most ${MAX_NAME_BYTES} bytes): shorten x-workflow.name, or pin a shorter identifier in wfr.codegen.json (aliases.${name}.${wf.id})`,
       );
   }
   return { name, workspace, baseUrl, sourceFile, sourceHash, workflows };
