@@ -61,6 +61,8 @@ import {
   type WorkflowState,
 } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
+import { SignInLinks } from "./web-app/sign-in.js";
+import { handleWebApp, type WebAppHost } from "./web-app/web-app.js";
 
 export { SCOPES } from "./api-routes.js";
 
@@ -113,7 +115,18 @@ export class Emulator {
   private readonly pending = new Map<string, PendingCallback>();
   /** Callbacks sent since start, by event_id, for POST .../callbacks/{event_id}/resend. */
   private readonly sent = new Map<string, PendingCallback>();
-  private readonly portalSessions = new Map<string, { environment: string; workspace: string }>();
+  /**
+   * Portal sessions: made by the admin API for one environment, or by the web application's
+   * sign-in link for the local developer (`everywhere`: a portal user in every environment).
+   */
+  private readonly portalSessions = new Map<
+    string,
+    { environment: string; workspace: string; everywhere?: true }
+  >();
+  /** One-time sign-in links and CSRF tokens of the web application (issue 9). */
+  readonly signIn = new SignInLinks();
+  /** The link printed at start-up. */
+  signInUrl = "";
   private journal: Journal | null = null;
   /** How many of each run's events are already in the journal (the rest go in its next delta). */
   private readonly eventsWritten = new Map<string, number>();
@@ -183,6 +196,9 @@ export class Emulator {
         });
         break;
       }
+      case "key_revoked":
+        this.keys.delete(rec.token_sha256 as string);
+        break;
       case "scenario": {
         const env = this.envs.get(rec.env as string);
         if (!env) break;
@@ -301,6 +317,7 @@ export class Emulator {
     this.origin = `http://${h}:${addr.port}`;
     this.hostNames = allowedHostNames(host, this.cfg.allowedHosts);
     this.sameOrigins = new Set([...this.hostNames].map((n) => `http://${n}:${addr.port}`));
+    this.signInUrl = this.signIn.create(this.origin, this.clock.now());
     // Runs continue after a restart: catch up on due steps, resend pending callbacks.
     this.engine.tick();
     for (const cb of this.pending.values()) {
@@ -426,6 +443,9 @@ export class Emulator {
         }
       });
     this.refuseKeyInQuery(url.searchParams);
+    if (parts.length === 0 || parts[0] === "_app") {
+      if (await handleWebApp(this.webApp, req, res, parts, url.searchParams)) return;
+    }
     if (parts[0] === "_emulator") {
       if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
       const bad = checkAdminRequest(
@@ -487,7 +507,7 @@ export class Emulator {
     const cookie = req.headers.cookie ?? "";
     const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(cookie);
     const session = m?.[1] ? this.portalSessions.get(m[1]) : undefined;
-    if (!session || session.environment !== env.def.name) {
+    if (!session || (session.environment !== env.def.name && !session.everywhere)) {
       throw new HttpError(
         401,
         "PORTAL_SESSION_REQUIRED",
@@ -495,7 +515,11 @@ export class Emulator {
       );
     }
     const run = this.engine.runs.get(runId);
-    if (!run || run.environment !== env.def.name || run.workspace !== session.workspace) {
+    if (
+      !run ||
+      run.environment !== env.def.name ||
+      (run.workspace !== session.workspace && !session.everywhere)
+    ) {
       throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
     }
     this.engine.process(run);
@@ -799,6 +823,134 @@ export class Emulator {
     }
   }
 
+  // ---------- shared by the admin API and the web application ----------
+
+  private createKey(
+    env: EnvState,
+    workspace: string,
+    scopes: Scope[],
+  ): { token: string; key: ApiKey } {
+    const token = `wfr_test_${randomBytes(24).toString("base64url")}`;
+    const key: ApiKey = {
+      token_sha256: tokenHash(token),
+      environment: env.def.name,
+      workspace,
+      scopes: [...new Set(scopes)],
+    };
+    this.keys.set(key.token_sha256, key);
+    this.record({ t: "key", key });
+    return { token, key };
+  }
+
+  private resendCallback(env: EnvState, eventId: string): boolean {
+    const cb = this.sent.get(eventId) ?? this.pending.get(eventId);
+    if (!cb || cb.environment !== env.def.name) return false;
+    const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
+    this.pending.set(cb.event_id, cb);
+    this.record(callbackRecord(cb, JSON.parse(cb.body)));
+    // Attempt numbers continue; a resend gets the usual three attempts.
+    this.dispatcher.send(cb, made + 1, made + 3);
+    return true;
+  }
+
+  private setWorkflowState(
+    env: EnvState,
+    wf: { id: string; state: WorkflowState },
+    state: WorkflowState,
+  ): void {
+    wf.state = state;
+    this.record({ t: "state", env: env.def.name, workflow: wf.id, state });
+  }
+
+  /** A new one-time sign-in link to the web application. */
+  createSignInLink(): string {
+    return this.signIn.create(this.origin, this.clock.now());
+  }
+
+  /** The web application's view of the emulator (web-app/web-app.ts). */
+  private readonly webApp: WebAppHost = {
+    signIn: this.signIn,
+    scopes: SCOPES,
+    now: () => this.clock.now(),
+    environments: () => [...this.envs.values()],
+    links: (env) => this.links(env),
+    runs: () => {
+      if (!this.clock.virtual) this.engine.tick();
+      const runs = [...this.engine.runs.values()];
+      for (const r of runs) this.engine.process(r);
+      return runs;
+    },
+    run: (env, runId) => {
+      const run = this.engine.runs.get(runId);
+      if (!run || run.environment !== env) return undefined;
+      this.engine.process(run);
+      return run;
+    },
+    openDeveloperSession: () => {
+      const id = randomBytes(24).toString("base64url");
+      this.portalSessions.set(id, { environment: "*", workspace: "*", everywhere: true });
+      return id;
+    },
+    developerSession: (req) => {
+      const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
+      return m?.[1] && this.portalSessions.get(m[1])?.everywhere ? m[1] : null;
+    },
+    sameOrigins: () => this.sameOrigins,
+    answer: (run, checkpointId, response) => {
+      // The same engine path and conflict rules as POST /runs/{runId}/human-input.
+      const out = this.engine.answer(run, checkpointId === "" ? undefined : checkpointId, response);
+      switch (out.kind) {
+        case "accepted":
+          return { ok: true, message: "Answer accepted: the run resumes." };
+        case "idempotent":
+          return { ok: true, message: "This answer was already accepted; nothing changed." };
+        case "conflict":
+          return { ok: false, message: `Not stored: ${out.message}.` };
+        case "not_waiting":
+          return { ok: false, message: "Not stored: the run is not waiting for a person." };
+        case "expired":
+          return { ok: false, message: "Not stored: the wait expired." };
+      }
+    },
+    inject: (run, kind, body) => {
+      const refused = this.engine.inject(run, this.parseFault(kind, body));
+      return refused;
+    },
+    resendCallback: (env, eventId) => {
+      const e = this.envs.get(env);
+      return e ? this.resendCallback(e, eventId) : false;
+    },
+    listKeys: () =>
+      [...this.keys.values()].map((k) => ({
+        id: k.token_sha256.slice(0, 16),
+        environment: k.environment,
+        workspace: k.workspace,
+        scopes: k.scopes,
+      })),
+    createKey: (env, scopes) => {
+      const e = this.adminEnv(env);
+      return this.createKey(e, e.def.workspace, scopes as Scope[]).token;
+    },
+    revokeKey: (id) => {
+      const key = [...this.keys.values()].find((k) => k.token_sha256.slice(0, 16) === id);
+      if (!key) return false;
+      this.keys.delete(key.token_sha256);
+      this.record({ t: "key_revoked", token_sha256: key.token_sha256 });
+      return true;
+    },
+    setWorkflowState: (env, workflowId, state) => {
+      const e = this.adminEnv(env);
+      const wf = e.def.workflows.get(workflowId);
+      if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+      this.setWorkflowState(e, wf, state);
+    },
+    // Issue 9: the web application's recording downloads do not count against the API budget.
+    recording: (run) => {
+      const st = recordingState(run, this.clock.now());
+      return { state: st.kind, bytes: st.kind === "ready" ? recordingBytes() : null };
+    },
+  };
+
   // ---------- admin ----------
 
   private adminEnv(name: string | undefined): EnvState {
@@ -929,21 +1081,21 @@ export class Emulator {
       if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
         throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string");
       }
-      const token = `wfr_test_${randomBytes(24).toString("base64url")}`;
-      const key: ApiKey = {
-        token_sha256: tokenHash(token),
-        environment: env.def.name,
-        workspace: (b.workspace as string | undefined) ?? env.def.workspace,
-        scopes: [...new Set(scopes as Scope[])],
-      };
-      this.keys.set(key.token_sha256, key);
-      this.record({ t: "key", key });
+      const { token, key } = this.createKey(
+        env,
+        (b.workspace as string | undefined) ?? env.def.workspace,
+        scopes as Scope[],
+      );
       return sendJson(res, 201, {
         token,
         environment: key.environment,
         workspace: key.workspace,
         scopes: key.scopes,
       });
+    }
+    if (m === "POST" && p.length === 1 && p[0] === "sign-in-links") {
+      // A fresh one-time link to the web application (the one printed at start-up is used once).
+      return sendJson(res, 201, { url: this.signIn.create(this.origin, this.clock.now()) });
     }
     if (m === "POST" && p.length === 1 && p[0] === "portal-sessions") {
       const b = await this.adminJson(req, res);
@@ -1029,15 +1181,9 @@ export class Emulator {
         return sendJson(res, 200, this.runHistory(run));
       }
       if (m === "POST" && p[2] === "callbacks" && p[4] === "resend" && p.length === 5) {
-        const cb = this.sent.get(p[3] as string) ?? this.pending.get(p[3] as string);
-        if (!cb || cb.environment !== env.def.name)
+        if (!this.resendCallback(env, p[3] as string))
           throw new HttpError(404, "EVENT_NOT_FOUND", "no callback with this event_id was sent");
-        const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
-        this.pending.set(cb.event_id, cb);
-        this.record(callbackRecord(cb, JSON.parse(cb.body)));
-        // Attempt numbers continue; a resend gets the usual three attempts.
-        this.dispatcher.send(cb, made + 1, made + 3);
-        return sendJson(res, 202, { event_id: cb.event_id, resent: true });
+        return sendJson(res, 202, { event_id: p[3], resent: true });
       }
       if (m === "GET" && p[2] === "callbacks" && p.length === 3) {
         return sendJson(res, 200, { deliveries: env.deliveries });
@@ -1082,8 +1228,7 @@ export class Emulator {
           if (!["enabled", "draft", "disabled"].includes(b.state as string)) {
             throw new HttpError(400, "INVALID_STATE", "state must be enabled, draft or disabled");
           }
-          wf.state = b.state as WorkflowState;
-          this.record({ t: "state", env: env.def.name, workflow: wf.id, state: wf.state });
+          this.setWorkflowState(env, wf, b.state as WorkflowState);
           return sendJson(res, 200, { workflow_id: wf.id, state: wf.state });
         }
       }

@@ -49,6 +49,10 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   url: string;
   port: number;
+  /** The web application's one-time sign-in link (opening it sets the portal session cookie). */
+  signInUrl: string;
+  /** A new one-time sign-in link (each works once). */
+  createSignInLink(): string;
   close(): Promise<void>;
   adminToken?: never;
 }
@@ -104,6 +108,8 @@ export async function launchEmulator(
   const running: RunningEmulator = {
     url: emu.origin,
     port: emu.port,
+    signInUrl: emu.signInUrl,
+    createSignInLink: () => emu.createSignInLink(),
     close: () => {
       closing ??= emu.close();
       return closing;
