@@ -12,7 +12,7 @@ import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.j
 import type { JournalRecord } from "./journal.js";
 import { isObject } from "./json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
-import { handleMcpRequest } from "./mcp-endpoint/endpoint.js";
+import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
@@ -62,6 +62,8 @@ export class AgentSurface {
   /** In-memory API keys of the /mcp backend, one per (environment, workspace); never journalled. */
   private readonly agentKeys = new Map<string, { token: string; key: AgentApiKey }>();
 
+  private readonly endpoint: McpEndpoint;
+
   constructor(private readonly host: AgentHost) {
     this.personalAccessTokens = new PersonalAccessTokenStore(
       (rec) => host.record(rec),
@@ -72,6 +74,35 @@ export class AgentSurface {
       (rec) => host.record(rec),
       () => host.now(),
     );
+    this.endpoint = new McpEndpoint({
+      tokens: this.personalAccessTokens,
+      isApiKey: (token) => host.isApiKey(token),
+      allowedHosts: () => [...host.hostNames()].map((n) => `${n}:${host.port()}`),
+      allowedOrigins: () => [...host.sameOrigins()],
+      backendFor: (person) => {
+        const links = host.links(person.environment);
+        return createEmulatorBackend({
+          environment: person.environment,
+          workspace: person.workspace,
+          apiBase: links.apiBase,
+          envBase: links.envBase,
+          agentKey: this.agentKey(person.environment, person.workspace),
+          definition: () => {
+            const env = host.environment(person.environment);
+            if (!env) return { document: { paths: {} }, workspace: "" };
+            return { document: emitDefinition(env, links.apiBase), workspace: env.workspace };
+          },
+          startAuthoringSession: (purpose) => {
+            const s = this.authoring.startSession(person.environment, person.workspace, purpose);
+            return { session_id: s.session_id, expires_at: iso(s.expires_at) };
+          },
+          saveDraft: (request) => {
+            const wf = this.authoring.saveDraft(person.environment, request);
+            return { id: wf.id, name: wf.name, state: wf.state, revision: wf.revision };
+          },
+        });
+      },
+    });
   }
 
   // ---------- persistence ----------
@@ -110,38 +141,14 @@ export class AgentSurface {
 
   // ---------- routes ----------
 
-  /** POST /mcp (mcp-endpoint/endpoint.ts). */
+  /** /mcp (mcp-endpoint/endpoint.ts). */
   mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const host = this.host;
-    return handleMcpRequest(req, res, {
-      tokens: this.personalAccessTokens,
-      isApiKey: (token) => host.isApiKey(token),
-      allowedHosts: () => [...host.hostNames()].map((n) => `${n}:${host.port()}`),
-      allowedOrigins: () => [...host.sameOrigins()],
-      backendFor: (person) => {
-        const links = host.links(person.environment);
-        return createEmulatorBackend({
-          environment: person.environment,
-          workspace: person.workspace,
-          apiBase: links.apiBase,
-          envBase: links.envBase,
-          agentKey: this.agentKey(person.environment, person.workspace),
-          definition: () => {
-            const env = host.environment(person.environment);
-            if (!env) return { document: { paths: {} }, workspace: "" };
-            return { document: emitDefinition(env, links.apiBase), workspace: env.workspace };
-          },
-          startAuthoringSession: (purpose) => {
-            const s = this.authoring.startSession(person.environment, person.workspace, purpose);
-            return { session_id: s.session_id, expires_at: iso(s.expires_at) };
-          },
-          saveDraft: (request) => {
-            const wf = this.authoring.saveDraft(person.environment, request);
-            return { id: wf.id, name: wf.name, state: wf.state, revision: wf.revision };
-          },
-        });
-      },
-    });
+    return this.endpoint.handle(req, res);
+  }
+
+  /** Closes the agent sessions (the emulator stops). */
+  close(): Promise<void> {
+    return this.endpoint.close();
   }
 
   /** Portal routes of agent authoring under /<env>/portal/; false when none matched. */

@@ -345,6 +345,7 @@ export class Emulator {
 
   async close(): Promise<void> {
     this.engine.stop();
+    await this.agents.close(); // issue 11: agent (MCP) sessions
     await this.dispatcher.close();
     const server = this.server;
     this.server = null;

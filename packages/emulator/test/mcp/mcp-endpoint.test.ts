@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
 import { BOTH_SCOPES, http, type Json } from "../conformance/support.js";
@@ -403,6 +403,31 @@ describe("/mcp: an agent authors, a person enables, the agent launches, waits an
     expect(history.checkpoints[0].answered).toBe(false);
   });
 
+  it("offers the person's link by URL-mode elicitation to a client that supports it", async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${emu.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const client = new Client(
+      { name: "elicit-test", version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    const offered: Json[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      offered.push(request.params);
+      return { action: "accept" };
+    });
+    await client.connect(transport);
+    clients.push(client);
+    await call(client, "explain_human_wait", { run_id: runId });
+    expect(offered).toEqual([
+      expect.objectContaining({
+        mode: "url",
+        url: `${emu.url}/${ENV}/portal/runs/${runId}/live`,
+        message: expect.stringContaining("Amount above limit"),
+      }),
+    ]);
+  });
+
   it("another workspace's person sees none of this workspace's workflows or runs", async () => {
     const other = await adminPost("/personal-access-tokens", {
       environment: ENV,
@@ -524,13 +549,31 @@ describe("/mcp: who may call it", () => {
     expect(cross.body.code).toBe("ORIGIN_NOT_ALLOWED");
   });
 
-  it("GET (a standalone stream) is 405: the endpoint is stateless", async () => {
-    const { token } = await personalToken();
-    const r = await http("GET", `${emu.url}/mcp`, undefined, {
-      accept: "text/event-stream",
-      authorization: `Bearer ${token}`,
+  it("a session belongs to the token that opened it; without a session only initialize is accepted", async () => {
+    const alice = await personalToken();
+    const bob = await personalToken();
+    const opened = await http("POST", `${emu.url}/mcp`, initialize, {
+      ...mcpHeaders,
+      authorization: `Bearer ${alice.token}`,
     });
-    expect(r.status).toBe(405);
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get("mcp-session-id") as string;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const asBob = await http("POST", `${emu.url}/mcp`, list, {
+      ...mcpHeaders,
+      authorization: `Bearer ${bob.token}`,
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": "2025-06-18",
+    });
+    expect(asBob.status).toBe(404);
+    expect(asBob.body.code).toBe("MCP_SESSION_NOT_FOUND");
+    const noSession = await http("POST", `${emu.url}/mcp`, list, {
+      ...mcpHeaders,
+      authorization: `Bearer ${alice.token}`,
+    });
+    expect(noSession.status).toBe(400);
+    expect(noSession.body.code).toBe("MCP_SESSION_REQUIRED");
   });
 });
 
