@@ -1,13 +1,14 @@
 // The agent (MCP) endpoint through the path an agent takes: the SDK's own Client and
 // StreamableHTTPClientTransport over real HTTP on loopback, against the real emulator.
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
 import { BOTH_SCOPES, http, type Json } from "../conformance/support.js";
@@ -300,6 +301,62 @@ describe("/mcp: an agent authors, a person enables, the agent launches, waits an
     expect(errorText(s)).toMatch(/^INVALID_SCENARIO: \/scenario: steps\[0\]/);
   });
 
+  it("a draft with every field type is a valid definition; enabled, it launches with files and succeeds", async () => {
+    const all = ["text", "number", "integer", "boolean", "json", "file", "files"];
+    const saved = await call(agent, "save_workflow", {
+      name: "Every field type",
+      inputs: [
+        ...all.map((type) => ({ name: `in_${type}`, type, required: true })),
+        { name: "choice", type: "text", enum: ["a", "b"] },
+      ],
+      outputs: all.map((type) => ({ name: `out_${type}`, type })),
+      scenario: { steps: [{ succeed: {} }], queue_ms: 0, start_ms: 0 },
+    });
+    const id = saved.structuredContent.id as string;
+    const doc = (await http("GET", `${emu.url}/${ENV}/api-docs/openapi.json`)).body;
+    const checked = await new Validator().validate(doc);
+    expect(checked.errors ?? []).toEqual([]);
+    expect(checked.valid).toBe(true);
+    const r = await http("PUT", `${emu.url}/_emulator/environments/${ENV}/workflows/${id}/state`, {
+      state: "enabled",
+    });
+    expect(r.status).toBe(200);
+    const pdf = { filename: "a.pdf", mime_type: "application/pdf", base64: "JVBERi0xLjQK" };
+    const args = {
+      workflow_id: id,
+      inputs: {
+        in_text: "t",
+        in_number: 1.5,
+        in_integer: 2,
+        in_boolean: true,
+        in_json: { a: 1 },
+        choice: "b",
+      },
+      files: { in_file: pdf, in_files: [pdf, pdf] },
+      idempotency_key: "every-type",
+    };
+    const launched = await call(agent, "launch_run", args);
+    expect(launched.isError).toBeFalsy();
+    // Files become numbered attachments, so the identical request replays the same run.
+    const again = await call(agent, "launch_run", args);
+    expect(again.structuredContent.run_id).toBe(launched.structuredContent.run_id);
+    const done = await call(agent, "get_run_result", { run_id: launched.structuredContent.run_id });
+    expect(done.structuredContent).toMatchObject({
+      state: "terminal",
+      status: "succeeded",
+      succeeded: true,
+    });
+    expect(Object.keys(done.structuredContent.outputs).sort()).toEqual(
+      all.map((t) => `out_${t}`).sort(),
+    );
+    const wrong = await call(agent, "launch_run", {
+      ...args,
+      inputs: { ...args.inputs, in_number: "1.5" },
+      idempotency_key: "every-type-2",
+    });
+    expect(errorText(wrong)).toMatch(/^INVALID_INPUTS: .*in_number INVALID_TYPE/);
+  });
+
   it("only a person's portal session enables the draft (not a bare or cross-site request)", async () => {
     const enable = `${emu.url}/${ENV}/portal/workflows/${workflowId}/enable`;
     const bare = await http("POST", enable, {});
@@ -582,6 +639,11 @@ describe("/mcp: a restart keeps tokens and drafts", () => {
     const kept = await personalToken();
     const revoked = await personalToken();
     await http("DELETE", `${emu.url}/_emulator/personal-access-tokens/${revoked.id}`);
+    // Superseded records (tokens made and revoked) so that the restart compacts the journal.
+    for (let i = 0; i < 60; i += 1) {
+      const t = await personalToken();
+      await http("DELETE", `${emu.url}/_emulator/personal-access-tokens/${t.id}`);
+    }
     const agent = await connect(kept.token);
     const saved = await call(agent, "save_workflow", {
       name: "Kept draft",
@@ -609,5 +671,25 @@ describe("/mcp: a restart keeps tokens and drafts", () => {
       { authorization: `Bearer ${revoked.token}` },
     );
     expect(r.status).toBe(401);
+    await again.close();
+
+    // The first restart compacted the journal (one record per live thing: the revocation is
+    // gone with the token); start from that too.
+    expect(await readFile(data, "utf8")).not.toContain('"t":"pat_revoked"');
+    await emu.close();
+    emu = await startEmulator({ port: 0, clock: "virtual", data });
+    const third = await connect(kept.token);
+    const after = await call(third, "list_workflows", {});
+    const byName = Object.fromEntries(
+      after.structuredContent.workflows.map((w: Json) => [w.name, w.state]),
+    );
+    expect(byName).toMatchObject({ "Kept draft": "draft", "Large invoice approval": "enabled" });
+    const refused = await http(
+      "POST",
+      `${emu.url}/mcp`,
+      {},
+      { authorization: `Bearer ${revoked.token}` },
+    );
+    expect(refused.status).toBe(401);
   });
 });
