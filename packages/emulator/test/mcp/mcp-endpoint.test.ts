@@ -631,6 +631,17 @@ describe("/mcp: who may call it", () => {
     });
     expect(noSession.status).toBe(400);
     expect(noSession.body.code).toBe("MCP_SESSION_REQUIRED");
+    const session = { authorization: `Bearer ${alice.token}`, "mcp-session-id": sessionId };
+    expect((await http("DELETE", `${emu.url}/mcp`, undefined, session)).status).toBe(200);
+    const ended = await http("POST", `${emu.url}/mcp`, list, { ...mcpHeaders, ...session });
+    expect(ended.status).toBe(404);
+    // A token in a URL is refused like an API key.
+    const inQuery = await http("POST", `${emu.url}/mcp?t=${alice.token}`, initialize, {
+      ...mcpHeaders,
+      authorization: `Bearer ${alice.token}`,
+    });
+    expect(inQuery.status).toBe(400);
+    expect(inQuery.body.code).toBe("API_KEY_IN_QUERY");
   });
 });
 
