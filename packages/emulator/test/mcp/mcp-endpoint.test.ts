@@ -11,7 +11,7 @@ import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
-import { BOTH_SCOPES, http, type Json } from "../conformance/support.js";
+import { BOTH_SCOPES, http, type Json, PORTAL, portalBody } from "../conformance/support.js";
 
 const ENV = "production";
 let dir: string;
@@ -663,6 +663,17 @@ describe("/mcp: a restart keeps tokens and drafts", () => {
     });
     const draftId = saved.structuredContent.id as string;
     await agent.close();
+    const key = (await adminPost("/keys", { environment: ENV, scopes: BOTH_SCOPES })).token;
+    const launched = await http(
+      "POST",
+      `${emu.url}/${ENV}/api/v1/automations/${PORTAL}/runs`,
+      portalBody(),
+      {
+        authorization: `Bearer ${key}`,
+      },
+    );
+    expect(launched.status).toBe(202);
+    const apiRun = launched.body.run_id as string;
 
     await emu.close();
     emu = await startEmulator({ port: 0, clock: "virtual", data });
@@ -695,6 +706,11 @@ describe("/mcp: a restart keeps tokens and drafts", () => {
       after.structuredContent.workflows.map((w: Json) => [w.name, w.state]),
     );
     expect(byName).toMatchObject({ "Kept draft": "draft", "Large invoice approval": "enabled" });
+    // The runs the agent started are still marked as started through MCP; the API's are not.
+    const runs = (await http("GET", `${emu.url}/_emulator/environments/${ENV}/runs`)).body.runs;
+    const sources = Object.fromEntries(runs.map((r: Json) => [r.run_id, r.source]));
+    expect(sources[apiRun]).toBe("api");
+    expect(Object.values(sources).filter((v) => v === "mcp").length).toBeGreaterThanOrEqual(2);
     const refused = await http(
       "POST",
       `${emu.url}/mcp`,
