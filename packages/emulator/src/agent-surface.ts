@@ -43,9 +43,7 @@ export interface AgentHost {
   links(environment: string): Links;
   record(rec: JournalRecord): void;
   now(): number;
-  port(): number;
-  /** Host names (no port) and origins of the emulator itself (request-guard.ts). */
-  hostNames(): ReadonlySet<string>;
+  /** Origins of the emulator itself (request-guard.ts). */
   sameOrigins(): ReadonlySet<string>;
   portalSession(req: IncomingMessage): PortalSession | undefined;
   /** Whether a bearer token is a (journalled) API key of this emulator. */
@@ -77,7 +75,6 @@ export class AgentSurface {
     this.endpoint = new McpEndpoint({
       tokens: this.personalAccessTokens,
       isApiKey: (token) => host.isApiKey(token),
-      allowedHosts: () => [...host.hostNames()].map((n) => `${n}:${host.port()}`),
       allowedOrigins: () => [...host.sameOrigins()],
       backendFor: (person) => {
         const links = host.links(person.environment);

@@ -164,8 +164,6 @@ export class Emulator {
       links: (env) => this.links(env),
       record: (rec) => this.record(rec),
       now: () => this.clock.now(),
-      port: () => this.port,
-      hostNames: () => this.hostNames,
       sameOrigins: () => this.sameOrigins,
       portalSession: (req) => this.portalSession(req),
       isApiKey: (token) => this.keys.has(tokenHash(token)),

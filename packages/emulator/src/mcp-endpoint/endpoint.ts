@@ -8,7 +8,7 @@
 // Who may call it:
 // - the emulator's Host check has already run (request-guard.ts, DNS rebinding); an `Origin`
 //   that is not the emulator's own is refused here (the MCP transport spec: servers MUST
-//   validate Origin), and the SDK's own Host/Origin check is on as a second layer;
+//   validate Origin), and the SDK's own Origin check is on as a second layer;
 // - spec "Authentication" 7: `Authorization: Bearer <personal access token>`. An API key is
 //   refused (it belongs to a workspace, not a person); missing, wrong or revoked is 401 with
 //   `WWW-Authenticate: Bearer` (RFC 6750).
@@ -27,8 +27,7 @@ export interface McpEndpointOptions {
   /** Whether the bearer token is an API key of this emulator (refused here, said so). */
   isApiKey(token: string): boolean;
   backendFor(person: PersonalAccessToken): WorkflowBackend;
-  /** Host header values (host:port) and origins of the emulator itself. */
-  allowedHosts(): string[];
+  /** Origins of the emulator itself. */
   allowedOrigins(): string[];
   /** wait_for_run's poll interval (default 500 ms). */
   pollIntervalMs?: number;
@@ -127,8 +126,9 @@ export class McpEndpoint {
       onsessionclosed: (id) => {
         this.sessions.delete(id);
       },
+      // The SDK's Origin check as a second layer. Not its Host check: it compares host:port
+      // exactly and would refuse a forwarded port that the emulator's own check accepts.
       enableDnsRebindingProtection: true,
-      allowedHosts: this.opts.allowedHosts(),
       allowedOrigins: this.opts.allowedOrigins(),
     });
     transport.onclose = () => {
