@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { stringify as toYaml } from "yaml";
+import { AgentSurface } from "./agent-surface.js";
 import { matchApiRoute, SCOPES, type Scope } from "./api-routes.js";
 import { CallbackDispatcher, type DeliveryAttempt, type PendingCallback } from "./callbacks.js";
 import {
@@ -42,6 +43,11 @@ import {
   idempotencyKeyOf,
 } from "./launch-body.js";
 import {
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  revokePersonalAccessToken,
+} from "./personal-access-tokens.js";
+import {
   hasBrowserRecording,
   RecordingRateLimiter,
   recordingBytes,
@@ -72,6 +78,8 @@ export interface ApiKey {
   environment: string;
   workspace: string;
   scopes: Scope[];
+  /** Only on the in-memory keys of the /mcp backend (agent-surface.ts). */
+  source?: "mcp";
 }
 
 export interface ServerConfig {
@@ -127,6 +135,8 @@ export class Emulator {
   readonly signIn = new SignInLinks();
   /** The link printed at start-up. */
   signInUrl = "";
+  /** Issue 11: /mcp, personal access tokens, authoring (agent-surface.ts). */
+  readonly agents: AgentSurface;
   private journal: Journal | null = null;
   /** How many of each run's events are already in the journal (the rest go in its next delta). */
   private readonly eventsWritten = new Map<string, number>();
@@ -165,6 +175,17 @@ export class Emulator {
         this.sent.set(cb.event_id, cb);
         this.record({ t: "cb_done", event_id: cb.event_id });
       },
+    });
+    // ---- issue 11: the agent surface sees the emulator only through this host ----
+    this.agents = new AgentSurface({
+      environment: (name) => this.envs.get(name)?.def,
+      links: (env) => this.links(env),
+      record: (rec) => this.record(rec),
+      now: () => this.clock.now(),
+      sameOrigins: () => this.sameOrigins,
+      portalSession: (req) => this.portalSession(req),
+      isApiKey: (token) => this.keys.has(tokenHash(token)),
+      tokenHash,
     });
   }
 
@@ -249,12 +270,15 @@ export class Emulator {
         this.limiter.restore(rec.workspace as string, rec.at as number);
         this.recordingAttempts.push([rec.workspace as string, rec.at as number]);
         break;
+      default:
+        this.agents.apply(rec); // issue 11: tokens, authoring sessions, drafts
     }
   }
 
   /** Everything the journal must hold to rebuild the current state, one record at a time. */
   private *snapshot(): Generator<JournalRecord> {
     for (const key of this.keys.values()) yield { t: "key", key };
+    yield* this.agents.snapshot(); // drafts before the `state` records below
     for (const env of this.envs.values()) {
       for (const wf of env.def.workflows.values())
         yield { t: "state", env: env.def.name, workflow: wf.id, state: wf.state };
@@ -271,7 +295,7 @@ export class Emulator {
   }
 
   private snapshotSize(): number {
-    let n = this.keys.size + 1 + this.engine.runs.size + this.pending.size;
+    let n = this.keys.size + 1 + this.engine.runs.size + this.pending.size + this.agents.size;
     for (const env of this.envs.values())
       n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;
     return n + this.recordingAttempts.length;
@@ -341,6 +365,7 @@ export class Emulator {
 
   async close(): Promise<void> {
     this.engine.stop();
+    await this.agents.close(); // issue 11: agent (MCP) sessions
     await this.dispatcher.close();
     const server = this.server;
     this.server = null;
@@ -446,6 +471,7 @@ export class Emulator {
     if (parts.length === 0 || parts[0] === "_app") {
       if (await handleWebApp(this.webApp, req, res, parts, url.searchParams)) return;
     }
+    if (parts[0] === "mcp" && parts.length === 1) return this.agents.mcp(req, res); // issue 11
     if (parts[0] === "_emulator") {
       if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
       const bad = checkAdminRequest(
@@ -477,6 +503,8 @@ export class Emulator {
     if (rest[0] === "portal" && rest[1] === "runs" && rest[3] === "live" && rest.length === 4) {
       return this.liveView(req, res, env, rest[2] as string);
     }
+    if (await this.agents.portal(req, res, env.def, rest)) return; // issue 11
+
     if (rest[0] === "_files" && rest.length === 4 && req.method === "GET") {
       const run = this.engine.runs.get(rest[1] as string);
       const n = Number(rest[2]);
@@ -503,10 +531,13 @@ export class Emulator {
    * Spec "Authentication" 5: a live view needs an authorized signed-in portal user; an API key
    * is not a portal session. Portal sessions exist only as cookies made by the admin API.
    */
+  private portalSession(req: IncomingMessage) {
+    const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
+    return m?.[1] ? this.portalSessions.get(m[1]) : undefined;
+  }
+
   private liveView(req: IncomingMessage, res: ServerResponse, env: EnvState, runId: string): void {
-    const cookie = req.headers.cookie ?? "";
-    const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(cookie);
-    const session = m?.[1] ? this.portalSessions.get(m[1]) : undefined;
+    const session = this.portalSession(req);
     if (!session || (session.environment !== env.def.name && !session.everywhere)) {
       throw new HttpError(
         401,
@@ -538,12 +569,14 @@ export class Emulator {
   private authenticate(req: IncomingMessage, env: EnvState): ApiKey {
     const h = req.headers.authorization;
     const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
-    const key = m?.[1] ? this.keys.get(tokenHash(m[1])) : undefined;
+    const hash = m?.[1] ? tokenHash(m[1]) : "";
+    const key = this.keys.get(hash) ?? this.agents.apiKeyByHash(hash);
     if (!key || key.environment !== env.def.name) {
       throw new HttpError(
         401,
         "UNAUTHENTICATED",
-        "a valid API key is required: Authorization: Bearer <API_KEY>",
+        this.agents.refusalMessage(m?.[1]) ??
+          "a valid API key is required: Authorization: Bearer <API_KEY>",
         {},
         {
           "WWW-Authenticate": 'Bearer realm="wfr"',
@@ -724,6 +757,7 @@ export class Emulator {
       fingerprint,
       attachments: att.meta,
       scenario,
+      source: key.source ?? "api",
     });
     if (scope !== null) this.idem.remember(scope, run.run_id, fingerprint);
     noteRequest(res, { run_id: run.run_id });
@@ -938,6 +972,15 @@ export class Emulator {
       this.record({ t: "key_revoked", token_sha256: key.token_sha256 });
       return true;
     },
+    listTokens: () => listPersonalAccessTokens(this.agents.personalAccessTokens),
+    createToken: (env) => {
+      const e = this.adminEnv(env);
+      return createPersonalAccessToken(this.agents.personalAccessTokens, {
+        environment: e.def.name,
+        workspace: e.def.workspace,
+      }).token;
+    },
+    revokeToken: (id) => revokePersonalAccessToken(this.agents.personalAccessTokens, id),
     setWorkflowState: (env, workflowId, state) => {
       const e = this.adminEnv(env);
       const wf = e.def.workflows.get(workflowId);
@@ -1028,6 +1071,7 @@ export class Emulator {
       environment: run.environment,
       workspace: run.workspace,
       status: run.status,
+      source: run.source ?? "api",
       inputs: run.inputs,
       metadata: run.metadata,
       model: run.model,
@@ -1062,6 +1106,7 @@ export class Emulator {
 
   private async admin(req: IncomingMessage, res: ServerResponse, p: string[]): Promise<void> {
     const m = req.method;
+    if (await this.agents.admin(req, res, p)) return; // issue 11: personal access tokens
     if (m === "POST" && p.length === 1 && p[0] === "keys") {
       const b = await this.adminJson(req, res);
       const env = this.envs.get(b.environment as string);

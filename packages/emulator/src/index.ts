@@ -9,11 +9,22 @@ import { readSchemasDir } from "./definition-read.js";
 import { Emulator } from "./http-server.js";
 import type { EnvironmentDef } from "./types.js";
 
+export { AgentSurface } from "./agent-surface.js";
+export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./authoring.js";
 export { signWebhook } from "./callbacks.js";
 export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
 export { CatalogError } from "./catalog.js";
 export { emitDefinition } from "./definition-emit.js";
 export { DefinitionError, readDefinition } from "./definition-read.js";
+// Issue 11: what the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
+export {
+  type CreatedPersonalAccessToken,
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  type PersonalAccessTokenInfo,
+  PersonalAccessTokenStore,
+  revokePersonalAccessToken,
+} from "./personal-access-tokens.js";
 export type { Scenario, ScenarioStep } from "./types.js";
 
 export interface EmulatorOptions {

@@ -48,7 +48,7 @@ const NAV: [NonNullable<LayoutOptions["current"]>, string, string][] = [
   ["docs", "/_app/docs", "API docs"],
   ["keys", "/_app/keys", "API keys"],
   ["vault", "/_app/vault", "Vault"],
-  // Personal access tokens (issue 11) are listed here once the token store is wired in.
+  ["tokens", "/_app/tokens", "Personal access tokens"],
 ];
 
 export function layout(o: LayoutOptions): string {

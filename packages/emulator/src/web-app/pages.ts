@@ -295,6 +295,34 @@ ${
   }</tbody></table>`;
 }
 
+export function tokensPage(o: {
+  tokens: { id: string; environment: string; workspace: string; created_at: string }[];
+  environments: string[];
+  csrf: string;
+  created: { token: string; environment: string } | null;
+}): SafeHtml {
+  return html`<h1>Personal access tokens</h1>
+<p>A personal access token lets a coding agent use the MCP endpoint (<code>/mcp</code>) as you: it can author drafts, launch and watch runs, and explain human waits; a person still answers checkpoints and enables drafts. The REST API refuses these tokens, and <code>/mcp</code> refuses API keys.</p>
+${
+  o.created
+    ? html`<div class="flash" role="status"><p>New token for ${o.created.environment}. Copy it now: it is shown only once.</p><p><code id="new-key">${o.created.token}</code></p></div>`
+    : ""
+}
+<form method="post" action="/_app/tokens" class="card"><input type="hidden" name="csrf" value="${o.csrf}">
+<h2>Create a token</h2>
+<label>Environment <select name="environment">${o.environments.map((e) => html`<option>${e}</option>`)}</select></label>
+<button type="submit">Create token</button></form>
+<h2>Tokens</h2>
+<table><thead><tr><th scope="col">Token id</th><th scope="col">Environment</th><th scope="col">Workspace</th><th scope="col">Created</th><th scope="col"></th></tr></thead><tbody>${
+    o.tokens.length === 0
+      ? html`<tr><td colspan="5">No tokens yet.</td></tr>`
+      : o.tokens.map(
+          (t) =>
+            html`<tr><td><code>${t.id}</code></td><td>${t.environment}</td><td>${t.workspace}</td><td>${t.created_at}</td><td><form method="post" action="/_app/tokens/${t.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Revoke</button></form></td></tr>`,
+        )
+  }</tbody></table>`;
+}
+
 export function vaultPage(
   envs: { name: string; entries: { name: string; usedBy: string[] }[] }[],
 ): SafeHtml {

@@ -21,6 +21,7 @@ import {
   runRows,
   runVersion,
   signInNeededPage,
+  tokensPage,
   vaultPage,
   workflowsPage,
 } from "./pages.js";
@@ -51,6 +52,10 @@ export interface WebAppHost {
   createKey(env: string, scopes: string[]): string;
   revokeKey(id: string): boolean;
   readonly scopes: readonly string[];
+  /** Personal access tokens of the MCP endpoint (issue 11): listed without values. */
+  listTokens(): { id: string; environment: string; workspace: string; created_at: string }[];
+  createToken(env: string): string;
+  revokeToken(id: string): boolean;
   setWorkflowState(env: string, workflowId: string, state: WorkflowState): void;
   /** The recording's state and, when ready, its bytes; never counted against the API budget. */
   recording(run: RunRecord): { state: string; bytes: Buffer | null };
@@ -350,6 +355,21 @@ export async function handleWebApp(
     );
     return true;
   }
+  if (p[0] === "tokens" && p.length === 1) {
+    page(
+      res,
+      200,
+      "Personal access tokens",
+      tokensPage({
+        tokens: host.listTokens(),
+        environments: envs.map((e) => e.def.name),
+        csrf,
+        created: null,
+      }),
+      "tokens",
+    );
+    return true;
+  }
   if (p[0] === "vault" && p.length === 1) {
     const runs = host.runs();
     page(
@@ -450,6 +470,31 @@ export async function handleWebApp(
     if (path[0] === "keys" && path[2] === "revoke" && path.length === 3) {
       if (!h.revokeKey(path[1] as string)) throw new HttpError(404, "KEY_NOT_FOUND", "no such key");
       redirect(r, "/_app/keys");
+      return true;
+    }
+    if (path[0] === "tokens" && path.length === 1) {
+      const env = form.get("environment") ?? "";
+      if (!envs.some((e) => e.def.name === env))
+        throw new HttpError(400, "INVALID_ENVIRONMENT", "unknown environment");
+      const token = h.createToken(env);
+      page(
+        r,
+        201,
+        "Personal access tokens",
+        tokensPage({
+          tokens: h.listTokens(),
+          environments: envs.map((e) => e.def.name),
+          csrf,
+          created: { token, environment: env },
+        }),
+        "tokens",
+      );
+      return true;
+    }
+    if (path[0] === "tokens" && path[2] === "revoke" && path.length === 3) {
+      if (!h.revokeToken(path[1] as string))
+        throw new HttpError(404, "TOKEN_NOT_FOUND", "no such token");
+      redirect(r, "/_app/tokens");
       return true;
     }
     if (path[0] === "workflows" && path[3] === "state" && path.length === 4) {

@@ -7,6 +7,8 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
@@ -239,6 +241,71 @@ describe("web application in Chromium", () => {
     expect(await yaml.text()).toMatch(/^openapi: /m);
     await shot("api-docs");
   }, 120_000);
+
+  it("a person makes an agent token, enables the agent's draft, and sees its run marked mcp", async () => {
+    await page.goto(`${emu.url}/_app/tokens`);
+    await page.selectOption('select[name="environment"]', "production");
+    await page.click('button:has-text("Create token")');
+    const token = (await page.locator("#new-key").textContent()) ?? "";
+    expect(token).toMatch(/^wfr_pat_/);
+    await shot("tokens");
+    const transport = new StreamableHTTPClientTransport(new URL(`${emu.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const agent = new Client({ name: "web-app-test", version: "1.0.0" });
+    await agent.connect(transport);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) =>
+        (await agent.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as {
+          isError?: boolean;
+          structuredContent?: Record<string, unknown>;
+        };
+      const saved = await call("save_workflow", {
+        name: "Agent drafted check",
+        inputs: [{ name: "vendor", type: "text", required: true }],
+        outputs: [{ name: "ok", type: "boolean" }],
+      });
+      expect(saved.isError).toBeFalsy();
+      const draftId = saved.structuredContent?.id as string;
+      const launch = {
+        workflow_id: draftId,
+        inputs: { vendor: "Acme" },
+        idempotency_key: "agent-web-1",
+      };
+      expect((await call("launch_run", launch)).isError).toBe(true);
+      // Enabling the draft is the person's action, in the page.
+      await page.goto(`${emu.url}/_app/workflows`);
+      const row = page.locator(`tr[data-workflow-id="${draftId}"]`);
+      expect(await row.locator("td").nth(1).textContent()).toBe("draft");
+      await row.locator('button:has-text("Enable")').click();
+      await page.waitForSelector(
+        `tr[data-workflow-id="${draftId}"] button:has-text("Disable")`,
+        WAIT,
+      );
+      const started = await call("launch_run", launch);
+      expect(started.isError).toBeFalsy();
+      const runId = started.structuredContent?.run_id as string;
+      await page.goto(`${emu.url}/?q=${runId}`);
+      await page.waitForSelector(`tr[data-run-id="${runId}"]`, WAIT);
+      expect(await page.locator(`tr[data-run-id="${runId}"] td`).nth(4).textContent()).toBe("mcp");
+    } finally {
+      await agent.close();
+    }
+    // Revoked in the page: the endpoint refuses the token.
+    await page.goto(`${emu.url}/_app/tokens`);
+    await page.locator('tr:has(button:has-text("Revoke"))').last().locator("button").click();
+    await page.waitForURL(`${emu.url}/_app/tokens`);
+    const refused = await fetch(`${emu.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+    });
+    expect(refused.status).toBe(401);
+  }, 180_000);
 
   it("refuses forms from another site or without the CSRF token", async () => {
     const cookies = await page.context().cookies();
