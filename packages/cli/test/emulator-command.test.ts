@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { expect, it } from "vitest";
 import { BIN } from "./harness.js";
 
-it("wfr emulator prints base URLs and a working key, and stops on SIGTERM", async () => {
+it("wfr emulator prints base URLs, a working key and a one-time sign-in link, and stops on SIGTERM", async () => {
   const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "" },
@@ -24,6 +24,17 @@ it("wfr emulator prints base URLs and a working key, and stops on SIGTERM", asyn
       headers: { authorization: `Bearer ${key}` },
     });
     expect(response.status).toBe(404);
+    // The printed sign-in link opens the web application once and sets the portal session.
+    const link = /sign in \(one-time link\): (\S+)/.exec(stdout)?.[1];
+    expect(link).toBeDefined();
+    const signIn = await fetch(link as string, { redirect: "manual" });
+    expect(signIn.status).toBe(303);
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(cookie).toMatch(/^wfr_portal_session=/);
+    const runs = await fetch(new URL("/", link).toString(), { headers: { cookie } });
+    expect(runs.status).toBe(200);
+    expect(await runs.text()).toContain("Run history");
+    expect((await fetch(link as string, { redirect: "manual" })).status).toBe(401);
   } finally {
     child.kill("SIGTERM");
   }

@@ -1,5 +1,15 @@
 // The public API's route table, in the order and words of the spec's endpoint table
-// (workflow-run-api.md "Endpoints"): method, path under /{env}/api/v1, required scope.
+// (workflow-run-api.md "Endpoints"): method, path under /{env}/api/v1, required scope, handler
+// (api-handlers.ts).
+import {
+  type ApiHandler,
+  events,
+  humanInput,
+  launch,
+  recording,
+  result,
+  status,
+} from "./api-handlers.js";
 
 export const SCOPES = ["workflows:run", "runs:read"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -12,6 +22,7 @@ export interface ApiRoute {
   scope: Scope;
   name: ApiRouteName;
   purpose: string;
+  handler: ApiHandler;
 }
 
 export const API_ROUTES: readonly ApiRoute[] = [
@@ -21,6 +32,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     scope: "workflows:run",
     name: "launch",
     purpose: "launch an enabled saved workflow",
+    handler: launch,
   },
   {
     method: "GET",
@@ -28,6 +40,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     scope: "runs:read",
     name: "status",
     purpose: "read run envelope",
+    handler: status,
   },
   {
     method: "GET",
@@ -35,6 +48,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     scope: "runs:read",
     name: "result",
     purpose: "read outputs, or pending status",
+    handler: result,
   },
   {
     method: "GET",
@@ -42,6 +56,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     scope: "runs:read",
     name: "events",
     purpose: "read JSON event snapshot",
+    handler: events,
   },
   {
     method: "GET",
@@ -49,6 +64,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     scope: "runs:read",
     name: "recording",
     purpose: "download session video",
+    handler: recording,
   },
   {
     method: "POST",
@@ -56,6 +72,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     scope: "workflows:run",
     name: "human",
     purpose: "answer a human checkpoint",
+    handler: humanInput,
   },
 ];
 

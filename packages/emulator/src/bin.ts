@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
   const { running: emu, environments } = await launchEmulator(opts);
   process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);
+  process.stdout.write(`  web application: ${emu.url}/  (sign in once with ${emu.signInUrl})\n`);
   for (const e of environments) {
     process.stdout.write(
       `  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}/api-docs/openapi.json)\n`,

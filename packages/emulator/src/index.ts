@@ -9,11 +9,22 @@ import { readSchemasDir } from "./definition-read.js";
 import { Emulator } from "./http-server.js";
 import type { EnvironmentDef } from "./types.js";
 
+export { AgentSurface } from "./agent-surface.js";
+export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./authoring.js";
 export { signWebhook } from "./callbacks.js";
 export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
 export { CatalogError } from "./catalog.js";
 export { emitDefinition } from "./definition-emit.js";
 export { DefinitionError, readDefinition } from "./definition-read.js";
+// Issue 11: what the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
+export {
+  type CreatedPersonalAccessToken,
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  type PersonalAccessTokenInfo,
+  PersonalAccessTokenStore,
+  revokePersonalAccessToken,
+} from "./personal-access-tokens.js";
 export type { Scenario, ScenarioStep } from "./types.js";
 
 export interface EmulatorOptions {
@@ -49,6 +60,10 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   url: string;
   port: number;
+  /** The web application's one-time sign-in link (opening it sets the portal session cookie). */
+  signInUrl: string;
+  /** A new one-time sign-in link (each works once). */
+  createSignInLink(): string;
   close(): Promise<void>;
   adminToken?: never;
 }
@@ -104,6 +119,8 @@ export async function launchEmulator(
   const running: RunningEmulator = {
     url: emu.origin,
     port: emu.port,
+    signInUrl: emu.signInUrl,
+    createSignInLink: () => emu.createSignInLink(),
     close: () => {
       closing ??= emu.close();
       return closing;

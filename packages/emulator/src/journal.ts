@@ -20,6 +20,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { isObject } from "./json-text.js";
 
 export type JournalRecord = { t: string; [k: string]: unknown };
 
@@ -46,8 +47,7 @@ const NEWLINE = 0x0a;
 function parseRecord(text: string): JournalRecord | null {
   try {
     const rec = JSON.parse(text) as unknown;
-    if (typeof rec === "object" && rec !== null && typeof (rec as JournalRecord).t === "string")
-      return rec as JournalRecord;
+    if (isObject(rec) && typeof rec.t === "string") return rec as JournalRecord;
   } catch {
     /* not a record */
   }

@@ -2,6 +2,7 @@
 // the path without its query, the status, the duration, the run and an idempotency outcome;
 // never a header, a key, a vault value or a body.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { redactSignInPath } from "./web-app/sign-in.js";
 
 export type RequestLogFormat = "text" | "json" | "off";
 
@@ -63,7 +64,8 @@ export function logRequest(
         time,
         method: req.method ?? "?",
         // The query is left out: a misplaced API key would be in it (spec "Authentication" 4).
-        path: q < 0 ? raw : raw.slice(0, q),
+        // A one-time sign-in link is a credential until used: its token is not logged either.
+        path: redactSignInPath(q < 0 ? raw : raw.slice(0, q)),
         status: res.headersSent ? res.statusCode : 0,
         duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         ...notes.get(res),

@@ -42,6 +42,7 @@ export type NewRun = Pick<
   | "fingerprint"
   | "attachments"
   | "scenario"
+  | "source"
 >;
 
 /** A fault injected into a live run from the admin API. */

@@ -1,6 +1,7 @@
 // Strict validation of launch `inputs` against a workflow's declared input schema.
 // Spec "Input value types": values must have the declared JSON type; no automatic conversion.
 // Spec "Errors": details lists affected fields with reason INVALID_TYPE, REQUIRED or UNKNOWN_INPUT.
+import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";
 
 export type Reason = "INVALID_TYPE" | "REQUIRED" | "UNKNOWN_INPUT";
@@ -49,22 +50,13 @@ function describe(v: unknown): string {
   return t === "integer" ? "number" : t;
 }
 
-/** Non-narrowing object check for schemas (they stay `any`). */
-function isSchemaObj(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function childPath(base: string, key: string): string {
   return base === "" ? key : `${base}.${key}`;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** True when the schema (or one of its anyOf/oneOf branches) references FileReference. */
 export function isFileSchema(schema: JsonSchema): boolean {
-  if (!isSchemaObj(schema)) return false;
+  if (!isObject<JsonSchema>(schema)) return false;
   if (schema.$ref === FILE_REFERENCE_REF || schema["x-input-type"] === "file") return true;
   const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
   return branches.some((b: JsonSchema) => isFileSchema(b));
@@ -72,11 +64,14 @@ export function isFileSchema(schema: JsonSchema): boolean {
 
 /** Whether any input field (at any depth) carries file references. */
 export function declaresFileInput(schema: JsonSchema): boolean {
-  if (!isSchemaObj(schema)) return false;
+  if (!isObject<JsonSchema>(schema)) return false;
   if (isFileSchema(schema) || schema["x-input-type"] === "files") return true;
   for (const key of ["properties"]) {
     const props = schema[key];
-    if (isSchemaObj(props) && Object.values(props as object).some((p) => declaresFileInput(p)))
+    if (
+      isObject<JsonSchema>(props) &&
+      Object.values(props as object).some((p) => declaresFileInput(p))
+    )
       return true;
   }
   if (schema.items && declaresFileInput(schema.items)) return true;
@@ -151,7 +146,7 @@ class Walker {
 
   /** Validate `v` at `path`; returns the value with defaults applied. */
   check(schema: JsonSchema, v: unknown, path: string): unknown {
-    if (!isSchemaObj(schema)) return v;
+    if (!isObject<JsonSchema>(schema)) return v;
     if (schema.$ref === FILE_REFERENCE_REF) return this.fileRef(v, path);
     if (schema["x-input-type"] === "file" && !schema.type) return this.fileRef(v, path);
     const branches: JsonSchema[] | undefined = schema.anyOf ?? schema.oneOf;
@@ -189,7 +184,7 @@ class Walker {
     if (typeof v === "string") return this.string(schema, v, path);
     if (typeof v === "number") return this.number(schema, v, path);
     if (Array.isArray(v)) return this.array(schema, v, path);
-    if (isPlainObject(v)) return this.object(schema, v, path);
+    if (isObject(v)) return this.object(schema, v, path);
     return v;
   }
 
@@ -214,7 +209,7 @@ class Walker {
 
   fileRef(v: unknown, path: string): unknown {
     // Spec "Input value types": File = object {attachment_id}, never a path or filename string.
-    if (!isPlainObject(v)) {
+    if (!isObject(v)) {
       return this.fail(
         path,
         "INVALID_TYPE",
@@ -277,7 +272,7 @@ class Walker {
   }
 
   object(schema: JsonSchema, v: Record<string, unknown>, path: string): unknown {
-    const props: Record<string, JsonSchema> = isSchemaObj(schema.properties)
+    const props: Record<string, JsonSchema> = isObject<JsonSchema>(schema.properties)
       ? schema.properties
       : {};
     const required: string[] = Array.isArray(schema.required) ? schema.required : [];
@@ -292,7 +287,7 @@ class Walker {
       } else if (schema.additionalProperties === false) {
         this.fail(field, "UNKNOWN_INPUT", "not a declared input of this workflow");
       } else {
-        const extra = isSchemaObj(schema.additionalProperties)
+        const extra = isObject<JsonSchema>(schema.additionalProperties)
           ? this.check(schema.additionalProperties, v[key], field)
           : v[key];
         setOwn(out, key, extra);
@@ -302,7 +297,7 @@ class Walker {
       if (Object.hasOwn(v, key)) continue;
       const p = props[key];
       // definition-format.md: a field with a saved default is not required; the default applies.
-      if (isSchemaObj(p) && p.default !== undefined) {
+      if (isObject<JsonSchema>(p) && p.default !== undefined) {
         setOwn(out, key, structuredClone(p.default));
       } else if (required.includes(key)) {
         this.fail(childPath(path, key), "REQUIRED", "required input is missing");
@@ -318,7 +313,7 @@ export function validateInputs(schema: JsonSchema, inputs: unknown): InputValida
     w.fail("inputs", "REQUIRED", "inputs is required");
     return { ok: false, value: {}, details: w.details, fileRefs: [] };
   }
-  if (!isPlainObject(inputs)) {
+  if (!isObject(inputs)) {
     w.fail("inputs", "INVALID_TYPE", `inputs must be an object, got ${describe(inputs)}`);
     return { ok: false, value: {}, details: w.details, fileRefs: [] };
   }

@@ -1,5 +1,6 @@
 // Vault (spec "What the service does"): credentials are held apart from the API, used at run time
 // by name, and never appear in any response, event, callback or log.
+import { isObject } from "./json-text.js";
 import { setOwn } from "./validate-inputs.js";
 
 export const REDACTED = "[redacted]";
@@ -25,8 +26,8 @@ export function redactVault(value: unknown, vault: Record<string, string>): Vaul
       return s;
     }
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    if (v !== null && typeof v === "object") {
-      const o = v as Record<string, unknown>;
+    if (isObject(v)) {
+      const o = v;
       const keys = Object.keys(o);
       if (keys.length === 1 && keys[0] === "vault" && typeof o.vault === "string") {
         if (Object.hasOwn(vault, o.vault)) used.push(o.vault);

@@ -471,7 +471,7 @@ export function registerWorkflowTools(
         openWorldHint: false,
       },
     },
-    guard(async ({ run_id }) => {
+    guard(async ({ run_id }, extra) => {
       const run = await backend.getRun(run_id);
       const action = (run.human_action ?? undefined) as Record<string, unknown> | undefined;
       const personUrl = backend.runPageUrl(run_id);
@@ -514,19 +514,24 @@ export function registerWorkflowTools(
       ]
         .filter(Boolean)
         .join("\n");
-      // Where the client supports URL-mode elicitation, offer the person the link that way.
+      // Where the client supports URL-mode elicitation, offer the person the link that way. It
+      // rides this call's own response stream (relatedRequestId), so it also reaches the client
+      // of a stateless HTTP server, which has no standalone stream (the emulator's /mcp).
       if (
         personUrl &&
         !structured.response_accepted &&
         server.server.getClientCapabilities()?.elicitation?.url
       ) {
         server.server
-          .elicitInput({
-            mode: "url",
-            message: `Run ${run_id} needs a decision from a person: ${reason ?? "a checkpoint"}`,
-            url: personUrl,
-            elicitationId: `human-wait-${run_id}`,
-          })
+          .elicitInput(
+            {
+              mode: "url",
+              message: `Run ${run_id} needs a decision from a person: ${reason ?? "a checkpoint"}`,
+              url: personUrl,
+              elicitationId: `human-wait-${run_id}`,
+            },
+            { relatedRequestId: extra.requestId },
+          )
           .catch(() => undefined);
       }
       return ok(explanation, structured);

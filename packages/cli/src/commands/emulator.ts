@@ -32,6 +32,8 @@ export async function emulatorCommand(options: {
       : {}),
   });
   process.stdout.write(`wfr emulator listening on ${running.url}\n`);
+  process.stdout.write(`  web application: ${running.url}/\n`);
+  process.stdout.write(`  sign in (one-time link): ${running.signInUrl}\n`);
   for (const e of environments) {
     process.stdout.write(
       `  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}/api-docs/openapi.json\n`,
@@ -42,11 +44,7 @@ export async function emulatorCommand(options: {
         environment: e.name,
         scopes: ["workflows:run", "runs:read"],
       });
-      const session = await post(`${running.url}/_emulator/portal-sessions`, {
-        environment: e.name,
-      });
       process.stdout.write(`    key (emulator only): ${String(key.token)}\n`);
-      process.stdout.write(`    portal cookie: ${String(session.cookie)}\n`);
     }
   }
   await new Promise<void>((resolveStop) => {

@@ -1,0 +1,395 @@
+// The admin API under /_emulator (not part of the spec): a route table like api-routes.ts, with
+// its handlers. The Host, Origin and admin-token checks run before (http-server.ts,
+// request-guard.ts); the agent surface's admin routes (issue 11) are tried first.
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SCOPES, type Scope } from "./api-routes.js";
+import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
+import {
+  adminEnv,
+  createKey,
+  type EmulatorState,
+  type EnvState,
+  resendCallback,
+  resetEnvironment,
+  setWorkflowState,
+} from "./emulator-state.js";
+import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
+import { isObject } from "./json-text.js";
+import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
+import type { Fault } from "./run-engine.js";
+import { envelope } from "./run-views.js";
+import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
+import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
+
+const ADMIN_LIMIT = 8_388_608;
+
+/** One admin call: the matched path parameters by name (`{env}` gives `params.env`). */
+export interface AdminCall {
+  st: EmulatorState;
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+}
+
+export interface AdminRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Under /_emulator. */
+  path: string;
+  handler: (call: AdminCall) => Promise<void> | void;
+}
+
+async function adminJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<Record<string, unknown>> {
+  const body = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
+  if (!isObject(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
+  return body;
+}
+
+/** Body of POST .../runs/{id}/faults/{kind}; errors name the field. */
+export function parseFault(kind: string, body: Record<string, unknown>): Fault {
+  try {
+    switch (kind) {
+      case "checkpoint": {
+        const s = parseStep({ human: { kind: "approval", reason: "injected", ...body } }, 0);
+        if ("human" in s) return { kind: "checkpoint", human: s.human };
+        break;
+      }
+      case "expire":
+        return { kind: "expire" };
+      case "fail": {
+        const s = parseStep({ fail: body }, 0);
+        if ("fail" in s) return { kind: "fail", status: s.fail.status, error: s.fail.error };
+        break;
+      }
+      case "succeed": {
+        const s = parseStep({ succeed: body }, 0);
+        if ("succeed" in s)
+          return {
+            kind: "succeed",
+            ...(s.succeed.outputs ? { outputs: s.succeed.outputs } : {}),
+          };
+        break;
+      }
+    }
+  } catch (e) {
+    throw new HttpError(400, "INVALID_FAULT", (e as Error).message);
+  }
+  throw new HttpError(404, "NOT_FOUND", "faults are checkpoint, expire, fail and succeed");
+}
+
+function runHistory(st: EmulatorState, run: RunRecord): Record<string, unknown> {
+  const links = st.links(run.environment);
+  const rec = run.scenario.recording ?? { mode: "ready" };
+  return {
+    run_id: run.run_id,
+    workflow_id: run.workflow_id,
+    revision: run.revision,
+    environment: run.environment,
+    workspace: run.workspace,
+    status: run.status,
+    source: run.source ?? "api",
+    inputs: run.inputs,
+    metadata: run.metadata,
+    model: run.model,
+    attachments: run.attachments,
+    callback_url: run.callback_url,
+    idempotency_key: run.idempotency_key,
+    error: run.error,
+    outputs: run.outputs,
+    created_at: iso(run.created_at),
+    finished_at: run.finished_at === null ? null : iso(run.finished_at),
+    events: run.events,
+    checkpoints: run.checkpoints.map((c) => ({
+      checkpoint_id: c.checkpoint_id,
+      kind: c.kind,
+      reason: c.reason,
+      expires_at: iso(c.expires_at),
+      answered: c.answer !== undefined,
+      answer: c.answer === undefined ? null : JSON.parse(c.answer),
+      acknowledged: c.acknowledged === true,
+      expired: c.expired === true,
+    })),
+    recording: {
+      mode: rec.mode,
+      session: run.scenario.session ?? "browser",
+      state: recordingState(run, st.clock.now()).kind,
+      url: hasBrowserRecording(run) ? `${links.apiBase}/runs/${run.run_id}/recording` : null,
+      size_bytes: rec.size_bytes ?? recordingBytes().length,
+    },
+    envelope: envelope(run, links),
+  };
+}
+
+/** The run `{runId}` of environment `{env}`, brought up to date; 404 otherwise. */
+function envRun(st: EmulatorState, env: EnvState, runId: string | undefined): RunRecord {
+  const run = runId === undefined ? undefined : st.engine.runs.get(runId);
+  if (!run || run.environment !== env.def.name)
+    throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+  return run;
+}
+
+function envWorkflow(env: EnvState, workflowId: string | undefined): WorkflowDef {
+  const wf = workflowId === undefined ? undefined : env.def.workflows.get(workflowId);
+  if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+  return wf;
+}
+
+function badEnvironment(name: unknown): HttpError {
+  return new HttpError(400, "INVALID_ENVIRONMENT", `unknown environment ${JSON.stringify(name)}`);
+}
+
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  {
+    method: "POST",
+    path: "/keys",
+    handler: async ({ st, req, res }) => {
+      const b = await adminJson(req, res);
+      const env = st.envs.get(b.environment as string);
+      if (!env) throw badEnvironment(b.environment);
+      const scopes = b.scopes ?? [...SCOPES];
+      if (
+        !Array.isArray(scopes) ||
+        scopes.some((s) => !(SCOPES as readonly string[]).includes(s))
+      ) {
+        throw new HttpError(400, "INVALID_SCOPE", `scopes must be a list of ${SCOPES.join(", ")}`);
+      }
+      if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
+        throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string");
+      }
+      const { token, key } = createKey(
+        st,
+        env,
+        (b.workspace as string | undefined) ?? env.def.workspace,
+        scopes as Scope[],
+      );
+      return sendJson(res, 201, {
+        token,
+        environment: key.environment,
+        workspace: key.workspace,
+        scopes: key.scopes,
+      });
+    },
+  },
+  {
+    method: "POST",
+    path: "/sign-in-links",
+    // A fresh one-time link to the web application (the one printed at start-up is used once).
+    handler: ({ st, res }) =>
+      sendJson(res, 201, { url: st.signIn.create(st.origin, st.clock.now()) }),
+  },
+  {
+    method: "POST",
+    path: "/portal-sessions",
+    handler: async ({ st, req, res }) => {
+      const b = await adminJson(req, res);
+      const env = st.envs.get(b.environment as string);
+      if (!env) throw badEnvironment(b.environment);
+      const id = randomBytes(24).toString("base64url");
+      const workspace = typeof b.workspace === "string" ? b.workspace : env.def.workspace;
+      st.portalSessions.set(id, { environment: env.def.name, workspace });
+      return sendJson(res, 201, {
+        cookie: `wfr_portal_session=${id}`,
+        environment: env.def.name,
+        workspace,
+      });
+    },
+  },
+  {
+    method: "POST",
+    path: "/clock/advance",
+    handler: async ({ st, req, res }) => {
+      const b = await adminJson(req, res);
+      if (!(st.clock instanceof VirtualClock)) {
+        throw new HttpError(
+          409,
+          "CLOCK_NOT_VIRTUAL",
+          "the clock is real; start with clock virtual to advance it",
+        );
+      }
+      const ms = b.ms;
+      const clock = st.clock;
+      if (
+        typeof ms !== "number" ||
+        !Number.isFinite(ms) ||
+        ms < 0 ||
+        ms > MAX_ADVANCE_MS ||
+        clock.now() + ms > LATEST_TIME_MS
+      ) {
+        throw new HttpError(
+          400,
+          "INVALID_BODY",
+          `ms must be a number from 0 to ${MAX_ADVANCE_MS} (and keep the clock before year 9999)`,
+          { field: "ms" },
+        );
+      }
+      st.engine.advance(Math.floor(ms), (t) => clock.set(t));
+      st.record({ t: "clock", now: clock.now() });
+      return sendJson(res, 200, { now: iso(clock.now()) });
+    },
+  },
+  {
+    method: "GET",
+    path: "/clock",
+    handler: ({ st, res }) =>
+      sendJson(res, 200, { now: iso(st.clock.now()), virtual: st.clock.virtual }),
+  },
+  {
+    method: "GET",
+    path: "/environments",
+    handler: ({ st, res }) =>
+      sendJson(res, 200, {
+        environments: [...st.envs.values()].map((e) => ({
+          name: e.def.name,
+          workspace: e.def.workspace,
+          base_url: st.links(e.def.name).apiBase,
+          workflows: [...e.def.workflows.values()].map((w) => ({
+            id: w.id,
+            name: w.name,
+            state: w.state,
+            revision: w.revision,
+          })),
+        })),
+      }),
+  },
+  {
+    method: "POST",
+    path: "/environments/{env}/reset",
+    handler: ({ st, res, params }) => {
+      const env = adminEnv(st, params.env);
+      resetEnvironment(st, env.def.name);
+      st.record({ t: "reset", env: env.def.name });
+      return sendJson(res, 200, { environment: env.def.name, reset: true });
+    },
+  },
+  {
+    method: "POST",
+    path: "/environments/{env}/runs/{runId}/faults/{kind}",
+    handler: async ({ st, req, res, params }) => {
+      const run = envRun(st, adminEnv(st, params.env), params.runId);
+      const fault = parseFault(params.kind as string, await adminJson(req, res));
+      const refused = st.engine.inject(run, fault);
+      if (refused !== null) throw new HttpError(409, "FAULT_NOT_APPLICABLE", refused);
+      return sendJson(res, 200, runHistory(st, run));
+    },
+  },
+  {
+    method: "POST",
+    path: "/environments/{env}/callbacks/{eventId}/resend",
+    handler: ({ st, res, params }) => {
+      if (!resendCallback(st, adminEnv(st, params.env), params.eventId as string))
+        throw new HttpError(404, "EVENT_NOT_FOUND", "no callback with this event_id was sent");
+      return sendJson(res, 202, { event_id: params.eventId, resent: true });
+    },
+  },
+  {
+    method: "GET",
+    path: "/environments/{env}/callbacks",
+    handler: ({ st, res, params }) =>
+      sendJson(res, 200, { deliveries: adminEnv(st, params.env).deliveries }),
+  },
+  {
+    method: "GET",
+    path: "/environments/{env}/runs",
+    handler: ({ st, res, params }) => {
+      const env = adminEnv(st, params.env);
+      const runs = [...st.engine.runs.values()].filter((r) => r.environment === env.def.name);
+      for (const r of runs) st.engine.process(r);
+      return sendJson(res, 200, { runs: runs.map((r) => runHistory(st, r)) });
+    },
+  },
+  {
+    method: "GET",
+    path: "/environments/{env}/runs/{runId}",
+    handler: ({ st, res, params }) => {
+      const run = envRun(st, adminEnv(st, params.env), params.runId);
+      st.engine.process(run);
+      return sendJson(res, 200, runHistory(st, run));
+    },
+  },
+  {
+    method: "PUT",
+    path: "/environments/{env}/workflows/{workflowId}/scenario",
+    handler: async ({ st, req, res, params }) => {
+      const env = adminEnv(st, params.env);
+      const wf = envWorkflow(env, params.workflowId);
+      const b = await adminJson(req, res);
+      let scenario: Scenario;
+      try {
+        scenario = parseScenario(b);
+      } catch (e) {
+        throw new HttpError(400, "INVALID_SCENARIO", (e as Error).message);
+      }
+      env.scenarios.set(wf.id, scenario);
+      st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
+      return sendJson(res, 200, { workflow_id: wf.id, scenario });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/environments/{env}/workflows/{workflowId}/scenario",
+    handler: ({ st, res, params }) => {
+      const env = adminEnv(st, params.env);
+      const wf = envWorkflow(env, params.workflowId);
+      env.scenarios.delete(wf.id);
+      st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
+      return sendJson(res, 200, {
+        workflow_id: wf.id,
+        scenario: wf.scenario ?? defaultScenario(),
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/environments/{env}/workflows/{workflowId}/state",
+    handler: async ({ st, req, res, params }) => {
+      const env = adminEnv(st, params.env);
+      const wf = envWorkflow(env, params.workflowId);
+      const b = await adminJson(req, res);
+      if (!["enabled", "draft", "disabled"].includes(b.state as string)) {
+        throw new HttpError(400, "INVALID_STATE", "state must be enabled, draft or disabled");
+      }
+      setWorkflowState(st, env, wf, b.state as WorkflowState);
+      return sendJson(res, 200, { workflow_id: wf.id, state: wf.state });
+    },
+  },
+];
+
+/** Path parameters when `parts` fit `pattern` ("/a/{b}/c"), else null. */
+function matchPath(pattern: string, parts: readonly string[]): Record<string, string> | null {
+  const segs = pattern.split("/").filter((s) => s !== "");
+  if (segs.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i] as string;
+    const part = parts[i] as string;
+    if (seg.startsWith("{")) params[seg.slice(1, -1)] = part;
+    else if (seg !== part) return null;
+  }
+  return params;
+}
+
+/** Dispatch /_emulator/{p...}. */
+export async function handleAdmin(
+  st: EmulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  p: string[],
+): Promise<void> {
+  if (await st.agents.admin(req, res, p)) return; // issue 11: personal access tokens
+  if (p[0] === "environments" && p.length >= 3) {
+    // Under an environment, an unknown environment (then workflow) is named before the route.
+    if (!st.clock.virtual) st.engine.tick();
+    const env = adminEnv(st, p[1]);
+    if (p[2] === "workflows" && p.length === 5) envWorkflow(env, p[3]);
+  }
+  const m = req.method;
+  for (const route of ADMIN_ROUTES) {
+    if (route.method !== m) continue;
+    const params = matchPath(route.path, p);
+    if (params) return route.handler({ st, req, res, params });
+  }
+  throw new HttpError(404, "NOT_FOUND", "no such admin route");
+}

@@ -1,0 +1,253 @@
+// Everything issue 11 adds to the emulator, behind one object the HTTP edge calls in a few
+// places: the /mcp endpoint, personal access tokens (admin API and the functions the web app
+// calls), authoring sessions and drafts, the person's portal routes (enable a draft, the
+// authoring live view), and the in-memory API keys the /mcp backend launches with. It knows the
+// emulator only through `AgentHost`, so it does not depend on http-server internals.
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { AuthoringStore } from "./authoring.js";
+import { iso } from "./clock.js";
+import { emitDefinition } from "./definition-emit.js";
+import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
+import type { JournalRecord } from "./journal.js";
+import { isObject } from "./json-text.js";
+import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
+import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
+import {
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  PersonalAccessTokenStore,
+  revokePersonalAccessToken,
+} from "./personal-access-tokens.js";
+import {
+  authoringLiveView,
+  enableWorkflowAsPerson,
+  type PortalSession,
+} from "./portal-authoring.js";
+import type { Links } from "./run-views.js";
+import type { EnvironmentDef } from "./types.js";
+
+/** An API key as the REST API checks it (http-server's ApiKey, structurally). */
+export interface AgentApiKey {
+  token_sha256: string;
+  environment: string;
+  workspace: string;
+  scopes: ("workflows:run" | "runs:read")[];
+  /** Runs launched with this key are marked `source: "mcp"`. */
+  source: "mcp";
+}
+
+/** What the agent surface needs from the emulator. */
+export interface AgentHost {
+  environment(name: string): EnvironmentDef | undefined;
+  links(environment: string): Links;
+  record(rec: JournalRecord): void;
+  now(): number;
+  /** Origins of the emulator itself (request-guard.ts). */
+  sameOrigins(): ReadonlySet<string>;
+  portalSession(req: IncomingMessage): PortalSession | undefined;
+  /** Whether a bearer token is a (journalled) API key of this emulator. */
+  isApiKey(token: string): boolean;
+  tokenHash(token: string): string;
+}
+
+const ADMIN_LIMIT = 8_388_608;
+const PORTAL_LIMIT = 65_536;
+
+export class AgentSurface {
+  readonly personalAccessTokens: PersonalAccessTokenStore;
+  readonly authoring: AuthoringStore;
+  /** In-memory API keys of the /mcp backend, one per (environment, workspace); never journalled. */
+  private readonly agentKeys = new Map<string, { token: string; key: AgentApiKey }>();
+
+  private readonly endpoint: McpEndpoint;
+
+  constructor(private readonly host: AgentHost) {
+    this.personalAccessTokens = new PersonalAccessTokenStore(
+      (rec) => host.record(rec),
+      () => iso(host.now()),
+    );
+    this.authoring = new AuthoringStore(
+      (name) => host.environment(name),
+      (rec) => host.record(rec),
+      () => host.now(),
+    );
+    this.endpoint = new McpEndpoint({
+      tokens: this.personalAccessTokens,
+      isApiKey: (token) => host.isApiKey(token),
+      allowedOrigins: () => [...host.sameOrigins()],
+      backendFor: (person) => {
+        const links = host.links(person.environment);
+        return createEmulatorBackend({
+          environment: person.environment,
+          workspace: person.workspace,
+          apiBase: links.apiBase,
+          envBase: links.envBase,
+          agentKey: this.agentKey(person.environment, person.workspace),
+          definition: () => {
+            const env = host.environment(person.environment);
+            if (!env) return { document: { paths: {} }, workspace: "" };
+            return { document: emitDefinition(env, links.apiBase), workspace: env.workspace };
+          },
+          startAuthoringSession: (purpose) => {
+            const s = this.authoring.startSession(person.environment, person.workspace, purpose);
+            return { session_id: s.session_id, expires_at: iso(s.expires_at) };
+          },
+          saveDraft: (request) => {
+            const wf = this.authoring.saveDraft(person.environment, request);
+            return { id: wf.id, name: wf.name, state: wf.state, revision: wf.revision };
+          },
+        });
+      },
+    });
+  }
+
+  // ---------- persistence ----------
+
+  /** Replays one journal record; false when it is not one of this surface's records. */
+  apply(rec: JournalRecord): boolean {
+    return this.personalAccessTokens.apply(rec) || this.authoring.apply(rec);
+  }
+
+  /** Tokens, sessions and drafts; yield them before the emulator's `state` records. */
+  *snapshot(): Generator<JournalRecord> {
+    yield* this.personalAccessTokens.snapshot();
+    yield* this.authoring.snapshot();
+  }
+
+  get size(): number {
+    return this.personalAccessTokens.size + this.authoring.size;
+  }
+
+  // ---------- the REST API's view ----------
+
+  /** The /mcp backend's key with this hash, if it is one. */
+  apiKeyByHash(hash: string): AgentApiKey | undefined {
+    for (const agent of this.agentKeys.values())
+      if (agent.key.token_sha256 === hash) return agent.key;
+    return undefined;
+  }
+
+  /** A 401 message for a bearer token the REST API did not accept. */
+  refusalMessage(token: string | undefined): string | undefined {
+    // Spec "Authentication" 1 and 7: the API takes workspace keys; a person's token is for /mcp.
+    return token !== undefined && this.personalAccessTokens.verify(token)
+      ? "a personal access token is accepted only by the agent (MCP) endpoint; the API needs an API key"
+      : undefined;
+  }
+
+  // ---------- routes ----------
+
+  /** /mcp (mcp-endpoint/endpoint.ts). */
+  mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.endpoint.handle(req, res);
+  }
+
+  /** Closes the agent sessions (the emulator stops). */
+  close(): Promise<void> {
+    return this.endpoint.close();
+  }
+
+  /** Portal routes of agent authoring under /<env>/portal/; false when none matched. */
+  async portal(
+    req: IncomingMessage,
+    res: ServerResponse,
+    env: EnvironmentDef,
+    rest: readonly string[],
+  ): Promise<boolean> {
+    if (rest[0] !== "portal" || rest.length !== 4) return false;
+    if (req.method === "POST" && rest[1] === "workflows" && rest[3] === "enable") {
+      await readBodyWithin(req, res, PORTAL_LIMIT);
+      const { workflow, changed } = enableWorkflowAsPerson(
+        "POST",
+        req.headers,
+        this.host.sameOrigins(),
+        this.host.portalSession(req),
+        env,
+        rest[2] as string,
+      );
+      // The emulator's own `state` record: the same one the admin API writes.
+      if (changed)
+        this.host.record({ t: "state", env: env.name, workflow: workflow.id, state: "enabled" });
+      sendJson(res, 200, { workflow_id: workflow.id, state: workflow.state });
+      return true;
+    }
+    if (req.method === "GET" && rest[1] === "authoring" && rest[3] === "live") {
+      const html = authoringLiveView(
+        this.host.portalSession(req),
+        env,
+        this.authoring.session(rest[2] as string),
+        this.host.now(),
+      );
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Length": Buffer.byteLength(html),
+        "Cache-Control": "no-store",
+      });
+      res.end(html);
+      return true;
+    }
+    return false;
+  }
+
+  /** /_emulator/personal-access-tokens[/{id}]: create, list (no token values), revoke. */
+  async admin(req: IncomingMessage, res: ServerResponse, p: readonly string[]): Promise<boolean> {
+    if (p[0] !== "personal-access-tokens") return false;
+    const store = this.personalAccessTokens;
+    if (req.method === "POST" && p.length === 1) {
+      const b = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
+      if (!isObject(b)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
+      const env =
+        typeof b.environment === "string" ? this.host.environment(b.environment) : undefined;
+      if (!env) {
+        throw new HttpError(
+          400,
+          "INVALID_ENVIRONMENT",
+          `unknown environment ${JSON.stringify(b.environment)}`,
+          {
+            field: "environment",
+          },
+        );
+      }
+      if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
+        throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string", {
+          field: "workspace",
+        });
+      }
+      const workspace = (b.workspace as string | undefined) ?? env.workspace;
+      sendJson(res, 201, createPersonalAccessToken(store, { environment: env.name, workspace }));
+      return true;
+    }
+    if (req.method === "GET" && p.length === 1) {
+      sendJson(res, 200, { tokens: listPersonalAccessTokens(store) });
+      return true;
+    }
+    if (req.method === "DELETE" && p.length === 2) {
+      if (!revokePersonalAccessToken(store, p[1] as string)) {
+        throw new HttpError(404, "TOKEN_NOT_FOUND", "no personal access token with this id");
+      }
+      sendJson(res, 200, { id: p[1], revoked: true });
+      return true;
+    }
+    return false;
+  }
+
+  /** The in-memory API key the /mcp backend uses on loopback for one workspace. */
+  private agentKey(environment: string, workspace: string): string {
+    const id = JSON.stringify([environment, workspace]);
+    const existing = this.agentKeys.get(id);
+    if (existing) return existing.token;
+    const token = `wfr_agent_${randomBytes(24).toString("base64url")}`;
+    this.agentKeys.set(id, {
+      token,
+      key: {
+        token_sha256: this.host.tokenHash(token),
+        environment,
+        workspace,
+        scopes: ["workflows:run", "runs:read"],
+        source: "mcp",
+      },
+    });
+    return token;
+  }
+}

@@ -1,0 +1,267 @@
+// The public API's handlers, one per row of the spec's endpoint table (api-routes.ts names
+// them): launch, status, result, events, recording, human-input. Authentication and the scope
+// check happen before a handler runs (http-server.ts, auth.ts).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
+import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
+import { idempotencyScope, requestFingerprint } from "./idempotency.js";
+import { isObject } from "./json-text.js";
+import {
+  BODY_LIMIT,
+  checkAttachments,
+  checkCallback,
+  checkMetadata,
+  checkModel,
+  checkTopLevel,
+  idempotencyKeyOf,
+} from "./launch-body.js";
+import { recordingBytes, recordingState } from "./recording.js";
+import { noteRequest } from "./request-log.js";
+import { envelope, eventsView, type Links, resultView } from "./run-views.js";
+import { defaultScenario } from "./scenario.js";
+import { isTerminal, type RunRecord } from "./types.js";
+import { declaresFileInput, validateInputs } from "./validate-inputs.js";
+
+const HUMAN_INPUT_LIMIT = 1_048_576;
+
+/** One authenticated, scope-checked call of the public API. */
+export interface ApiCall {
+  st: EmulatorState;
+  req: IncomingMessage;
+  res: ServerResponse;
+  env: EnvState;
+  key: ApiKey;
+  /** The route's one path parameter: workflowId for launch, runId otherwise. */
+  param: string;
+  links: Links;
+}
+
+export type ApiHandler = (call: ApiCall) => Promise<void> | void;
+
+function findRun(st: EmulatorState, key: ApiKey, runId: string): RunRecord {
+  const run = st.engine.runs.get(runId);
+  // Spec "Authentication" 3: 404 for a run outside the workspace or environment, no leak.
+  if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
+    throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+  }
+  st.engine.process(run);
+  return run;
+}
+
+/** POST /automations/{workflowId}/runs */
+export async function launch({
+  st,
+  req,
+  res,
+  env,
+  key,
+  param: workflowId,
+}: ApiCall): Promise<void> {
+  const buf = await readBodyWithin(req, res, BODY_LIMIT);
+  const wf = env.def.workflows.get(workflowId);
+  // Only a saved workflow id is valid; anything else (run or session ids) is not found.
+  if (!wf || env.def.workspace !== key.workspace) {
+    throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+  }
+  const body = parseJsonBody(buf);
+  const top = checkTopLevel(body);
+  if (top) throw problemError(top);
+  const b = body as Record<string, unknown>;
+  const idemKey = idempotencyKeyOf(b, req.headers["idempotency-key"]);
+  if ("code" in idemKey) throw problemError(idemKey);
+  // Only a keyed launch is ever compared with another, so only it pays for canonical JSON.
+  const fingerprint = idemKey.key === null ? "" : requestFingerprint(b);
+  const scope =
+    idemKey.key === null ? null : idempotencyScope(key.workspace, env.def.name, wf.id, idemKey.key);
+  if (scope !== null) {
+    const hit = st.idem.check(scope, fingerprint);
+    const prior = hit.kind === "new" ? undefined : st.engine.runs.get(hit.runId);
+    if (hit.kind === "replay" && prior) {
+      st.engine.process(prior);
+      noteRequest(res, { run_id: prior.run_id, idempotency: "replay" });
+      return sendJson(res, 202, envelope(prior, st.links(env.def.name)));
+    }
+    if (hit.kind === "conflict") {
+      noteRequest(res, { idempotency: "conflict" });
+      throw new HttpError(
+        409,
+        "IDEMPOTENCY_CONFLICT",
+        "this idempotency key was used with a different request for this workflow",
+      );
+    }
+  }
+  if (wf.state !== "enabled") {
+    throw new HttpError(
+      409,
+      "WORKFLOW_NOT_ENABLED",
+      `workflow is ${wf.state}; only an enabled workflow can be launched`,
+      {
+        state: wf.state,
+      },
+    );
+  }
+  for (const check of [checkMetadata(b), checkModel(b, wf.model)])
+    if (check) throw problemError(check);
+  const cb = checkCallback(b, st.cfg.allowLocalCallbacks);
+  if ("code" in cb) throw problemError(cb);
+  const att = checkAttachments(b);
+  if ("code" in att) throw problemError(att);
+  if (att.meta.length > 0 && !declaresFileInput(wf.inputs)) {
+    throw new HttpError(
+      400,
+      "INVALID_ATTACHMENTS",
+      "this workflow declares no file input, so attachments cannot be used",
+    );
+  }
+  const v = validateInputs(wf.inputs, b.inputs);
+  if (!v.ok) {
+    throw new HttpError(
+      400,
+      "INVALID_INPUTS",
+      "inputs failed validation against the workflow's input schema",
+      {
+        details: v.details,
+      },
+    );
+  }
+  for (const ref of v.fileRefs) {
+    if (!att.ids.has(ref.attachment_id)) {
+      throw new HttpError(
+        400,
+        "INVALID_ATTACHMENTS",
+        `input ${ref.field} references attachment ${JSON.stringify(ref.attachment_id)}, which is not in input_context.attachments`,
+      );
+    }
+  }
+  const scenario = structuredClone(env.scenarios.get(wf.id) ?? wf.scenario ?? defaultScenario());
+  const run = st.engine.create({
+    environment: env.def.name,
+    workspace: key.workspace,
+    workflow_id: wf.id,
+    revision: wf.revision,
+    inputs: v.value,
+    metadata: isObject(b.metadata) ? b.metadata : {},
+    model: typeof b.model === "string" ? b.model : null,
+    callback_url: cb.url,
+    idempotency_key: idemKey.key,
+    fingerprint,
+    attachments: att.meta,
+    scenario,
+    source: key.source ?? "api",
+  });
+  if (scope !== null) st.idem.remember(scope, run.run_id, fingerprint);
+  noteRequest(res, { run_id: run.run_id });
+  sendJson(res, 202, envelope(run, st.links(env.def.name)));
+}
+
+/** GET /runs/{runId} */
+export function status({ st, res, key, param, links }: ApiCall): void {
+  sendJson(res, 200, envelope(findRun(st, key, param), links));
+}
+
+/** GET /runs/{runId}/result */
+export function result({ st, res, key, param }: ApiCall): void {
+  const run = findRun(st, key, param);
+  // Spec "States and transitions" 1-2: 202 until terminal, 200 after (failures included).
+  sendJson(res, isTerminal(run.status) ? 200 : 202, resultView(run));
+}
+
+/** GET /runs/{runId}/events */
+export function events({ st, res, key, param }: ApiCall): void {
+  sendJson(res, 200, eventsView(findRun(st, key, param)));
+}
+
+/** GET /runs/{runId}/recording */
+export function recording({ st, res, key, param: runId }: ApiCall): void {
+  const run = findRun(st, key, runId);
+  const now = st.clock.now();
+  const wait = st.limiter.attempt(key.workspace, now);
+  if (wait === null) {
+    while ((st.recordingAttempts[0]?.[1] ?? now) <= now - 3_600_000) st.recordingAttempts.shift();
+    // Persisted, so a restart does not refill the hourly budget.
+    st.recordingAttempts.push([key.workspace, now]);
+    st.record({ t: "recording_download", workspace: key.workspace, at: now });
+  }
+  if (wait !== null) {
+    throw new HttpError(
+      429,
+      "RECORDING_RATE_LIMITED",
+      "more than 10 recording downloads this hour for this workspace",
+      {},
+      {
+        "Retry-After": String(wait),
+      },
+    );
+  }
+  const state = recordingState(run, now);
+  switch (state.kind) {
+    case "not_found":
+      throw new HttpError(404, "RECORDING_NOT_FOUND", `no recording is available: ${state.reason}`);
+    case "processing":
+      sendJson(
+        res,
+        202,
+        { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" },
+        { "Retry-After": "3" },
+      );
+      return;
+    case "too_large":
+      throw new HttpError(
+        413,
+        "RECORDING_TOO_LARGE",
+        `the recording is ${state.size} bytes, above the 128 MiB limit`,
+      );
+    case "ready": {
+      const bytes = recordingBytes();
+      // Plain GET only: a Range header still gets the whole file with 200.
+      res.writeHead(200, {
+        "Content-Type": "video/mp4",
+        "Content-Length": bytes.length,
+        "Content-Disposition": `attachment; filename="${run.run_id}.mp4"`,
+        "Accept-Ranges": "none",
+        "Cache-Control": "no-store",
+      });
+      res.end(bytes);
+    }
+  }
+}
+
+/** POST /runs/{runId}/human-input */
+export async function humanInput({
+  st,
+  req,
+  res,
+  key,
+  param: runId,
+  links,
+}: ApiCall): Promise<void> {
+  const buf = await readBodyWithin(req, res, HUMAN_INPUT_LIMIT);
+  const run = findRun(st, key, runId);
+  const body = parseJsonBody(buf);
+  if (!isObject(body) || !Object.hasOwn(body, "response")) {
+    throw new HttpError(
+      400,
+      "INVALID_BODY",
+      "body must be an object with `response` (and `checkpoint_id`)",
+    );
+  }
+  if (body.checkpoint_id !== undefined && typeof body.checkpoint_id !== "string") {
+    throw new HttpError(400, "INVALID_BODY", "checkpoint_id must be a string");
+  }
+  const out = st.engine.answer(run, body.checkpoint_id as string | undefined, body.response);
+  switch (out.kind) {
+    case "accepted":
+    case "idempotent":
+      return sendJson(res, 202, envelope(run, links));
+    case "conflict":
+      throw new HttpError(409, "HUMAN_WAIT_CONFLICT", out.message);
+    case "not_waiting":
+      throw new HttpError(
+        409,
+        "NOT_WAITING_FOR_HUMAN",
+        "the run is not waiting for a human; nothing was stored",
+      );
+    case "expired":
+      throw new HttpError(410, "HUMAN_WAIT_EXPIRED", "the human wait expired");
+  }
+}

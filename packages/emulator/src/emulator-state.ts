@@ -1,0 +1,159 @@
+// The emulator's shared state, as the modules around http-server.ts see it: environments, keys,
+// runs (through the engine), callbacks, portal sessions and the journal. Each module takes this
+// narrow view instead of the whole server, and the few actions shared by the admin API, the web
+// application and replay live here.
+import { createHash, randomBytes } from "node:crypto";
+import type { AgentSurface } from "./agent-surface.js";
+import type { Scope } from "./api-routes.js";
+import type { CallbackDispatcher, DeliveryAttempt, PendingCallback } from "./callbacks.js";
+import type { Clock } from "./clock.js";
+import { HttpError } from "./http-kit.js";
+import type { IdempotencyStore } from "./idempotency.js";
+import type { JournalRecord } from "./journal.js";
+import { callbackRecord } from "./journal-records.js";
+import type { RecordingRateLimiter } from "./recording.js";
+import type { RequestLogFormat } from "./request-log.js";
+import type { RunEngine } from "./run-engine.js";
+import type { Links } from "./run-views.js";
+import type { EnvironmentDef, Scenario, WorkflowState } from "./types.js";
+import type { SignInLinks } from "./web-app/sign-in.js";
+
+/** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
+export interface ApiKey {
+  token_sha256: string;
+  environment: string;
+  workspace: string;
+  scopes: Scope[];
+  /** Only on the in-memory keys of the /mcp backend (agent-surface.ts). */
+  source?: "mcp";
+}
+
+export interface ServerConfig {
+  environments: EnvironmentDef[];
+  clock: "real" | "virtual";
+  admin: boolean;
+  allowLocalCallbacks: boolean;
+  corsOrigins: string[];
+  webhookSecret?: string;
+  data?: string;
+  requestLog?: RequestLogFormat;
+  adminToken?: string;
+  forwardCallbacks?: string;
+  deliverPublic?: boolean;
+  /** Extra Host names accepted besides the listening address and localhost. */
+  allowedHosts?: string[];
+}
+
+export const tokenHash = (token: string): string =>
+  createHash("sha256").update(token, "utf8").digest("hex");
+
+export interface EnvState {
+  def: EnvironmentDef;
+  scenarios: Map<string, Scenario>;
+  deliveries: DeliveryAttempt[];
+}
+
+/** A portal session: one environment, or the local developer's (`everywhere`). */
+export interface PortalSession {
+  environment: string;
+  workspace: string;
+  everywhere?: true;
+}
+
+/** What the route modules, persistence and the web application's host share. */
+export interface EmulatorState {
+  readonly cfg: ServerConfig;
+  readonly clock: Clock;
+  readonly engine: RunEngine;
+  readonly envs: Map<string, EnvState>;
+  readonly keys: Map<string, ApiKey>;
+  readonly idem: IdempotencyStore;
+  readonly limiter: RecordingRateLimiter;
+  readonly dispatcher: CallbackDispatcher;
+  readonly pending: Map<string, PendingCallback>;
+  /** Callbacks sent since start, by event_id, for POST .../callbacks/{event_id}/resend. */
+  readonly sent: Map<string, PendingCallback>;
+  /**
+   * Portal sessions: made by the admin API for one environment, or by the web application's
+   * sign-in link for the local developer (`everywhere`: a portal user in every environment).
+   */
+  readonly portalSessions: Map<string, PortalSession>;
+  /** One-time sign-in links and CSRF tokens of the web application (issue 9). */
+  readonly signIn: SignInLinks;
+  /** Issue 11: /mcp, personal access tokens, authoring (agent-surface.ts). */
+  readonly agents: AgentSurface;
+  /** How many of each run's events are already in the journal (the rest go in its next delta). */
+  readonly eventsWritten: Map<string, number>;
+  /** Recording downloads counted against the hourly budget, as [workspace, time]. */
+  readonly recordingAttempts: [string, number][];
+  readonly origin: string;
+  sameOrigins(): ReadonlySet<string>;
+  links(env: string): Links;
+  record(rec: JournalRecord): void;
+}
+
+/** The environment named in an admin path or web form; 404 when there is none. */
+export function adminEnv(st: EmulatorState, name: string | undefined): EnvState {
+  const env = name === undefined ? undefined : st.envs.get(name);
+  if (!env)
+    throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", `no environment ${JSON.stringify(name)}`);
+  return env;
+}
+
+// ---------- shared by the admin API and the web application ----------
+
+export function createKey(
+  st: EmulatorState,
+  env: EnvState,
+  workspace: string,
+  scopes: Scope[],
+): { token: string; key: ApiKey } {
+  const token = `wfr_test_${randomBytes(24).toString("base64url")}`;
+  const key: ApiKey = {
+    token_sha256: tokenHash(token),
+    environment: env.def.name,
+    workspace,
+    scopes: [...new Set(scopes)],
+  };
+  st.keys.set(key.token_sha256, key);
+  st.record({ t: "key", key });
+  return { token, key };
+}
+
+export function resendCallback(st: EmulatorState, env: EnvState, eventId: string): boolean {
+  const cb = st.sent.get(eventId) ?? st.pending.get(eventId);
+  if (!cb || cb.environment !== env.def.name) return false;
+  const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
+  st.pending.set(cb.event_id, cb);
+  st.record(callbackRecord(cb, JSON.parse(cb.body)));
+  // Attempt numbers continue; a resend gets the usual three attempts.
+  st.dispatcher.send(cb, made + 1, made + 3);
+  return true;
+}
+
+export function setWorkflowState(
+  st: EmulatorState,
+  env: EnvState,
+  wf: { id: string; state: WorkflowState },
+  state: WorkflowState,
+): void {
+  wf.state = state;
+  st.record({ t: "state", env: env.def.name, workflow: wf.id, state });
+}
+
+/** Forget an environment's runs, deliveries, pending callbacks and scenarios. */
+export function resetEnvironment(st: EmulatorState, name: string): void {
+  const env = st.envs.get(name);
+  if (!env) return;
+  const gone = new Set<string>();
+  for (const run of st.engine.runs.values()) if (run.environment === name) gone.add(run.run_id);
+  for (const id of gone) {
+    st.engine.forget(id);
+    st.eventsWritten.delete(id);
+  }
+  st.idem.forgetRuns(gone);
+  for (const [id, cb] of st.pending) if (cb.environment === name) st.pending.delete(id);
+  for (const [id, cb] of st.sent) if (cb.environment === name) st.sent.delete(id);
+  env.deliveries.length = 0;
+  env.scenarios.clear();
+}

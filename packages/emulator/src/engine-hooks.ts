@@ -1,0 +1,57 @@
+// What the run engine calls back into: synthesized outputs (file outputs become /_files links)
+// and callback notifications.
+import type { PendingCallback } from "./callbacks.js";
+import { iso } from "./clock.js";
+import type { EmulatorState } from "./emulator-state.js";
+import { callbackRecord } from "./journal-records.js";
+import { type NotifyType, newId } from "./run-engine.js";
+import { envelope, resultView } from "./run-views.js";
+import { synthesizeOutputs } from "./synthesize-outputs.js";
+import type { RunRecord } from "./types.js";
+
+/** Deterministic bytes of a synthesized file output (a tiny PDF). */
+export function fileBytes(runId: string, n: number, filename: string): Buffer {
+  return Buffer.from(
+    `%PDF-1.4\n% ${filename} (output ${n} of run ${runId}), synthesized by wfr-emulator\n%%EOF\n`,
+  );
+}
+
+export function synthesize(st: EmulatorState, run: RunRecord): Record<string, unknown> {
+  const wf = st.envs.get(run.environment)?.def.workflows.get(run.workflow_id);
+  let n = 0;
+  const base = st.links(run.environment).envBase;
+  return synthesizeOutputs(wf?.outputs ?? {}, run.run_id, {
+    file: (field) => {
+      n += 1;
+      const filename = `${(field.split(".").pop() ?? "file").replace(/[^A-Za-z0-9_-]/g, "_") || "file"}.pdf`;
+      return {
+        download_url: `${base}/_files/${encodeURIComponent(run.run_id)}/${n}/${filename}`,
+        filename,
+        mime_type: "application/pdf",
+        size_bytes: fileBytes(run.run_id, n, filename).length,
+        expires_at: iso(st.clock.now() + 3_600_000),
+      };
+    },
+  });
+}
+
+export function notify(st: EmulatorState, run: RunRecord, type: NotifyType): void {
+  if (!run.callback_url) return;
+  const payload: Record<string, unknown> = {
+    event_id: newId("evt"),
+    type,
+    run: envelope(run, st.links(run.environment)),
+  };
+  if (type === "workflow.run.completed") payload.result = resultView(run);
+  const cb: PendingCallback = {
+    event_id: payload.event_id as string,
+    environment: run.environment,
+    run_id: run.run_id,
+    type,
+    url: run.callback_url,
+    body: JSON.stringify(payload),
+  };
+  st.pending.set(cb.event_id, cb);
+  st.record(callbackRecord(cb, payload));
+  st.dispatcher.send(cb);
+}

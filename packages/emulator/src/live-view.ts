@@ -1,0 +1,40 @@
+// The portal's live view of a run: GET /{env}/portal/runs/{runId}/live. Spec "Authentication" 5:
+// only for a signed-in portal user (auth.ts portalSession); an API key is not a portal session.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { portalSession } from "./auth.js";
+import type { EmulatorState, EnvState } from "./emulator-state.js";
+import { HttpError } from "./http-kit.js";
+
+export function liveView(
+  st: EmulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  env: EnvState,
+  runId: string,
+): void {
+  const session = portalSession(st, req);
+  if (!session || (session.environment !== env.def.name && !session.everywhere)) {
+    throw new HttpError(
+      401,
+      "PORTAL_SESSION_REQUIRED",
+      "the live view opens only for a signed-in portal user; an API key is not a portal session",
+    );
+  }
+  const run = st.engine.runs.get(runId);
+  if (
+    !run ||
+    run.environment !== env.def.name ||
+    (run.workspace !== session.workspace && !session.everywhere)
+  ) {
+    throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+  }
+  st.engine.process(run);
+  const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html><meta charset="utf-8"><title>Live view ${esc(run.run_id)}</title><h1>Run ${esc(run.run_id)}</h1><p>Workflow ${esc(run.workflow_id)}: <strong>${esc(run.status)}</strong></p><p>Session ${esc(run.session_id ?? "not started")}</p>`;
+  res.writeHead(200, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(html),
+    "Cache-Control": "no-store",
+  });
+  res.end(html);
+}

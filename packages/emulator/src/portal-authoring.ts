@@ -1,0 +1,78 @@
+// The person's side of agent authoring, behind a portal session (spec "Authentication" 5: a
+// portal page needs an authorized signed-in user; an API key or a personal token is not one):
+// - POST /<env>/portal/workflows/{id}/enable: enabling a draft is a person's action (issue 11);
+//   the web application calls it. Cookie-authenticated, so it refuses cross-site requests the
+//   way the admin API does (Origin / Sec-Fetch-Site, JSON-only bodies).
+// - GET /<env>/portal/authoring/{sessionId}/live: the live view of an authoring session.
+import type { IncomingHttpHeaders } from "node:http";
+import type { AuthoringSession } from "./authoring.js";
+import { HttpError } from "./http-kit.js";
+import { checkAdminRequest } from "./request-guard.js";
+import type { EnvironmentDef, WorkflowDef } from "./types.js";
+
+export interface PortalSession {
+  environment: string;
+  workspace: string;
+  /** The local developer signed in through the web application's link: every environment. */
+  everywhere?: true;
+}
+
+const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function requirePortalSession(
+  session: PortalSession | undefined,
+  env: EnvironmentDef,
+): PortalSession {
+  if (session?.everywhere) return { environment: env.name, workspace: env.workspace };
+  if (!session || session.environment !== env.name) {
+    throw new HttpError(
+      401,
+      "PORTAL_SESSION_REQUIRED",
+      "this page is for a signed-in portal user; an API key or a personal access token is not a portal session",
+    );
+  }
+  return session;
+}
+
+/** Enables a draft or disabled workflow for the signed-in person; returns what changed. */
+export function enableWorkflowAsPerson(
+  method: string,
+  headers: IncomingHttpHeaders,
+  sameOrigins: ReadonlySet<string>,
+  session: PortalSession | undefined,
+  env: EnvironmentDef,
+  workflowId: string,
+): { workflow: WorkflowDef; changed: boolean } {
+  const crossSite = checkAdminRequest(method, headers, sameOrigins, undefined);
+  if (crossSite) throw new HttpError(crossSite.status, crossSite.code, crossSite.message);
+  const person = requirePortalSession(session, env);
+  const workflow = env.workflows.get(workflowId);
+  // Spec "Authentication" 3: another workspace's workflow is not found, not forbidden.
+  if (!workflow || env.workspace !== person.workspace) {
+    throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+  }
+  if (workflow.state === "enabled") return { workflow, changed: false };
+  workflow.state = "enabled";
+  return { workflow, changed: true };
+}
+
+/** The small HTML page of an authoring session's live view. */
+export function authoringLiveView(
+  session: PortalSession | undefined,
+  env: EnvironmentDef,
+  authoring: AuthoringSession | undefined,
+  now: number,
+): string {
+  const person = requirePortalSession(session, env);
+  if (
+    !authoring ||
+    authoring.environment !== env.name ||
+    authoring.workspace !== person.workspace
+  ) {
+    throw new HttpError(404, "AUTHORING_SESSION_NOT_FOUND", "authoring session not found");
+  }
+  if (authoring.expires_at <= now) {
+    throw new HttpError(410, "AUTHORING_SESSION_EXPIRED", "this authoring session has expired");
+  }
+  return `<!doctype html><meta charset="utf-8"><title>Authoring ${esc(authoring.session_id)}</title><h1>Authoring session ${esc(authoring.session_id)}</h1><p>${esc(authoring.purpose)}</p><p>Cloud browser: live (emulated). Expires ${esc(new Date(authoring.expires_at).toISOString())}.</p>`;
+}

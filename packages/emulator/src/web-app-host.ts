@@ -1,0 +1,113 @@
+// The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
+import { randomBytes } from "node:crypto";
+import { parseFault } from "./admin-routes.js";
+import { SCOPES, type Scope } from "./api-routes.js";
+import {
+  adminEnv,
+  createKey,
+  type EmulatorState,
+  resendCallback,
+  setWorkflowState,
+} from "./emulator-state.js";
+import { HttpError } from "./http-kit.js";
+import {
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  revokePersonalAccessToken,
+} from "./personal-access-tokens.js";
+import { recordingBytes, recordingState } from "./recording.js";
+import type { WebAppHost } from "./web-app/web-app.js";
+
+export function webAppHost(st: EmulatorState): WebAppHost {
+  return {
+    signIn: st.signIn,
+    scopes: SCOPES,
+    now: () => st.clock.now(),
+    environments: () => [...st.envs.values()],
+    links: (env) => st.links(env),
+    runs: () => {
+      if (!st.clock.virtual) st.engine.tick();
+      const runs = [...st.engine.runs.values()];
+      for (const r of runs) st.engine.process(r);
+      return runs;
+    },
+    run: (env, runId) => {
+      const run = st.engine.runs.get(runId);
+      if (!run || run.environment !== env) return undefined;
+      st.engine.process(run);
+      return run;
+    },
+    openDeveloperSession: () => {
+      const id = randomBytes(24).toString("base64url");
+      st.portalSessions.set(id, { environment: "*", workspace: "*", everywhere: true });
+      return id;
+    },
+    developerSession: (req) => {
+      const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
+      return m?.[1] && st.portalSessions.get(m[1])?.everywhere ? m[1] : null;
+    },
+    sameOrigins: () => st.sameOrigins(),
+    answer: (run, checkpointId, response) => {
+      // The same engine path and conflict rules as POST /runs/{runId}/human-input.
+      const out = st.engine.answer(run, checkpointId === "" ? undefined : checkpointId, response);
+      switch (out.kind) {
+        case "accepted":
+          return { ok: true, message: "Answer accepted: the run resumes." };
+        case "idempotent":
+          return { ok: true, message: "This answer was already accepted; nothing changed." };
+        case "conflict":
+          return { ok: false, message: `Not stored: ${out.message}.` };
+        case "not_waiting":
+          return { ok: false, message: "Not stored: the run is not waiting for a person." };
+        case "expired":
+          return { ok: false, message: "Not stored: the wait expired." };
+      }
+    },
+    inject: (run, kind, body) => {
+      const refused = st.engine.inject(run, parseFault(kind, body));
+      return refused;
+    },
+    resendCallback: (env, eventId) => {
+      const e = st.envs.get(env);
+      return e ? resendCallback(st, e, eventId) : false;
+    },
+    listKeys: () =>
+      [...st.keys.values()].map((k) => ({
+        id: k.token_sha256.slice(0, 16),
+        environment: k.environment,
+        workspace: k.workspace,
+        scopes: k.scopes,
+      })),
+    createKey: (env, scopes) => {
+      const e = adminEnv(st, env);
+      return createKey(st, e, e.def.workspace, scopes as Scope[]).token;
+    },
+    revokeKey: (id) => {
+      const key = [...st.keys.values()].find((k) => k.token_sha256.slice(0, 16) === id);
+      if (!key) return false;
+      st.keys.delete(key.token_sha256);
+      st.record({ t: "key_revoked", token_sha256: key.token_sha256 });
+      return true;
+    },
+    listTokens: () => listPersonalAccessTokens(st.agents.personalAccessTokens),
+    createToken: (env) => {
+      const e = adminEnv(st, env);
+      return createPersonalAccessToken(st.agents.personalAccessTokens, {
+        environment: e.def.name,
+        workspace: e.def.workspace,
+      }).token;
+    },
+    revokeToken: (id) => revokePersonalAccessToken(st.agents.personalAccessTokens, id),
+    setWorkflowState: (env, workflowId, state) => {
+      const e = adminEnv(st, env);
+      const wf = e.def.workflows.get(workflowId);
+      if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+      setWorkflowState(st, e, wf, state);
+    },
+    // Issue 9: the web application's recording downloads do not count against the API budget.
+    recording: (run) => {
+      const rs = recordingState(run, st.clock.now());
+      return { state: rs.kind, bytes: rs.kind === "ready" ? recordingBytes() : null };
+    },
+  };
+}

@@ -1,0 +1,365 @@
+// The web application's pages as pure functions of plain data (no I/O), so they can be tested
+// without a server. web-app.ts gathers the data and sends the result.
+import type { DeliveryAttempt } from "../callbacks.js";
+import { iso } from "../clock.js";
+import { humanAction, type Links } from "../run-views.js";
+import { isTerminal, type RunRecord, type Scenario, type WorkflowDef } from "../types.js";
+import { html, jsonBlock, type SafeHtml } from "./html.js";
+
+export interface RunFilter {
+  status: string;
+  workflow: string;
+  environment: string;
+  q: string;
+}
+
+export interface RunRow {
+  run: RunRecord;
+  workflowName: string;
+}
+
+export const STATUS_CHOICES = [
+  "queued",
+  "starting",
+  "running",
+  "waiting_for_human_live",
+  "succeeded",
+  "failed",
+  "error",
+  "cancelled",
+  "terminated",
+  "dead_letter",
+  "human_wait_expired",
+];
+
+export function runHref(run: RunRecord): string {
+  return `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(run.run_id)}`;
+}
+
+function duration(run: RunRecord, now: number): string {
+  const end = run.finished_at ?? now;
+  const ms = Math.max(0, end - run.created_at);
+  if (ms < 1000) return `${ms} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${s.toFixed(1)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+function statusBadge(status: string): SafeHtml {
+  const tone =
+    status === "succeeded"
+      ? "ok"
+      : status === "waiting_for_human_live"
+        ? "attention"
+        : isTerminal(status)
+          ? "bad"
+          : "live";
+  return html`<span class="status ${tone}">${status}</span>`;
+}
+
+/** Whether a run matches the filter; `q` searches ids, the idempotency key and metadata. */
+export function runMatches(row: RunRow, f: RunFilter): boolean {
+  const r = row.run;
+  if (f.status && r.status !== f.status) return false;
+  if (f.workflow && r.workflow_id !== f.workflow) return false;
+  if (f.environment && r.environment !== f.environment) return false;
+  if (f.q) {
+    const needle = f.q.toLowerCase();
+    const hay = [
+      r.run_id,
+      r.workflow_id,
+      row.workflowName,
+      r.idempotency_key ?? "",
+      JSON.stringify(r.metadata),
+    ]
+      .join("\n")
+      .toLowerCase();
+    if (!hay.includes(needle)) return false;
+  }
+  return true;
+}
+
+/** The <tbody> of the run list; the page's script swaps it in place for live updates. */
+export function runRows(rows: RunRow[], now: number): SafeHtml {
+  if (rows.length === 0)
+    return html`<tbody id="run-rows"><tr><td colspan="7">No runs match. Launch one through the API and it appears here.</td></tr></tbody>`;
+  return html`<tbody id="run-rows">${rows.map(
+    ({ run, workflowName }) =>
+      html`<tr data-run-id="${run.run_id}" data-status="${run.status}"><td><a href="${runHref(run)}">${run.run_id}</a></td><td>${statusBadge(run.status)}</td><td>${workflowName} <span class="muted">${run.workflow_id}</span></td><td>${run.environment}</td><td>${run.source ?? "api"}</td><td><time datetime="${iso(run.created_at)}">${iso(run.created_at)}</time></td><td>${duration(run, now)}</td></tr>`,
+  )}</tbody>`;
+}
+
+export function runListPage(o: {
+  rows: RunRow[];
+  filter: RunFilter;
+  workflows: { id: string; name: string; environment: string }[];
+  environments: string[];
+  now: number;
+}): SafeHtml {
+  const f = o.filter;
+  const opt = (value: string, label: string, selected: string) =>
+    html`<option value="${value}"${value === selected ? html` selected` : ""}>${label}</option>`;
+  return html`<h1>Run history</h1>
+<form class="filters" method="get" action="/" role="search">
+<label>Status <select name="status">${opt("", "any", f.status)}${STATUS_CHOICES.map((s) => opt(s, s, f.status))}</select></label>
+<label>Workflow <select name="workflow">${opt("", "any", f.workflow)}${o.workflows.map((w) => opt(w.id, `${w.name} (${w.environment})`, f.workflow))}</select></label>
+<label>Environment <select name="environment">${opt("", "any", f.environment)}${o.environments.map((e) => opt(e, e, f.environment))}</select></label>
+<label>Search <input type="search" name="q" value="${f.q}" placeholder="run id, key, metadata"></label>
+<button type="submit">Filter</button>
+</form>
+<p class="muted" id="live-note">This list updates by itself.</p>
+<table class="runs" data-live-rows="/_app/runs/rows"><caption class="visually-hidden">Runs, newest first</caption>
+<thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Workflow</th><th scope="col">Environment</th><th scope="col">Started through</th><th scope="col">Started</th><th scope="col">Duration</th></tr></thead>
+${runRows(o.rows, o.now)}
+</table>`;
+}
+
+export interface RunDetailData {
+  run: RunRecord;
+  workflow: WorkflowDef | undefined;
+  links: Links;
+  deliveries: DeliveryAttempt[];
+  csrf: string;
+  now: number;
+  recordingState: string;
+  /** The run's change marker when the page was rendered (see `runVersion`). */
+  version: string;
+  /** A message from the last form post (answer accepted, conflict explained, ...). */
+  flash: string | null;
+}
+
+function fileLinks(outputs: unknown): SafeHtml[] {
+  const found: SafeHtml[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (v === null || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    if (typeof o.download_url === "string" && typeof o.filename === "string") {
+      found.push(
+        html`<li><a href="${o.download_url}" download>${o.filename}</a> <span class="muted">(${path})</span></li>`,
+      );
+      return;
+    }
+    for (const [k, x] of Object.entries(o)) walk(x, path ? `${path}.${k}` : k);
+  };
+  walk(outputs, "");
+  return found;
+}
+
+export function runDetailPage(d: RunDetailData): SafeHtml {
+  const r = d.run;
+  const base = runHref(r);
+  const action = humanAction(r, d.links);
+  const cp = r.waiting === null ? undefined : r.checkpoints[r.waiting];
+  const human = action
+    ? html`<section aria-labelledby="human-h"><h2 id="human-h">A person is needed</h2>
+<dl class="facts"><dt>Kind</dt><dd>${String(action.kind)}</dd><dt>Reason</dt><dd>${String(action.reason)}</dd>
+<dt>Instructions</dt><dd>${String(action.instructions ?? "none")}</dd><dt>Stop condition</dt><dd>${String(action.stop_condition ?? "none")}</dd>
+<dt>Expires</dt><dd>${String(action.expires_at)}</dd><dt>Checkpoint</dt><dd><code>${String(action.checkpoint_id)}</code></dd>
+<dt>Answer accepted</dt><dd>${action.response_accepted ? "yes, waiting for the run to pick it up" : "no"}</dd></dl>
+${
+  cp && cp.answer === undefined
+    ? html`<form method="post" action="${base}/answer" class="answer"><input type="hidden" name="csrf" value="${d.csrf}"><input type="hidden" name="checkpoint_id" value="${cp.checkpoint_id}">
+<label for="answer-response">Your answer (JSON, or plain text)</label>
+<textarea id="answer-response" name="response" rows="3" required>{"approved": true}</textarea>
+<button type="submit">Send answer</button></form>`
+    : ""
+}</section>`
+    : "";
+  const recording =
+    d.recordingState === "ready"
+      ? html`<video controls preload="metadata" src="${base}/recording.mp4" width="320"></video><p class="muted">Played here without counting against the API's hourly recording budget.</p>`
+      : html`<p>Recording: ${d.recordingState}.</p>`;
+  const files = fileLinks(r.outputs);
+  const sorted = [...d.deliveries].sort((a, b) => a.started_at.localeCompare(b.started_at));
+  const eventIds = [...new Set(sorted.map((a) => a.event_id))];
+  const deliveries =
+    eventIds.length === 0
+      ? html`<p>${r.callback_url ? "No callback was sent yet." : "This run has no callback_url."}</p>`
+      : html`<table><thead><tr><th scope="col">Event</th><th scope="col">Type</th><th scope="col">Attempts</th><th scope="col"></th></tr></thead><tbody>${eventIds.map(
+          (id) => {
+            const attempts = sorted.filter((a) => a.event_id === id);
+            return html`<tr data-event-id="${id}"><td><code>${id}</code></td><td>${attempts[0]?.type ?? ""}</td><td><ol class="attempts">${attempts.map(
+              (a) =>
+                html`<li>#${a.attempt} ${a.held ? "held (public address)" : a.status === null ? `failed: ${a.error ?? "no answer"}` : `HTTP ${a.status}`} at ${a.started_at} (${a.duration_ms} ms)${a.forwarded_to ? ` forwarded to ${a.forwarded_to}` : ""}</li>`,
+            )}</ol></td><td><form method="post" action="/_app/callbacks/${r.environment}/${id}/resend"><input type="hidden" name="csrf" value="${d.csrf}"><input type="hidden" name="back" value="${base}"><button type="submit">Resend</button></form></td></tr>`;
+          },
+        )}</tbody></table>`;
+  const faults = isTerminal(r.status)
+    ? ""
+    : html`<details><summary>Inject a fault</summary><div class="faults">
+<form method="post" action="${base}/faults/checkpoint"><input type="hidden" name="csrf" value="${d.csrf}"><button type="submit">Reach a checkpoint now</button></form>
+<form method="post" action="${base}/faults/expire"><input type="hidden" name="csrf" value="${d.csrf}"><button type="submit">Expire the wait now</button></form>
+<form method="post" action="${base}/faults/fail"><input type="hidden" name="csrf" value="${d.csrf}"><label>Status <select name="status">${["failed", "error", "cancelled", "terminated", "dead_letter"].map((s) => html`<option>${s}</option>`)}</select></label><button type="submit">Fail now</button></form>
+<form method="post" action="${base}/faults/succeed"><input type="hidden" name="csrf" value="${d.csrf}"><label>Outputs (JSON, optional) <input name="outputs" value=""></label><button type="submit">Succeed now</button></form>
+</div></details>`;
+  return html`<p><a href="/">← Run history</a></p>
+<h1>Run <code>${r.run_id}</code></h1>
+${d.flash ? html`<p class="flash" role="status">${d.flash}</p>` : ""}
+<dl class="facts" data-live-version="${base}/version" data-version="${d.version}"><dt>Status</dt><dd id="run-status">${statusBadge(r.status)}</dd><dt>Workflow</dt><dd>${d.workflow?.name ?? r.workflow_id} <span class="muted">${r.workflow_id} revision ${r.revision}</span></dd>
+<dt>Environment</dt><dd>${r.environment}</dd><dt>Started through</dt><dd>${r.source ?? "api"}</dd><dt>Started</dt><dd>${iso(r.created_at)}</dd><dt>Duration</dt><dd>${duration(r, d.now)}</dd>
+<dt>Idempotency key</dt><dd>${r.idempotency_key ?? "none"}</dd><dt>Model</dt><dd>${r.model ?? "default"}</dd>${r.error ? html`<dt>Error</dt><dd>${r.error.code ?? ""} ${r.error.message}</dd>` : ""}</dl>
+${faults}
+${human}
+<section aria-labelledby="inputs-h"><h2 id="inputs-h">Inputs (defaults applied)</h2>${jsonBlock(r.inputs)}</section>
+<section aria-labelledby="meta-h"><h2 id="meta-h">Metadata</h2>${jsonBlock(r.metadata)}</section>
+<section aria-labelledby="events-h"><h2 id="events-h">Events</h2><ol class="timeline">${r.events.map(
+    (e) =>
+      html`<li><time>${e.at}</time> <strong>${e.type}</strong>${e.data ? html` <code>${JSON.stringify(e.data)}</code>` : ""}</li>`,
+  )}</ol></section>
+<section aria-labelledby="rec-h"><h2 id="rec-h">Session recording</h2>${recording}</section>
+<section aria-labelledby="cb-h"><h2 id="cb-h">Callback deliveries</h2>${deliveries}</section>
+<section aria-labelledby="out-h"><h2 id="out-h">Outputs</h2>${
+    r.status === "succeeded"
+      ? html`${files.length > 0 ? html`<ul class="files">${files}</ul>` : ""}${jsonBlock(r.outputs)}`
+      : html`<p>${isTerminal(r.status) ? "No outputs: the run did not succeed." : "Not finished yet."}</p>`
+  }</section>`;
+}
+
+/** Changes whenever the run page would: status, events, answers, deliveries. */
+export function runVersion(run: RunRecord, attempts: number): string {
+  return `${run.updated_at}:${run.status}:${run.events.length}:${attempts}`;
+}
+
+export interface DocsEnvironment {
+  name: string;
+  workspace: string;
+  apiBase: string;
+  envBase: string;
+  workflows: WorkflowDef[];
+}
+
+function fieldRows(schema: unknown): SafeHtml[] {
+  const s = schema as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const required = new Set(s?.required ?? []);
+  return Object.entries(s?.properties ?? {}).map(([name, f]) => {
+    const ref = typeof f.$ref === "string" ? f.$ref.split("/").pop() : undefined;
+    const type = ref ?? (Array.isArray(f.type) ? f.type.join(" | ") : String(f.type ?? "any"));
+    return html`<tr><td><code>${name}</code></td><td>${type}${f.format ? ` (${String(f.format)})` : ""}</td><td>${required.has(name) ? "yes" : "no"}</td><td>${f.default === undefined ? "" : JSON.stringify(f.default)}</td><td>${typeof f.description === "string" ? f.description : ""}</td></tr>`;
+  });
+}
+
+export function docsPage(envs: DocsEnvironment[], selected: string | null): SafeHtml {
+  const shown = selected === null ? envs : envs.filter((e) => e.name === selected);
+  return html`<h1>API docs</h1>
+<p>Each environment has its own definition: download it and run <code>wfr schemas pull</code> / <code>pnpm generate</code> against it.</p>
+<nav aria-label="Environments"><ul class="inline">${envs.map((e) => html`<li><a href="/_app/docs/${e.name}">${e.name}</a></li>`)}</ul></nav>
+${shown.map(
+  (e) => html`<section aria-labelledby="env-${e.name}"><h2 id="env-${e.name}">${e.name}</h2>
+<dl class="facts"><dt>Base URL</dt><dd><code>${e.apiBase}</code></dd><dt>Workspace</dt><dd>${e.workspace}</dd></dl>
+<p><a href="${e.envBase}/api-docs/openapi.json" download>Download openapi.json</a> · <a href="${e.envBase}/api-docs/openapi.yaml" download>Download openapi.yaml</a></p>
+${e.workflows.map(
+  (
+    w,
+  ) => html`<article><h3>${w.name} <span class="muted"><code>POST /workflows/${w.id}/runs</code> · ${w.state} · revision ${w.revision}</span></h3>${w.description ? html`<p>${w.description}</p>` : ""}
+<table><caption>Inputs</caption><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Default</th><th scope="col">Description</th></tr></thead><tbody>${fieldRows(w.inputs)}</tbody></table>
+<table><caption>Outputs</caption><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Always</th><th scope="col">Default</th><th scope="col">Description</th></tr></thead><tbody>${fieldRows(w.outputs)}</tbody></table></article>`,
+)}</section>`,
+)}`;
+}
+
+export interface KeyRow {
+  id: string;
+  environment: string;
+  workspace: string;
+  scopes: string[];
+}
+
+export function keysPage(o: {
+  keys: KeyRow[];
+  environments: string[];
+  scopes: readonly string[];
+  csrf: string;
+  /** A key created by this request: shown once, never again. */
+  created: { token: string; environment: string } | null;
+}): SafeHtml {
+  return html`<h1>API keys</h1>
+${
+  o.created
+    ? html`<div class="flash" role="status"><p>New key for ${o.created.environment}. Copy it now: it is shown only once.</p><p><code id="new-key">${o.created.token}</code></p></div>`
+    : ""
+}
+<form method="post" action="/_app/keys" class="card"><input type="hidden" name="csrf" value="${o.csrf}">
+<h2>Create a key</h2>
+<label>Environment <select name="environment">${o.environments.map((e) => html`<option>${e}</option>`)}</select></label>
+<fieldset><legend>Scopes</legend>${o.scopes.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`)}</fieldset>
+<button type="submit">Create key</button></form>
+<h2>Keys</h2>
+<p class="muted">Only a hash of each key is stored, so a key cannot be shown again.</p>
+<table><thead><tr><th scope="col">Key id</th><th scope="col">Environment</th><th scope="col">Workspace</th><th scope="col">Scopes</th><th scope="col"></th></tr></thead><tbody>${
+    o.keys.length === 0
+      ? html`<tr><td colspan="5">No keys yet.</td></tr>`
+      : o.keys.map(
+          (k) =>
+            html`<tr><td><code>${k.id}</code></td><td>${k.environment}</td><td>${k.workspace}</td><td>${k.scopes.join(", ")}</td><td><form method="post" action="/_app/keys/${k.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Revoke</button></form></td></tr>`,
+        )
+  }</tbody></table>`;
+}
+
+export function tokensPage(o: {
+  tokens: { id: string; environment: string; workspace: string; created_at: string }[];
+  environments: string[];
+  csrf: string;
+  created: { token: string; environment: string } | null;
+}): SafeHtml {
+  return html`<h1>Personal access tokens</h1>
+<p>A personal access token lets a coding agent use the MCP endpoint (<code>/mcp</code>) as you: it can author drafts, launch and watch runs, and explain human waits; a person still answers checkpoints and enables drafts. The REST API refuses these tokens, and <code>/mcp</code> refuses API keys.</p>
+${
+  o.created
+    ? html`<div class="flash" role="status"><p>New token for ${o.created.environment}. Copy it now: it is shown only once.</p><p><code id="new-key">${o.created.token}</code></p></div>`
+    : ""
+}
+<form method="post" action="/_app/tokens" class="card"><input type="hidden" name="csrf" value="${o.csrf}">
+<h2>Create a token</h2>
+<label>Environment <select name="environment">${o.environments.map((e) => html`<option>${e}</option>`)}</select></label>
+<button type="submit">Create token</button></form>
+<h2>Tokens</h2>
+<table><thead><tr><th scope="col">Token id</th><th scope="col">Environment</th><th scope="col">Workspace</th><th scope="col">Created</th><th scope="col"></th></tr></thead><tbody>${
+    o.tokens.length === 0
+      ? html`<tr><td colspan="5">No tokens yet.</td></tr>`
+      : o.tokens.map(
+          (t) =>
+            html`<tr><td><code>${t.id}</code></td><td>${t.environment}</td><td>${t.workspace}</td><td>${t.created_at}</td><td><form method="post" action="/_app/tokens/${t.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Revoke</button></form></td></tr>`,
+        )
+  }</tbody></table>`;
+}
+
+export function vaultPage(
+  envs: { name: string; entries: { name: string; usedBy: string[] }[] }[],
+): SafeHtml {
+  return html`<h1>Vault</h1>
+<p>Credentials are used by workflows at run time by name. Their values are never shown, returned or logged.</p>
+${envs.map(
+  (e) =>
+    html`<section><h2>${e.name}</h2>${
+      e.entries.length === 0
+        ? html`<p>No credentials.</p>`
+        : html`<table><thead><tr><th scope="col">Name</th><th scope="col">Used by</th></tr></thead><tbody>${e.entries.map(
+            (v) =>
+              html`<tr><td><code>${v.name}</code></td><td>${v.usedBy.length === 0 ? "no workflow yet" : v.usedBy.join(", ")}</td></tr>`,
+          )}</tbody></table>`
+    }</section>`,
+)}`;
+}
+
+export function workflowsPage(o: {
+  environments: {
+    name: string;
+    workflows: { def: WorkflowDef; scenario: Scenario | undefined; custom: boolean }[];
+  }[];
+  csrf: string;
+}): SafeHtml {
+  return html`<h1>Workflows</h1>
+${o.environments.map(
+  (e) =>
+    html`<section><h2>${e.name}</h2><table><thead><tr><th scope="col">Workflow</th><th scope="col">State</th><th scope="col">Revision</th><th scope="col">Scenario</th><th scope="col"></th></tr></thead><tbody>${e.workflows.map(
+      ({ def, scenario, custom }) =>
+        html`<tr data-workflow-id="${def.id}"><td>${def.name} <span class="muted"><code>${def.id}</code></span></td><td>${def.state}</td><td>${def.revision}</td><td><details><summary>${custom ? "set through the admin API" : "from the catalog"} (${scenario?.steps.length ?? 0} steps)</summary>${jsonBlock(scenario ?? null)}</details></td><td><form method="post" action="/_app/workflows/${e.name}/${def.id}/state"><input type="hidden" name="csrf" value="${o.csrf}"><input type="hidden" name="state" value="${def.state === "enabled" ? "disabled" : "enabled"}"><button type="submit">${def.state === "enabled" ? "Disable" : "Enable"}</button></form></td></tr>`,
+    )}</tbody></table></section>`,
+)}`;
+}
+
+export function signInNeededPage(): SafeHtml {
+  return html`<h1>Sign in</h1>
+<p>Open the one-time sign-in link that <code>wfr-emulator</code> (or <code>wfr emulator</code>) printed when it started.</p>
+<p>A new link: <code>curl -X POST -H 'content-type: application/json' -d '{}' http://&lt;emulator&gt;/_emulator/sign-in-links</code></p>`;
+}
