@@ -1,10 +1,12 @@
 // Starting the desk: open the engine (PGlite or PostgreSQL), migrate, make
 // sure an operator exists, serve, and run the polling fallback.
+
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { openPostgresStores } from "@wfr/store-postgres";
 import { authQueries } from "./auth.js";
+import { journalWithCrashPoints } from "./crash-points.js";
 import { invoiceQueries, migrateDesk } from "./db.js";
 import { createDeskApp } from "./server.js";
 import { createWorkflowService } from "./workflow-service.js";
@@ -51,7 +53,7 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   const service = createWorkflowService({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
-    journal: stores.launchJournal,
+    journal: journalWithCrashPoints(stores.launchJournal),
     invoices,
     callbackUrl: options.callbackUrl,
     webhookSecret: options.webhookSecret,
