@@ -284,6 +284,9 @@ export class Emulator {
       this.journal = new Journal(this.cfg.data);
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+      // One id per request on every answer, as a real API gateway sends it: clients
+      // (the runtime's `_requestId`, `error.requestId`) quote it in support requests.
+      res.setHeader("X-Request-Id", newId("req"));
       logRequest(this.cfg.requestLog ?? "off", req, res);
       this.handle(req, res).catch((e) => failResponse(res, e));
     });
@@ -385,7 +388,7 @@ export class Emulator {
     if (allowed) {
       res.setHeader("Access-Control-Allow-Origin", origin);
       res.setHeader("Vary", "Origin");
-      res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Should-Retry");
+      res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Should-Retry, X-Request-Id");
     }
     if (req.method === "OPTIONS") {
       if (allowed) {
