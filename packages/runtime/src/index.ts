@@ -22,6 +22,7 @@ export type {
   LaunchOptions,
   RecordingDownload,
   UntypedLaunchOptions,
+  WithRequestId,
   WithResponse,
   WorkflowRunClient,
 } from "./client.js";
@@ -140,6 +141,7 @@ export type {
   ResultResponse,
   RunEnvelope,
   RunError,
+  WireRunEnvelope,
 } from "./wire-types.js";
 export type {
   AnyWorkflowDefinition,
