@@ -133,6 +133,14 @@ describe("RunStatus: closed, so a typo in a comparison is a type error", () => {
     void unknownStatus;
   });
 
+  it("why not `string & {}`: an open union accepts the same typo without an error", () => {
+    type OpenStatus = "succeeded" | "failed" | (string & {});
+    const open = "failed" as OpenStatus;
+    // No @ts-expect-error here: this compiles, which is the defect a closed union removes.
+    expectTypeOf(open === "suceeded").toEqualTypeOf<boolean>();
+    expectTypeOf<"suceeded">().toExtend<OpenStatus>();
+  });
+
   it("a switch over RunStatus can be checked for exhaustiveness", async () => {
     const describeStatus = (status: RunStatus): string => {
       switch (status) {
