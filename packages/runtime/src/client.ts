@@ -589,13 +589,14 @@ export function createClient(options: ClientOptions) {
     runId: string,
     waitOptions: WaitOptions = {},
   ): Promise<WithRequestId<RunEnvelope>> {
+    const pollOptions = { maxRetries: waitOptions.maxRetries, headers: waitOptions.headers };
     return guard(
       () =>
         waitForRunWith(
           {
-            getRun: (id, signal) => getRun(id, { signal }),
+            getRun: (id, signal) => getRun(id, { ...pollOptions, signal }),
             resultIsTerminal: async (id, signal) =>
-              (await fetchResult(id, { signal })).status === 200,
+              (await fetchResult(id, { ...pollOptions, signal })).status === 200,
             clock,
           },
           runId,
@@ -627,10 +628,14 @@ export function createClient(options: ClientOptions) {
     const runId = typeof first === "string" ? first : (second as string);
     const waitOptions = (typeof first === "string" ? second : third) as WaitOptions | undefined;
     await waitForRun(runId, waitOptions ?? {});
-    const signalOnly = { signal: waitOptions?.signal };
+    const resultOptions: RequestOptions = {
+      signal: waitOptions?.signal,
+      maxRetries: waitOptions?.maxRetries,
+      headers: waitOptions?.headers,
+    };
     return typeof first === "string"
-      ? getResult(runId, signalOnly)
-      : getResult(first, runId, signalOnly);
+      ? getResult(runId, resultOptions)
+      : getResult(first, runId, resultOptions);
   }
 
   /**

@@ -29,7 +29,6 @@ export type {
 export {
   createClient,
   DEFAULT_RECORDING_ATTEMPTS,
-  isPlainObject,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   RUNTIME_VERSION,
 } from "./client.js";

@@ -26,6 +26,14 @@ export interface WaitOptions {
    * checkpoint_id is a new wait and stops polling.
    */
   readonly answeredCheckpointIds?: Iterable<string>;
+  /**
+   * Per-request options of each poll (GET /runs/{runId}, and /result for an
+   * unrecognized status): the same `maxRetries` and `headers` every method
+   * takes. (`timeoutMs` and `signal` above bound the whole wait; each poll is
+   * also cut at the wait's deadline.)
+   */
+  readonly maxRetries?: number;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** waitForRun ran out of `timeoutMs`; the run carries on. */

@@ -317,6 +317,34 @@ describe("results and polling", () => {
     });
   });
 
+  it("waitForRun and waitForResult take the per-request maxRetries and headers for every poll", async () => {
+    const wfr = client();
+    const run = await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
+    const stored = fake.runs.get(run.run_id);
+    if (!stored) throw new Error("run not stored");
+    let polls = 0;
+    const result = await wfr.waitForResult(invoiceIntake, run.run_id, {
+      headers: { "x-trace-id": "trace-7" },
+      onUpdate: () => {
+        polls += 1;
+        if (polls === 2) {
+          stored.status = "succeeded";
+          stored.outputs = { total: 3, summary: "done" };
+        }
+      },
+    });
+    expect(result.status).toBe("succeeded");
+    const reads = fake.requests.filter((r) => r.method === "GET");
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    for (const read of reads) expect(read.headers["x-trace-id"]).toBe("trace-7");
+    const RUN_PATH = new RegExp(`/runs/${run.run_id}$`);
+    fake.script("GET", RUN_PATH, { status: 503, body: { error: "busy", code: "UNAVAILABLE" } });
+    const before = fake.requestsTo("GET", RUN_PATH).length;
+    const error = await wfr.waitForRun(run.run_id, { maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect(fake.requestsTo("GET", RUN_PATH).length - before).toBe(1);
+  });
+
   it("waitForResult polls 202 then 200 and returns typed, validated outputs", async () => {
     const wfr = client();
     const run = await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });

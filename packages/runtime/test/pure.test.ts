@@ -470,3 +470,29 @@ describe("waitForRun (pure, virtual clock)", () => {
     );
   });
 });
+
+describe("public API", () => {
+  it("index.ts exports the public API only; internals stay unexported", async () => {
+    const runtime: Record<string, unknown> = await import("../src/index.js");
+    for (const internal of [
+      "stopReason",
+      "waitForRunWith",
+      "awaitsPerson",
+      "toRunResult",
+      "toRunEnvelope",
+      "attachRequestId",
+      "errorFromResponse",
+      "buildLaunchBody",
+      "serializeLaunchBody",
+      "createRetryingFetch",
+      "checkApiKey",
+      "isPlainObject",
+      "redact",
+    ]) {
+      expect(runtime, internal).not.toHaveProperty(internal);
+    }
+    for (const name of ["createClient", "file", "createCallbackHandler", "isTerminalStatus"]) {
+      expect(typeof runtime[name], name).toBe("function");
+    }
+  });
+});
