@@ -1,6 +1,8 @@
-// The README examples (root README.md "Using the runtime" and this package's
-// README) are extracted and run against the real emulator, so they cannot
-// drift from the API or from the runtime's signatures.
+// The README examples (root README.md "Using the runtime" and "Several
+// instances", and every block of this package's README) are extracted and
+// run against the real emulator, so they cannot drift from the API or from
+// the runtime's signatures. `@wfr/store-postgres` is a memory stand-in here
+// (the runtime cannot depend on a store package).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -194,5 +196,33 @@ describe("README examples run against the emulator", () => {
     const answer = await callbacks(delivery);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ received: true, acted: true });
+  }, 120_000);
+
+  it("root README: the shared-stores block (receiver and journaled launch) runs", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
+    const markdown = await readFile(join(repoRoot, "README.md"), "utf8");
+    const section = markdown.slice(markdown.indexOf("## Several instances"));
+    const [block] = tsBlocks(section);
+    expect(block).toContain("openPostgresStores");
+    const prelude = [
+      `import { createCallbackHandler, createClient, file } from ${JSON.stringify(join(here, "../src/index.js"))};`,
+      `import { workflows } from ${JSON.stringify(join(here, "support/generated-production.js"))};`,
+      "export default async () => {",
+      "const wfr = createClient({ baseUrl: process.env.WFR_TEST_BASE_URL!, apiKey: process.env.WFR_API_KEY! });",
+      'const invoice = { id: "inv-shared-1" };',
+      'const inputs = { vendor_name: "Northwind", amount: 12, invoice_pdf: file(new TextEncoder().encode("%PDF-1.4\\n%%EOF\\n"), { filename: "inv.pdf", mimeType: "application/pdf" }) };',
+      "const onCompleted = async () => {};",
+    ].join("\n");
+    const { receiver, stores } = (await runBlock(
+      "root-shared-stores",
+      block ?? "",
+      prelude,
+      "return { receiver, stores };\n};",
+    )) as {
+      receiver: (request: Request) => Promise<Response>;
+      stores: { launchJournal: { get(id: string): Promise<{ state: string } | undefined> } };
+    };
+    expect(typeof receiver).toBe("function");
+    expect(await stores.launchJournal.get("inv-shared-1")).toMatchObject({ state: "acknowledged" });
   }, 120_000);
 });
