@@ -2,8 +2,8 @@
 // on a free port, production's definition is downloaded from it, code is
 // generated from that download, the app (src/invoice-demo.ts) is
 // type-checked against the freshly generated code and run: a launch through
-// the generated types, its human checkpoint answered, the typed result
-// printed. Everything is shut down and removed at the end.
+// the generated types, each of its two human checkpoints answered once, the
+// typed result printed. Everything is shut down and removed at the end.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,31 +11,11 @@ import { generate } from "@wfr/codegen";
 import { startEmulator } from "@wfr/emulator";
 import { build } from "esbuild";
 import ts from "typescript";
+import { ENVIRONMENT, prepareEmulator } from "./demo-scenario.js";
 
 const demoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const appSource = join(demoRoot, "src", "invoice-demo.ts");
-const ENVIRONMENT = "production";
-const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
-
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-async function admin(
-  baseUrl: string,
-  method: string,
-  path: string,
-  body: unknown,
-): Promise<unknown> {
-  const response = await fetch(`${baseUrl}/_emulator${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok)
-    throw new Error(
-      `emulator admin ${method} ${path}: HTTP ${response.status} ${await response.text()}`,
-    );
-  return response.json();
-}
 
 /** Type-checks the app with `@wfr/generated/<env>` pointing at the freshly generated code. */
 function typeCheckApp(generatedDir: string): void {
@@ -70,32 +50,7 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0, host: "127.0.0.1", clock: "real" });
   try {
     log(`emulator listening at ${emulator.url}`);
-    const { token } = (await admin(emulator.url, "POST", "/keys", {
-      environment: ENVIRONMENT,
-      scopes: ["workflows:run", "runs:read"],
-    })) as { token: string };
-    await admin(
-      emulator.url,
-      "PUT",
-      `/environments/${ENVIRONMENT}/workflows/${INVOICE_INTAKE_ID}/scenario`,
-      {
-        steps: [
-          { wait_ms: 150 },
-          { event: { type: "step.completed", step: "open_erp_portal" } },
-          {
-            human: {
-              kind: "approval",
-              reason: "Amount is above the auto-approve limit",
-              expires_in_ms: 60_000,
-            },
-          },
-          { wait_ms: 150 },
-          { succeed: {} },
-        ],
-        recording: { mode: "ready" },
-      },
-    );
-
+    const token = await prepareEmulator(emulator.url);
     const definitionUrl = `${emulator.url}/${ENVIRONMENT}/api-docs/openapi.json`;
     const definition = await fetch(definitionUrl);
     if (!definition.ok) throw new Error(`downloading ${definitionUrl}: HTTP ${definition.status}`);
@@ -123,7 +78,7 @@ async function main(): Promise<void> {
       alias: { [`@wfr/generated/${ENVIRONMENT}`]: join(generatedDir, ENVIRONMENT, "index.js") },
     });
     const app = (await import(pathToFileURL(bundle).href)) as typeof import("./invoice-demo.js");
-    const outputs = await app.runInvoiceDemo({
+    const { outputs } = await app.runInvoiceDemo({
       baseUrl: `${emulator.url}/${ENVIRONMENT}/api/v1`,
       apiKey: token,
       log,

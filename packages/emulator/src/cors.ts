@@ -12,7 +12,7 @@ export function cors(
   if (allowed) {
     res.setHeader("Access-Control-Allow-Origin", origin);
     res.setHeader("Vary", "Origin");
-    res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Should-Retry");
+    res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Should-Retry, X-Request-Id");
   }
   if (req.method === "OPTIONS") {
     if (allowed) {

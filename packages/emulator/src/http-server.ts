@@ -30,7 +30,7 @@ import { persistRun, replay } from "./persistence.js";
 import { RecordingRateLimiter } from "./recording.js";
 import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest } from "./request-log.js";
-import { RunEngine } from "./run-engine.js";
+import { newId, RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
 import { SignInLinks } from "./web-app/sign-in.js";
 import { handleWebApp, type WebAppHost } from "./web-app/web-app.js";
@@ -134,6 +134,9 @@ export class Emulator implements EmulatorState {
       this.journal = new Journal(this.cfg.data);
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+      // One id per request on every answer, as a real API gateway sends it: clients
+      // (the runtime's `_requestId`, `error.requestId`) quote it in support requests.
+      res.setHeader("X-Request-Id", newId("req"));
       logRequest(this.cfg.requestLog ?? "off", req, res);
       this.handle(req, res).catch((e) => failResponse(res, e));
     });

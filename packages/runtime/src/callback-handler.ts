@@ -7,11 +7,17 @@
 // 2xx when done, 5xx/Retry-After when the service should deliver again.
 import { type CallbackEventStore, createMemoryEventStore } from "./callback-event-store.js";
 import { createRedactingLog, type Logger } from "./logger.js";
+import { toRunEnvelope } from "./run-envelope.js";
 import type { RunResult } from "./run-result.js";
 import { isTerminalStatus } from "./run-status.js";
 import { awaitsPerson } from "./wait-for-run.js";
 import { verifyStandardWebhook } from "./webhook-signature.js";
-import type { CallbackBody, CallbackEventType, RunEnvelope } from "./wire-types.js";
+import type {
+  CallbackBody,
+  CallbackEventType,
+  RunEnvelope,
+  WireRunEnvelope,
+} from "./wire-types.js";
 
 const CALLBACK_TYPES: readonly CallbackEventType[] = [
   "workflow.run.requires_action",
@@ -76,7 +82,8 @@ export function parseCallbackBody(text: string): ParsedCallback {
   ) {
     return { ok: false, reason: "run.run_id is missing" };
   }
-  return { ok: true, callback: body as CallbackBody };
+  const wire = body as Omit<CallbackBody, "run"> & { run: WireRunEnvelope };
+  return { ok: true, callback: { ...wire, run: toRunEnvelope(wire.run) } };
 }
 
 const json = (
@@ -140,7 +147,10 @@ export function createCallbackHandler(
       const run = await options.client.getRun(runId);
       const completed = callback.type === "workflow.run.completed";
       let result: RunResult<Record<string, unknown>> | undefined;
-      let agrees = completed ? isTerminalStatus(String(run.status)) : awaitsPerson(run, new Set());
+      // An unrecognized status may be terminal: the result endpoint decides (200 = terminal).
+      let agrees = completed
+        ? isTerminalStatus(run.status) || run.status === "unrecognized"
+        : awaitsPerson(run, new Set());
       if (agrees && completed) {
         result = await options.client.getResult(runId);
         agrees = result.state === "terminal";
@@ -152,7 +162,7 @@ export function createCallbackHandler(
           eventId,
           runId,
           type: callback.type,
-          apiStatus: run.status,
+          apiStatus: run.serverStatus,
         });
         await store.complete(eventId, token);
         return { status: 200, body: { received: true, acted: false } };

@@ -29,10 +29,17 @@ import { buildLaunchBody } from "./launch-body.js";
 import { type LaunchIntentOptions, launchWithJournal } from "./launch-with-journal.js";
 import { createRedactingLog, type Logger } from "./logger.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
+import { attachRequestId, requestIdOf, toRunEnvelope, type WithRequestId } from "./run-envelope.js";
 import { type RunResult, toRunResult } from "./run-result.js";
 import { checkBaseUrl, checkPublicCallbackUrl } from "./url-checks.js";
 import { type WaitOptions, waitForRunWith } from "./wait-for-run.js";
-import type { EventSnapshot, ResultResponse, RunEnvelope, WirePaths } from "./wire-types.js";
+import type {
+  EventSnapshot,
+  ResultResponse,
+  RunEnvelope,
+  WirePaths,
+  WireRunEnvelope,
+} from "./wire-types.js";
 import type {
   AnyWorkflowDefinition,
   InputsOf,
@@ -123,6 +130,8 @@ export interface RecordingDownload {
   readonly contentLength: number | null;
 }
 
+export type { WithRequestId };
+
 export interface DownloadRecordingOptions extends RequestOptions {
   /**
    * GETs this call may spend in all (202 RECORDING_PROCESSING, 5xx and
@@ -175,9 +184,12 @@ export function checkApiKey(apiKey: unknown): void {
   }
 }
 
-/** A successful result together with the raw response it came from. */
+/**
+ * A successful result together with the raw response it came from. For the
+ * recording, `response.body` is the same stream as `data.stream` (read one).
+ */
 export interface WithResponse<T> {
-  readonly data: T;
+  readonly data: WithRequestId<T>;
   readonly response: Response;
   readonly requestId: string | undefined;
 }
@@ -385,6 +397,12 @@ export function createClient(options: ClientOptions) {
     return { workflowId, body };
   }
 
+  /** The data with the response's request id on it (non-enumerable `_requestId`), and the response. */
+  const withRequestId = <T extends object>(data: T, response: Response): WithResponse<T> => {
+    const requestId = requestIdOf(response);
+    return { data: attachRequestId(data, requestId), response, requestId };
+  };
+
   const readJson = async (response: Response): Promise<unknown> => {
     const text = await response.text();
     return text === "" ? undefined : JSON.parse(text);
@@ -417,13 +435,9 @@ export function createClient(options: ClientOptions) {
         const data = await readJson(response);
         if (!response.ok || response.status !== 202 || typeof data !== "object" || data === null)
           throw fail(response, data, idempotencyKey);
-        const run = data as RunEnvelope;
+        const run = toRunEnvelope(data as WireRunEnvelope);
         log("info", "run launched", { runId: run.run_id, workflowId, idempotencyKey });
-        return {
-          data: { ...run, idempotencyKey },
-          response,
-          requestId: response.headers.get("x-request-id") ?? undefined,
-        };
+        return withRequestId({ ...run, idempotencyKey }, response);
       },
       idempotencyKey,
       launchOptions.signal,
@@ -441,11 +455,11 @@ export function createClient(options: ClientOptions) {
   function launch<W extends LaunchableWorkflow | string>(
     workflow: W,
     launchOptions: W extends LaunchableWorkflow ? LaunchOptions<W> : UntypedLaunchOptions,
-  ): Promise<LaunchedRun>;
+  ): Promise<WithRequestId<LaunchedRun>>;
   async function launch(
     workflow: AnyWorkflowDefinition | string,
     launchOptions: RuntimeLaunchOptions,
-  ): Promise<LaunchedRun> {
+  ): Promise<WithRequestId<LaunchedRun>> {
     const { intent } = launchOptions;
     if (!intent) return (await launchWithResponse(workflow, launchOptions)).data;
     return launchWithJournal(
@@ -462,10 +476,10 @@ export function createClient(options: ClientOptions) {
         send: async (idempotencyKey) =>
           (await launchWithResponse(workflow, { ...launchOptions, idempotencyKey })).data,
         // Acknowledged before: read the run back instead of sending the body again.
-        read: async (runId, idempotencyKey) => ({
-          ...(await getRun(runId, launchOptions)),
-          idempotencyKey,
-        }),
+        read: async (runId, idempotencyKey) => {
+          const run = await getRun(runId, launchOptions);
+          return attachRequestId({ ...run, idempotencyKey }, run._requestId);
+        },
       },
     );
   }
@@ -480,12 +494,15 @@ export function createClient(options: ClientOptions) {
         fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
       });
       if (error !== undefined || !data) throw fail(response, error);
-      return { data, response, requestId: response.headers.get("x-request-id") ?? undefined };
+      return withRequestId(toRunEnvelope(data), response);
     });
   }
 
   /** Reads the run envelope (GET /runs/{runId}). */
-  async function getRun(runId: string, requestOptions?: RequestOptions): Promise<RunEnvelope> {
+  async function getRun(
+    runId: string,
+    requestOptions?: RequestOptions,
+  ): Promise<WithRequestId<RunEnvelope>> {
     return (await getRunWithResponse(runId, requestOptions)).data;
   }
 
@@ -512,24 +529,18 @@ export function createClient(options: ClientOptions) {
     workflow: W,
     runId: string,
     requestOptions?: RequestOptions,
-  ): Promise<RunResult<OutputsOf<W>>>;
+  ): Promise<WithRequestId<RunResult<OutputsOf<W>>>>;
   function getResult(
     runId: string,
     requestOptions?: RequestOptions,
-  ): Promise<RunResult<Record<string, unknown>>>;
+  ): Promise<WithRequestId<RunResult<Record<string, unknown>>>>;
   async function getResult(
     first: AnyWorkflowDefinition | string,
     second?: string | RequestOptions,
     third?: RequestOptions,
-  ): Promise<RunResult<unknown>> {
+  ): Promise<WithRequestId<RunResult<unknown>>> {
     return (await getResultWithResponse(first, second, third)).data;
   }
-
-  const withRequestId = <T>(data: T, response: Response): WithResponse<T> => ({
-    data,
-    response,
-    requestId: response.headers.get("x-request-id") ?? undefined,
-  });
 
   async function getResultWithResponse(
     workflowOrRunId: AnyWorkflowDefinition | string,
@@ -562,7 +573,10 @@ export function createClient(options: ClientOptions) {
   }
 
   /** Reads the JSON event snapshot (not a stream). */
-  async function getEvents(runId: string, requestOptions?: RequestOptions): Promise<EventSnapshot> {
+  async function getEvents(
+    runId: string,
+    requestOptions?: RequestOptions,
+  ): Promise<WithRequestId<EventSnapshot>> {
     return (await getEventsWithResponse(runId, requestOptions)).data;
   }
 
@@ -571,14 +585,18 @@ export function createClient(options: ClientOptions) {
    * not yet answered. Aborting `signal` stops watching only: there is no
    * cancellation endpoint, the run carries on.
    */
-  function waitForRun(runId: string, waitOptions: WaitOptions = {}): Promise<RunEnvelope> {
+  function waitForRun(
+    runId: string,
+    waitOptions: WaitOptions = {},
+  ): Promise<WithRequestId<RunEnvelope>> {
+    const pollOptions = { maxRetries: waitOptions.maxRetries, headers: waitOptions.headers };
     return guard(
       () =>
         waitForRunWith(
           {
-            getRun: (id, signal) => getRun(id, { signal }),
+            getRun: (id, signal) => getRun(id, { ...pollOptions, signal }),
             resultIsTerminal: async (id, signal) =>
-              (await fetchResult(id, { signal })).status === 200,
+              (await fetchResult(id, { ...pollOptions, signal })).status === 200,
             clock,
           },
           runId,
@@ -597,23 +615,27 @@ export function createClient(options: ClientOptions) {
     workflow: W,
     runId: string,
     waitOptions?: WaitOptions,
-  ): Promise<RunResult<OutputsOf<W>>>;
+  ): Promise<WithRequestId<RunResult<OutputsOf<W>>>>;
   function waitForResult(
     runId: string,
     waitOptions?: WaitOptions,
-  ): Promise<RunResult<Record<string, unknown>>>;
+  ): Promise<WithRequestId<RunResult<Record<string, unknown>>>>;
   async function waitForResult(
     first: AnyWorkflowDefinition | string,
     second?: string | WaitOptions,
     third?: WaitOptions,
-  ): Promise<RunResult<unknown>> {
+  ): Promise<WithRequestId<RunResult<unknown>>> {
     const runId = typeof first === "string" ? first : (second as string);
     const waitOptions = (typeof first === "string" ? second : third) as WaitOptions | undefined;
     await waitForRun(runId, waitOptions ?? {});
-    const signalOnly = { signal: waitOptions?.signal };
+    const resultOptions: RequestOptions = {
+      signal: waitOptions?.signal,
+      maxRetries: waitOptions?.maxRetries,
+      headers: waitOptions?.headers,
+    };
     return typeof first === "string"
-      ? getResult(runId, signalOnly)
-      : getResult(first, runId, signalOnly);
+      ? getResult(runId, resultOptions)
+      : getResult(first, runId, resultOptions);
   }
 
   /**
@@ -626,7 +648,14 @@ export function createClient(options: ClientOptions) {
   async function downloadRecording(
     runId: string,
     downloadOptions: DownloadRecordingOptions = {},
-  ): Promise<RecordingDownload> {
+  ): Promise<WithRequestId<RecordingDownload>> {
+    return (await downloadRecordingWithResponse(runId, downloadOptions)).data;
+  }
+
+  async function downloadRecordingWithResponse(
+    runId: string,
+    downloadOptions: DownloadRecordingOptions = {},
+  ): Promise<WithResponse<RecordingDownload>> {
     const maxAttempts =
       downloadOptions.maxAttempts ??
       downloadOptions.maxProcessingAttempts ??
@@ -681,20 +710,23 @@ export function createClient(options: ClientOptions) {
           if (!data) throw fail(response, undefined);
           const length = response.headers.get("content-length");
           const idleMs = downloadOptions.timeoutMs ?? settings.timeoutMs;
-          return {
-            stream: withIdleTimeout(
-              data as ReadableStream<Uint8Array>,
-              idleMs,
-              () =>
-                new RequestTimeoutError({
-                  status: null,
-                  code: "TIMEOUT",
-                  message: `recording download of run ${runId} stalled: no bytes for ${idleMs} ms`,
-                }),
-            ),
-            contentType: response.headers.get("content-type"),
-            contentLength: length === null ? null : Number(length),
-          };
+          return withRequestId<RecordingDownload>(
+            {
+              stream: withIdleTimeout(
+                data as ReadableStream<Uint8Array>,
+                idleMs,
+                () =>
+                  new RequestTimeoutError({
+                    status: null,
+                    code: "TIMEOUT",
+                    message: `recording download of run ${runId} stalled: no bytes for ${idleMs} ms`,
+                  }),
+              ),
+              contentType: response.headers.get("content-type"),
+              contentLength: length === null ? null : Number(length),
+            },
+            response,
+          );
         }
       },
       undefined,
@@ -712,7 +744,7 @@ export function createClient(options: ClientOptions) {
     runId: string,
     answer: HumanInputAnswer,
     requestOptions: RequestOptions = {},
-  ): Promise<RunEnvelope> {
+  ): Promise<WithRequestId<RunEnvelope>> {
     return (await answerHumanInputWithResponse(runId, answer, requestOptions)).data;
   }
 
@@ -739,7 +771,7 @@ export function createClient(options: ClientOptions) {
         }),
       });
       if (error !== undefined || !data) throw fail(response, error);
-      return withRequestId(data, response);
+      return withRequestId(toRunEnvelope(data), response);
     });
   }
 
@@ -753,7 +785,7 @@ export function createClient(options: ClientOptions) {
     waitForResult,
     downloadRecording,
     answerHumanInput,
-    /** The same calls, resolving to `{ data, response, requestId }`. */
+    /** The same calls, resolving to `{ data, response, requestId }`: raw response access on every method. */
     withResponse: {
       launch: launchWithResponse as <W extends LaunchableWorkflow | string>(
         workflow: W,
@@ -773,6 +805,7 @@ export function createClient(options: ClientOptions) {
       },
       getEvents: getEventsWithResponse,
       answerHumanInput: answerHumanInputWithResponse,
+      downloadRecording: downloadRecordingWithResponse,
     },
   };
 }

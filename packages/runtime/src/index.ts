@@ -22,13 +22,13 @@ export type {
   LaunchOptions,
   RecordingDownload,
   UntypedLaunchOptions,
+  WithRequestId,
   WithResponse,
   WorkflowRunClient,
 } from "./client.js";
 export {
   createClient,
   DEFAULT_RECORDING_ATTEMPTS,
-  isPlainObject,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   RUNTIME_VERSION,
 } from "./client.js";
@@ -140,6 +140,7 @@ export type {
   ResultResponse,
   RunEnvelope,
   RunError,
+  WireRunEnvelope,
 } from "./wire-types.js";
 export type {
   AnyWorkflowDefinition,

@@ -18,11 +18,25 @@ export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
 export type UnsuccessfulTerminalStatus = (typeof UNSUCCESSFUL_TERMINAL_STATUSES)[number];
 export type TerminalStatus = "succeeded" | UnsuccessfulTerminalStatus;
 /**
- * What a result's `status` holds when the server sent a string this runtime
- * does not know; the wire value is kept in `serverStatus`. A literal, so
- * `result.status === "succeeded"` narrows to the success case.
+ * What `status` holds when the server sent a string this runtime does not
+ * know; the wire value is kept in `serverStatus`. A status this runtime does
+ * not know is neither terminal nor active: only the result endpoint decides
+ * (200 = terminal), so it is never misclassified.
  */
 export type UnrecognizedStatus = "unrecognized";
+
+/**
+ * A run status as envelopes and results expose it: a closed union of the
+ * named statuses plus "unrecognized" (the raw value is in `serverStatus`).
+ *
+ * Closed on purpose. An open `... | (string & {})` union, or a branded
+ * string, stays comparable to every string literal, so
+ * `run.status === "suceeded"` would compile and silently be false forever;
+ * with a closed union that comparison is error TS2367, and a `switch` over
+ * it can be checked for exhaustiveness. A new server status never crashes
+ * the client: it arrives as "unrecognized" with `serverStatus` set.
+ */
+export type RunStatus = ActiveStatus | TerminalStatus | UnrecognizedStatus;
 
 export function isTerminalStatus(status: string): status is TerminalStatus {
   return (
@@ -34,14 +48,12 @@ export function isActiveStatus(status: string): status is ActiveStatus {
   return (ACTIVE_STATUSES as readonly string[]).includes(status);
 }
 
-export function isKnownStatus(status: string): boolean {
+export function isKnownStatus(status: string): status is ActiveStatus | TerminalStatus {
   return isTerminalStatus(status) || isActiveStatus(status);
 }
 
-/**
- * A run status: the values the spec names plus the queued/running/success
- * values the emulator uses, open to strings this runtime does not know yet
- * (`string & {}` keeps completion and catches typos in comparisons with the
- * known literals while still accepting new server values).
- */
-export type RunStatus = ActiveStatus | TerminalStatus | (string & {});
+/** The wire string as a RunStatus: a known status as it is, anything else "unrecognized". */
+export function toRunStatus(serverStatus: unknown): RunStatus {
+  const status = String(serverStatus);
+  return isKnownStatus(status) ? status : "unrecognized";
+}

@@ -1,7 +1,7 @@
 // Polling: "Callers poll with delay and backoff" (GET /runs/{runId}).
 import { type Clock, fullJitterDelay } from "./backoff.js";
 import { WorkflowRunApiError } from "./errors.js";
-import { isKnownStatus, isTerminalStatus } from "./run-status.js";
+import { isTerminalStatus } from "./run-status.js";
 import type { RunEnvelope } from "./wire-types.js";
 
 export interface WaitOptions {
@@ -26,6 +26,14 @@ export interface WaitOptions {
    * checkpoint_id is a new wait and stops polling.
    */
   readonly answeredCheckpointIds?: Iterable<string>;
+  /**
+   * Per-request options of each poll (GET /runs/{runId}, and /result for an
+   * unrecognized status): the same `maxRetries` and `headers` every method
+   * takes. (`timeoutMs` and `signal` above bound the whole wait; each poll is
+   * also cut at the wait's deadline.)
+   */
+  readonly maxRetries?: number;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** waitForRun ran out of `timeoutMs`; the run carries on. */
@@ -33,8 +41,8 @@ export class WaitTimeoutError extends WorkflowRunApiError {
   override name = "WaitTimeoutError";
 }
 
-export interface WaitDependencies {
-  readonly getRun: (runId: string, signal?: AbortSignal) => Promise<RunEnvelope>;
+export interface WaitDependencies<Envelope extends RunEnvelope = RunEnvelope> {
+  readonly getRun: (runId: string, signal?: AbortSignal) => Promise<Envelope>;
   /** True when the result endpoint answers 200 (terminal) for the run. */
   readonly resultIsTerminal: (runId: string, signal?: AbortSignal) => Promise<boolean>;
   readonly clock: Clock;
@@ -50,7 +58,7 @@ export function awaitsPerson(
   run: RunEnvelope,
   answeredCheckpointIds: ReadonlySet<string>,
 ): boolean {
-  if (String(run.status) !== "waiting_for_human_live") return false;
+  if (run.status !== "waiting_for_human_live") return false;
   const action = run.human_action;
   // Spec: human_action is populated while waiting; without it nothing shows an answer.
   if (!action) return true;
@@ -67,13 +75,17 @@ export async function stopReason(
   answered: ReadonlySet<string>,
   resultIsTerminal: () => Promise<boolean>,
 ): Promise<"terminal" | "waiting_for_human" | undefined> {
-  const status = String(run.status);
+  const { status } = run;
   if (isTerminalStatus(status)) return "terminal";
   if (status === "waiting_for_human_live")
     return !options.keepWaitingOnHuman && awaitsPerson(run, answered)
       ? "waiting_for_human"
       : undefined;
-  if (!isKnownStatus(status) && (await resultIsTerminal())) return "terminal";
+  // definition-format: an unknown status is "not terminal until the result
+  // endpoint answers 200". So it is asked on every poll; while it answers
+  // 202 polling goes on, up to `timeoutMs` (WaitTimeoutError names the
+  // server's status). Never treated as terminal or as a human wait on a guess.
+  if (status === "unrecognized" && (await resultIsTerminal())) return "terminal";
   return undefined;
 }
 
@@ -84,11 +96,11 @@ export async function stopReason(
  * know is decided by the result endpoint: 200 means terminal. `timeoutMs`
  * holds even while one poll is stuck: each poll is aborted at the deadline.
  */
-export async function waitForRunWith(
-  deps: WaitDependencies,
+export async function waitForRunWith<Envelope extends RunEnvelope>(
+  deps: WaitDependencies<Envelope>,
   runId: string,
   options: WaitOptions = {},
-): Promise<RunEnvelope> {
+): Promise<Envelope> {
   const { clock } = deps;
   const initial = options.initialIntervalMs ?? 1_000;
   const max = options.maxIntervalMs ?? 15_000;
@@ -113,10 +125,10 @@ export async function waitForRunWith(
       ? AbortSignal.any([options.signal, deadlineTimer.signal])
       : deadlineTimer.signal;
     let reason: "terminal" | "waiting_for_human" | undefined;
-    let run: RunEnvelope;
+    let run: Envelope;
     try {
       run = await deps.getRun(runId, signal);
-      lastStatus = String(run.status);
+      lastStatus = run.serverStatus;
       options.onUpdate?.(run);
       reason = await stopReason(run, options, answered, () => deps.resultIsTerminal(runId, signal));
     } catch (error) {

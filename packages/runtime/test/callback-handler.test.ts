@@ -8,14 +8,16 @@ import {
   createCallbackHandler,
   createClient,
   createMemoryEventStore,
+  parseCallbackBody,
   type RunEnvelope,
 } from "../src/index.js";
 import { saveRecording, toNodeHandler } from "../src/node.js";
+import { toRunEnvelope } from "../src/run-envelope.js";
 import { type FakeApi, startFakeApi } from "./support/fake-api-server.js";
 import { createVirtualClock } from "./support/fake-workflows.js";
 
 const run = (status: string): RunEnvelope =>
-  ({
+  toRunEnvelope({
     run_id: "run_1",
     workflow_id: "wf",
     status,
@@ -26,7 +28,7 @@ const run = (status: string): RunEnvelope =>
       status === "waiting_for_human_live"
         ? { checkpoint_id: "cp_1", response_accepted: false }
         : null,
-  }) as RunEnvelope;
+  });
 
 /** A fake API client whose getRun/getResult report `status`. */
 const api = (status: string, onGetRun?: () => Promise<void>) => ({
@@ -92,6 +94,47 @@ describe("createCallbackHandler", () => {
     });
     expect((await handler(delivery("evt_2", "workflow.run.requires_action"))).status).toBe(200);
     expect(seen).toEqual(["waiting_for_human_live", "evt_2"]);
+  });
+
+  it("an unknown status (API or delivery) is 'unrecognized': a completed callback is acted on only when the result endpoint says terminal", async () => {
+    const acted: unknown[] = [];
+    const unknownDelivery = (eventId: string) =>
+      new Request("https://receiver.example.com/wfr", {
+        method: "POST",
+        body: JSON.stringify({
+          event_id: eventId,
+          type: "workflow.run.completed",
+          run: { ...run("succeeded"), status: "archived_for_audit" },
+        }),
+      });
+    const parsed = parseCallbackBody(await unknownDelivery("evt_p").text());
+    expect(parsed.ok && parsed.callback.run).toMatchObject({
+      status: "unrecognized",
+      serverStatus: "archived_for_audit",
+    });
+    for (const [eventId, resultTerminal] of [
+      ["evt_u1", true],
+      ["evt_u2", false],
+    ] as const) {
+      const handler = createCallbackHandler({
+        client: {
+          getRun: async () => ({
+            ...run("succeeded"),
+            status: "unrecognized",
+            serverStatus: "archived_for_audit",
+          }),
+          getResult: async () =>
+            (resultTerminal
+              ? { state: "terminal", status: "unrecognized", serverStatus: "archived_for_audit" }
+              : { state: "pending", status: "unrecognized", serverStatus: "archiving" }) as never,
+        },
+        onCompleted: ({ run: confirmed }) => {
+          acted.push([eventId, confirmed.serverStatus]);
+        },
+      });
+      expect((await handler(unknownDelivery(eventId))).status).toBe(200);
+    }
+    expect(acted).toEqual([["evt_u1", "archived_for_audit"]]);
   });
 
   it("on handler failure releases the claim and answers 500, so the redelivery is handled", async () => {

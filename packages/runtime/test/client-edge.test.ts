@@ -16,6 +16,7 @@ import {
   RecordingTooLargeError,
   RequestTimeoutError,
   RunNotFoundError,
+  WaitTimeoutError,
   WorkflowRunApiError,
 } from "../src/index.js";
 import { type FakeApi, startFakeApi } from "./support/fake-api-server.js";
@@ -277,7 +278,8 @@ describe("results and polling", () => {
       },
     });
     // "thinking" is unknown: polling went on while /result said 202 and stopped when it said 200.
-    expect(finished.status).toBe("thinking");
+    expect(finished.status).toBe("unrecognized");
+    expect(finished.serverStatus).toBe("thinking");
     expect(polls).toBe(3);
     expect(fake.requestsTo("GET", /\/result$/)).toHaveLength(3);
     const result = await wfr.getResult(invoiceIntake, run.run_id);
@@ -286,6 +288,61 @@ describe("results and polling", () => {
       status: "unrecognized",
       serverStatus: "archived_for_audit",
     });
+  });
+
+  it("an unknown server status is 'unrecognized' on every envelope (raw value in serverStatus), never a crash, a human wait or terminal by guess", async () => {
+    const wfr = client();
+    const run = await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
+    expect(run).toMatchObject({ status: "queued", serverStatus: "queued" });
+    const stored = fake.runs.get(run.run_id);
+    if (!stored) throw new Error("run not stored");
+    stored.status = "paused_by_operator"; // the fake's /result answers 200 for it
+    const read = await wfr.getRun(run.run_id);
+    expect(read).toMatchObject({ status: "unrecognized", serverStatus: "paused_by_operator" });
+    // Serialised as the wire had it plus serverStatus: nothing is lost for logs or storage.
+    expect(JSON.parse(JSON.stringify(read))).toMatchObject({ serverStatus: "paused_by_operator" });
+    stored.status = "thinking"; // /result answers 202: not terminal
+    const waiting = await wfr
+      .waitForRun(run.run_id, { initialIntervalMs: 10, maxIntervalMs: 20, timeoutMs: 200 })
+      .catch((e: unknown) => e);
+    // Polled until the timeout (virtual clock), asking /result each time; the message names the wire value.
+    expect(waiting).toBeInstanceOf(WaitTimeoutError);
+    expect((waiting as WaitTimeoutError).message).toContain("thinking");
+    expect(fake.requestsTo("GET", /\/result$/).length).toBeGreaterThan(1);
+    const pending = await wfr.getResult(run.run_id);
+    expect(pending).toMatchObject({
+      state: "pending",
+      status: "unrecognized",
+      serverStatus: "thinking",
+    });
+  });
+
+  it("waitForRun and waitForResult take the per-request maxRetries and headers for every poll", async () => {
+    const wfr = client();
+    const run = await wfr.launch(invoiceIntake, { inputs: { vendor_name: "A", amount: 1 } });
+    const stored = fake.runs.get(run.run_id);
+    if (!stored) throw new Error("run not stored");
+    let polls = 0;
+    const result = await wfr.waitForResult(invoiceIntake, run.run_id, {
+      headers: { "x-trace-id": "trace-7" },
+      onUpdate: () => {
+        polls += 1;
+        if (polls === 2) {
+          stored.status = "succeeded";
+          stored.outputs = { total: 3, summary: "done" };
+        }
+      },
+    });
+    expect(result.status).toBe("succeeded");
+    const reads = fake.requests.filter((r) => r.method === "GET");
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    for (const read of reads) expect(read.headers["x-trace-id"]).toBe("trace-7");
+    const RUN_PATH = new RegExp(`/runs/${run.run_id}$`);
+    fake.script("GET", RUN_PATH, { status: 503, body: { error: "busy", code: "UNAVAILABLE" } });
+    const before = fake.requestsTo("GET", RUN_PATH).length;
+    const error = await wfr.waitForRun(run.run_id, { maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect(fake.requestsTo("GET", RUN_PATH).length - before).toBe(1);
   });
 
   it("waitForResult polls 202 then 200 and returns typed, validated outputs", async () => {

@@ -110,7 +110,7 @@ describe("runs, results, events", () => {
       answeredCheckpointIds: [firstCheckpoint, secondCheckpoint],
     });
     expect(result).toMatchObject({ state: "terminal", status: "succeeded" });
-    const snapshot = (await wfr.getEvents(run.run_id)) as { events: { type: string }[] };
+    const snapshot = (await wfr.getEvents(run.run_id)) as unknown as { events: { type: string }[] };
     expect(snapshot.events.filter((e) => e.type === "human.answered")).toHaveLength(2);
     const late = await wfr
       .answerHumanInput(run.run_id, { checkpointId: secondCheckpoint, response: "no" })
@@ -183,5 +183,82 @@ describe("withResponse", () => {
     expect(result.data).toMatchObject({ state: "terminal", status: "succeeded" });
     const events = await wfr.withResponse.getEvents(run.run_id);
     expect(events.response.headers.get("content-type")).toContain("application/json");
+  });
+
+  it("every method's result carries the x-request-id of the response it came from, as non-enumerable _requestId", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, {
+      steps: [
+        { human: { kind: "approval", reason: "check", instructions: "Approve?" } },
+        {
+          succeed: {
+            outputs: { invoice_id: "INV-3", total: 9, status: "booked", summary: "booked" },
+          },
+        },
+      ],
+      recording: { mode: "ready" },
+      queue_ms: 10,
+      start_ms: 10,
+    });
+    // Records the request id header of every response the client receives, in order.
+    const seen: (string | null)[] = [];
+    const recording = createClient({
+      baseUrl: emu.baseUrl,
+      apiKey: emu.apiKey,
+      fetch: async (input, init) => {
+        const response = await globalThis.fetch(input, init);
+        seen.push(response.headers.get("x-request-id"));
+        return response;
+      },
+    });
+    const lastId = () => seen.at(-1);
+    const run = await recording.launch(invoiceIntake, {
+      inputs: { vendor_name: "H", amount: 9, invoice_pdf: pdf() },
+    });
+    expect(run._requestId).toMatch(/^req_/);
+    expect(run._requestId).toBe(lastId());
+    // Non-enumerable: not in keys, spread or JSON, so stored envelopes stay wire-shaped.
+    expect(Object.keys(run)).not.toContain("_requestId");
+    expect(JSON.stringify(run)).not.toContain("_requestId");
+    const waiting = await recording.waitForRun(run.run_id, polling);
+    expect(waiting._requestId).toBe(lastId());
+    const checkpointId = waiting.human_action?.checkpoint_id ?? "";
+    const answered = await recording.answerHumanInput(run.run_id, {
+      checkpointId,
+      response: { approved: true },
+    });
+    expect(answered._requestId).toBe(lastId());
+    const result = await recording.waitForResult(invoiceIntake, run.run_id, polling);
+    expect(result).toMatchObject({ state: "terminal", status: "succeeded" });
+    expect(result._requestId).toBe(lastId());
+    const envelope = await recording.getRun(run.run_id);
+    expect(envelope._requestId).toBe(lastId());
+    const events = await recording.getEvents(run.run_id);
+    expect(events._requestId).toBe(lastId());
+    const download = await recording.downloadRecording(run.run_id);
+    expect(download._requestId).toBe(lastId());
+    await download.stream.cancel();
+    const ids = seen.filter((id) => id !== null);
+    expect(new Set(ids).size).toBe(seen.length);
+  }, 120_000);
+
+  it("withResponse.downloadRecording: the raw response and its request id alongside the stream", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, {
+      steps: [{ succeed: {} }],
+      recording: { mode: "ready" },
+    });
+    const run = await wfr.launch(invoiceIntake, {
+      inputs: { vendor_name: "I", amount: 10, invoice_pdf: pdf() },
+    });
+    await wfr.waitForRun(run.run_id, polling);
+    const { data, response, requestId } = await wfr.withResponse.downloadRecording(run.run_id, {
+      maxAttempts: 1,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(data.contentType);
+    expect(requestId).toMatch(/^req_/);
+    expect(requestId).toBe(response.headers.get("x-request-id"));
+    expect(data._requestId).toBe(requestId);
+    const bytes = new Uint8Array(await new Response(data.stream).arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(4, 8))).toBe("ftyp");
   });
 });

@@ -6,6 +6,7 @@ import {
   type RequestOptions,
   type RunResult,
   type RunStatus,
+  type WithRequestId,
 } from "../src/index.js";
 import {
   disabledInvoice,
@@ -20,7 +21,9 @@ const inputs = { vendor_name: "Northwind", amount: 10 };
 
 describe("launch types", () => {
   it("Only an enabled workflow can be launched; a draft or disabled one cannot", () => {
-    expectTypeOf(wfr.launch(invoiceIntake, { inputs })).resolves.toEqualTypeOf<LaunchedRun>();
+    expectTypeOf(wfr.launch(invoiceIntake, { inputs })).resolves.toEqualTypeOf<
+      WithRequestId<LaunchedRun>
+    >();
     // @ts-expect-error draft
     wfr.launch(draftInvoice, { inputs });
     // @ts-expect-error disabled
@@ -45,7 +48,7 @@ describe("launch types", () => {
 
   it("outputs only on succeeded", async () => {
     const result = await wfr.getResult(invoiceIntake, "run_1");
-    expectTypeOf(result).toEqualTypeOf<RunResult<InvoiceOutputs>>();
+    expectTypeOf(result).toEqualTypeOf<WithRequestId<RunResult<InvoiceOutputs>>>();
     // @ts-expect-error outputs may be absent until status is narrowed to succeeded
     result.outputs.total;
     if (result.status === "succeeded") expectTypeOf(result.outputs).toEqualTypeOf<InvoiceOutputs>();
@@ -58,9 +61,9 @@ describe("launch types", () => {
 describe("issue 8 ergonomics types", () => {
   it("getResult and waitForResult take a plain run id (outputs unchecked)", async () => {
     const plain = await wfr.waitForResult("run_1", { timeoutMs: 1000 });
-    expectTypeOf(plain).toEqualTypeOf<RunResult<Record<string, unknown>>>();
+    expectTypeOf(plain).toEqualTypeOf<WithRequestId<RunResult<Record<string, unknown>>>>();
     expectTypeOf(await wfr.getResult("run_1", { timeoutMs: 5 })).toEqualTypeOf<
-      RunResult<Record<string, unknown>>
+      WithRequestId<RunResult<Record<string, unknown>>>
     >();
   });
 
@@ -74,9 +77,118 @@ describe("issue 8 ergonomics types", () => {
     wfr.getRun("run_1", new AbortController().signal);
   });
 
-  it("RunStatus names the known statuses and stays open to new ones", () => {
-    expectTypeOf<"succeeded">().toExtend<RunStatus>();
-    expectTypeOf<"waiting_for_human_live">().toExtend<RunStatus>();
-    expectTypeOf<"some_future_status">().toExtend<RunStatus>();
+  it("every method's result carries the request id; withResponse exists for every method", async () => {
+    expectTypeOf((await wfr.getRun("run_1"))._requestId).toEqualTypeOf<string | undefined>();
+    expectTypeOf((await wfr.getEvents("run_1"))._requestId).toEqualTypeOf<string | undefined>();
+    expectTypeOf((await wfr.waitForRun("run_1"))._requestId).toEqualTypeOf<string | undefined>();
+    expectTypeOf((await wfr.downloadRecording("run_1"))._requestId).toEqualTypeOf<
+      string | undefined
+    >();
+    expectTypeOf(
+      (await wfr.answerHumanInput("run_1", { checkpointId: "cp", response: 1 }))._requestId,
+    ).toEqualTypeOf<string | undefined>();
+    const recording = await wfr.withResponse.downloadRecording("run_1", { maxAttempts: 1 });
+    expectTypeOf(recording.response).toEqualTypeOf<Response>();
+    expectTypeOf(recording.data.stream).toEqualTypeOf<ReadableStream<Uint8Array>>();
+    expectTypeOf(recording.requestId).toEqualTypeOf<string | undefined>();
+  });
+});
+
+describe("RunStatus: closed, so a typo in a comparison is a type error", () => {
+  it("every known status and 'unrecognized' compile in a comparison", async () => {
+    const run = await wfr.getRun("run_1");
+    const known: RunStatus[] = [
+      "queued",
+      "starting",
+      "running",
+      "waiting_for_human_live",
+      "succeeded",
+      "failed",
+      "error",
+      "cancelled",
+      "terminated",
+      "dead_letter",
+      "human_wait_expired",
+      "unrecognized",
+    ];
+    expectTypeOf(known).toEqualTypeOf<RunStatus[]>();
+    if (run.status === "succeeded" || run.status === "waiting_for_human_live") return;
+    if (run.status === "unrecognized") expectTypeOf(run.serverStatus).toEqualTypeOf<string>();
+  });
+
+  it("a misspelt status is an error (TS2367) on an envelope, a result and a launched run", async () => {
+    const run = await wfr.getRun("run_1");
+    // @ts-expect-error TS2367: "suceeded" is not a RunStatus, so the comparison can never be true
+    if (run.status === "suceeded") return;
+    const result = await wfr.getResult(invoiceIntake, "run_1");
+    // @ts-expect-error TS2367: misspelt terminal status on a result
+    if (result.status === "cancled") return;
+    const launched = await wfr.launch(invoiceIntake, { inputs });
+    // @ts-expect-error TS2367: a status no server sends is not silently false
+    if (launched.status === "waiting_for_human") return;
+    // @ts-expect-error an arbitrary string is not assignable to RunStatus
+    const unknownStatus: RunStatus = "some_future_status";
+    expectTypeOf<"some_future_status">().not.toExtend<RunStatus>();
+    expectTypeOf<string>().not.toExtend<RunStatus>();
+    void unknownStatus;
+  });
+
+  it("why not `string & {}`: an open union accepts the same typo without an error", () => {
+    type OpenStatus = "succeeded" | "failed" | (string & {});
+    const open = "failed" as OpenStatus;
+    // No @ts-expect-error here: this compiles, which is the defect a closed union removes.
+    expectTypeOf(open === "suceeded").toEqualTypeOf<boolean>();
+    expectTypeOf<"suceeded">().toExtend<OpenStatus>();
+  });
+
+  it("a switch over RunStatus can be checked for exhaustiveness", async () => {
+    const describeStatus = (status: RunStatus): string => {
+      switch (status) {
+        case "queued":
+        case "starting":
+        case "running":
+          return "active";
+        case "waiting_for_human_live":
+          return "person";
+        case "succeeded":
+          return "done";
+        case "failed":
+        case "error":
+        case "cancelled":
+        case "terminated":
+        case "dead_letter":
+        case "human_wait_expired":
+          return "failed";
+        case "unrecognized":
+          return "ask the result endpoint";
+        default: {
+          const unreachable: never = status;
+          return unreachable;
+        }
+      }
+    };
+    const missingUnrecognized = (status: RunStatus): string => {
+      switch (status) {
+        case "queued":
+        case "starting":
+        case "running":
+        case "waiting_for_human_live":
+        case "succeeded":
+        case "failed":
+        case "error":
+        case "cancelled":
+        case "terminated":
+        case "dead_letter":
+        case "human_wait_expired":
+          return "known";
+        default: {
+          // @ts-expect-error "unrecognized" is not handled, so status is not never here
+          const unreachable: never = status;
+          return unreachable;
+        }
+      }
+    };
+    expectTypeOf(describeStatus).returns.toEqualTypeOf<string>();
+    expectTypeOf(missingUnrecognized).returns.toEqualTypeOf<string>();
   });
 });

@@ -35,6 +35,7 @@ import {
 import { extractAttachments, serializeLaunchBody } from "../src/launch-body.js";
 import { redact, redactError } from "../src/redact.js";
 import { parseRetryAfterSeconds } from "../src/retry-after.js";
+import { toRunEnvelope } from "../src/run-envelope.js";
 import { toRunResult } from "../src/run-result.js";
 import { checkBaseUrl } from "../src/url-checks.js";
 import { stopReason, waitForRunWith } from "../src/wait-for-run.js";
@@ -410,14 +411,14 @@ describe("results", () => {
 
 describe("waitForRun (pure, virtual clock)", () => {
   const envelope = (status: string): RunEnvelope =>
-    ({
+    toRunEnvelope({
       run_id: "run_1",
       workflow_id: "wf",
       status,
       timestamps: {},
       error: null,
       metadata: {},
-    }) as RunEnvelope;
+    });
 
   it("polls with exponential backoff and full jitter, stops on a terminal status", async () => {
     const clock = createVirtualClock(() => 0.5);
@@ -467,5 +468,31 @@ describe("waitForRun (pure, virtual clock)", () => {
     await expect(waitForRunWith(deps, "run_1", { signal: controller.signal })).rejects.toThrow(
       "stop watching",
     );
+  });
+});
+
+describe("public API", () => {
+  it("index.ts exports the public API only; internals stay unexported", async () => {
+    const runtime: Record<string, unknown> = await import("../src/index.js");
+    for (const internal of [
+      "stopReason",
+      "waitForRunWith",
+      "awaitsPerson",
+      "toRunResult",
+      "toRunEnvelope",
+      "attachRequestId",
+      "errorFromResponse",
+      "buildLaunchBody",
+      "serializeLaunchBody",
+      "createRetryingFetch",
+      "checkApiKey",
+      "isPlainObject",
+      "redact",
+    ]) {
+      expect(runtime, internal).not.toHaveProperty(internal);
+    }
+    for (const name of ["createClient", "file", "createCallbackHandler", "isTerminalStatus"]) {
+      expect(typeof runtime[name], name).toBe("function");
+    }
   });
 });

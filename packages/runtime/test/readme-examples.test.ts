@@ -1,6 +1,8 @@
-// The README examples (root README.md "Using the runtime" and this package's
-// README) are extracted and run against the real emulator, so they cannot
-// drift from the API or from the runtime's signatures.
+// The README examples (root README.md "Using the runtime" and "Several
+// instances", and every block of this package's README) are extracted and
+// run against the real emulator, so they cannot drift from the API or from
+// the runtime's signatures. `@wfr/store-postgres` is a memory stand-in here
+// (the runtime cannot depend on a store package).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +42,10 @@ async function runBlock(name: string, code: string, prelude: string, postlude: s
     .replaceAll(
       '"@wfr/generated/production"',
       JSON.stringify(join(here, "support/generated-production.js")),
+    )
+    .replaceAll(
+      '"@wfr/store-postgres"',
+      JSON.stringify(join(here, "support/store-postgres-standin.js")),
     );
   const imports = mapped.split("\n").filter((line) => line.startsWith("import "));
   const body = mapped.split("\n").filter((line) => !line.startsWith("import "));
@@ -108,5 +114,115 @@ describe("README examples run against the emulator", () => {
     expect(result).toMatchObject({ state: "terminal", status: "succeeded" });
     const types = await events(first.run.run_id);
     expect(types.filter((type) => type === "human.answered")).toHaveLength(2);
+  }, 120_000);
+
+  it("packages/runtime/README.md: the launch-journal example launches once per intent", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
+    const markdown = await readFile(join(here, "..", "README.md"), "utf8");
+    const block = tsBlocks(markdown).find((code) => code.includes("intent: { journal"));
+    expect(block).toBeDefined();
+    const prelude = [
+      `import { createClient, file } from ${JSON.stringify(join(here, "../src/index.js"))};`,
+      `import { workflows } from ${JSON.stringify(join(here, "support/generated-production.js"))};`,
+      "export default async () => {",
+      "const wfr = createClient({ baseUrl: process.env.WFR_TEST_BASE_URL!, apiKey: process.env.WFR_API_KEY! });",
+      'const invoice = { id: "inv-77" };',
+      'const inputs = { vendor_name: "Northwind", amount: 77, invoice_pdf: file(new TextEncoder().encode("%PDF-1.4\\n%%EOF\\n"), { filename: "inv.pdf", mimeType: "application/pdf" }) };',
+    ].join("\n");
+    const first = (await runBlock(
+      "package-journal-1",
+      block ?? "",
+      prelude,
+      "return { run };\n};",
+    )) as {
+      run: { run_id: string };
+    };
+    // The same intent again (as after a crash): the journal reads the run back, no second run.
+    const again = (await runBlock(
+      "package-journal-2",
+      block ?? "",
+      prelude,
+      "return { run };\n};",
+    )) as {
+      run: { run_id: string };
+    };
+    expect(first.run.run_id).toMatch(/^run_/);
+    expect(again.run.run_id).toBe(first.run.run_id);
+  }, 120_000);
+
+  it("packages/runtime/README.md: the callback receiver example confirms with the API and answers 200", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, {
+      steps: [
+        {
+          succeed: {
+            outputs: { invoice_id: "INV-9", total: 9, status: "booked", summary: "booked" },
+          },
+        },
+      ],
+      queue_ms: 10,
+      start_ms: 10,
+    });
+    const markdown = await readFile(join(here, "..", "README.md"), "utf8");
+    const block = tsBlocks(markdown).find((code) => code.includes("createCallbackHandler({"));
+    expect(block).toBeDefined();
+    const { createClient, file } = await import("../src/index.js");
+    const wfr = createClient({ baseUrl: emu.baseUrl, apiKey: emu.apiKey });
+    const run = await wfr.launch(INVOICE_WORKFLOW_ID, {
+      inputs: {
+        vendor_name: "Northwind",
+        amount: 9,
+        invoice_pdf: file(new TextEncoder().encode("%PDF-1.4\n%%EOF\n"), {
+          filename: "inv.pdf",
+          mimeType: "application/pdf",
+        }),
+      },
+    });
+    const done = await wfr.waitForRun(run.run_id, { initialIntervalMs: 20, maxIntervalMs: 100 });
+    delete process.env.WFR_WEBHOOK_SECRET; // the example's verification is opt-in
+    const { callbacks } = (await runBlock(
+      "package-callbacks",
+      block ?? "",
+      [
+        `import { createCallbackHandler, createClient, createMemoryEventStore } from ${JSON.stringify(join(here, "../src/index.js"))};`,
+        "export default async () => {",
+        "const wfr = createClient({ baseUrl: process.env.WFR_TEST_BASE_URL!, apiKey: process.env.WFR_API_KEY! });",
+      ].join("\n"),
+      "return { callbacks };\n};",
+    )) as { callbacks: (request: Request) => Promise<Response> };
+    const delivery = new Request("https://receiver.example.com/wfr", {
+      method: "POST",
+      body: JSON.stringify({ event_id: "evt_readme_1", type: "workflow.run.completed", run: done }),
+    });
+    const answer = await callbacks(delivery);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ received: true, acted: true });
+  }, 120_000);
+
+  it("root README: the shared-stores block (receiver and journaled launch) runs", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
+    const markdown = await readFile(join(repoRoot, "README.md"), "utf8");
+    const section = markdown.slice(markdown.indexOf("## Several instances"));
+    const [block] = tsBlocks(section);
+    expect(block).toContain("openPostgresStores");
+    const prelude = [
+      `import { createCallbackHandler, createClient, file } from ${JSON.stringify(join(here, "../src/index.js"))};`,
+      `import { workflows } from ${JSON.stringify(join(here, "support/generated-production.js"))};`,
+      "export default async () => {",
+      "const wfr = createClient({ baseUrl: process.env.WFR_TEST_BASE_URL!, apiKey: process.env.WFR_API_KEY! });",
+      'const invoice = { id: "inv-shared-1" };',
+      'const inputs = { vendor_name: "Northwind", amount: 12, invoice_pdf: file(new TextEncoder().encode("%PDF-1.4\\n%%EOF\\n"), { filename: "inv.pdf", mimeType: "application/pdf" }) };',
+      "const onCompleted = async () => {};",
+    ].join("\n");
+    const { receiver, stores } = (await runBlock(
+      "root-shared-stores",
+      block ?? "",
+      prelude,
+      "return { receiver, stores };\n};",
+    )) as {
+      receiver: (request: Request) => Promise<Response>;
+      stores: { launchJournal: { get(id: string): Promise<{ state: string } | undefined> } };
+    };
+    expect(typeof receiver).toBe("function");
+    expect(await stores.launchJournal.get("inv-shared-1")).toMatchObject({ state: "acknowledged" });
   }, 120_000);
 });

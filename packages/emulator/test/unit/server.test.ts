@@ -204,6 +204,23 @@ describe("http edge", () => {
     }
   });
 
+  it("sends a distinct X-Request-Id on every answer, errors and 202s included", async () => {
+    const emu = await startEmulator({});
+    try {
+      const token = await key(emu);
+      const launched = await launch(emu, token, "wf_P3mKs81a", portal);
+      const missing = await fetch(`${emu.url}/production/api/v1/runs/run_missing`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const ids = [launched.headers.get("x-request-id"), missing.headers.get("x-request-id")];
+      expect(missing.status).toBe(404);
+      for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{20}$/);
+      expect(ids[0]).not.toBe(ids[1]);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it("turns the admin API off", async () => {
     const emu = await startEmulator({ admin: false });
     try {

@@ -1,0 +1,40 @@
+// Shaping of what the client returns: envelopes get the closed RunStatus
+// (plus the wire string), and every returned object carries the request id
+// of the response it came from.
+import { toRunStatus } from "./run-status.js";
+import type { RunEnvelope, WireRunEnvelope } from "./wire-types.js";
+
+/** The wire envelope with `status` as a RunStatus and the wire value in `serverStatus`. */
+export function toRunEnvelope(wire: WireRunEnvelope): RunEnvelope {
+  const serverStatus = String(wire.status);
+  return { ...wire, status: toRunStatus(serverStatus), serverStatus };
+}
+
+/** The response header that carries the server's request id. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+export function requestIdOf(response: Response): string | undefined {
+  return response.headers.get(REQUEST_ID_HEADER) ?? undefined;
+}
+
+/**
+ * What every client method resolves to: its data plus `_requestId`, the
+ * `x-request-id` of the response it came from (undefined when the server
+ * sent none). Non-enumerable, like openai-node's `_request_id`: it does not
+ * show up in JSON.stringify, object spread or equality checks, and the
+ * leading underscore keeps it apart from any wire field.
+ */
+export type WithRequestId<T> = T & { readonly _requestId: string | undefined };
+
+export function attachRequestId<T extends object>(
+  data: T,
+  requestId: string | undefined,
+): WithRequestId<T> {
+  Object.defineProperty(data, "_requestId", {
+    value: requestId,
+    enumerable: false,
+    writable: false,
+    configurable: true,
+  });
+  return data as WithRequestId<T>;
+}
