@@ -157,7 +157,7 @@ export function timedWithRss(cmd, argv, cwd = ROOT) {
       `${cmd} ${argv.join(" ")} exited ${r.status}\n${r.stdout}\n${r.stderr}`.slice(0, 6000),
     );
   }
-  return { ms, rssKiB: Number(m[2]) };
+  return { ms, rssKiB: Number(m[2]), stdout: r.stdout };
 }
 
 export const median = (xs) => {
@@ -282,3 +282,76 @@ export async function main(): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
+
+/** Every generated workflow module of an environment folder: workflow id -> { identifier, module }. */
+export function indexIdentifiers(benchDir) {
+  const map = new Map();
+  for (const f of readdirSync(benchDir)) {
+    if (!f.endsWith(".d.ts") || /\.(types|schema)\.d\.ts$/.test(f) || f === "index.d.ts") continue;
+    const text = readFileSync(join(benchDir, f), "utf8");
+    const wf = /"(wf_B\d{6})"/.exec(text);
+    const m = /export declare const (\w+)\s*:/.exec(text);
+    if (wf && m) map.set(wf[1], { identifier: m[1], module: f.replace(/\.d\.ts$/, "") });
+  }
+  return map;
+}
+
+/**
+ * The apps that use `count` workflows (wf_B000001..): each waits for and reads the typed result
+ * of every one of them. wfr-app-<count>.ts (@wfr/runtime + generated modules) and
+ * ot-app-<count>.ts (openapi-fetch + openapi-typescript's schema.d.ts), with
+ * tsconfig.{wfr,ot}-<count>.json extending the tsconfig.base.json that writeApps wrote.
+ */
+export function writeManyApps(tmp, identifiers, count) {
+  const wfrLines = [`import { createClient } from "@wfr/runtime";`];
+  const otLines = [
+    `import createClient from "openapi-fetch";`,
+    `import type { components, paths } from "./ot/schema";`,
+  ];
+  const wfrBody = [];
+  const otBody = [];
+  for (let i = 1; i <= count; i++) {
+    const id = benchId(i);
+    const found = identifiers.get(id);
+    if (!found) throw new Error(`no generated module for ${id}`);
+    wfrLines.push(`import { ${found.identifier} } from "@wfr/generated/bench/${found.module}";`);
+    wfrBody.push(`  const r${i} = await wfr.waitForResult(${found.identifier}, runIds[${i - 1}] ?? "");
+  if (r${i}.state === "terminal" && r${i}.status === "succeeded") out.push(r${i}.outputs);`);
+    otBody.push(`  const g${i} = await client.GET("/runs/{runId}/result", { params: { path: { runId: runIds[${i - 1}] ?? "" } } });
+  const r${i} = g${i}.data as components["schemas"]["Workflow_${id}_Result"] | undefined;
+  if (r${i} && r${i}.status === "succeeded" && r${i}.outputs) out.push(r${i}.outputs);`);
+  }
+  writeFileSync(
+    join(tmp, `wfr-app-${count}.ts`),
+    `${wfrLines.join("\n")}
+
+export async function main(runIds: string[]): Promise<unknown[]> {
+  const wfr = createClient({ baseUrl: "http://localhost:8787/api/v1", apiKey: "k" });
+  const out: unknown[] = [];
+${wfrBody.join("\n")}
+  return out;
+}
+`,
+  );
+  writeFileSync(
+    join(tmp, `ot-app-${count}.ts`),
+    `${otLines.join("\n")}
+
+export async function main(runIds: string[]): Promise<unknown[]> {
+  const client = createClient<paths>({ baseUrl: "http://localhost:8787/api/v1", headers: { Authorization: "Bearer k" } });
+  const out: unknown[] = [];
+${otBody.join("\n")}
+  return out;
+}
+`,
+  );
+  for (const side of ["wfr", "ot"])
+    writeFileSync(
+      join(tmp, `tsconfig.${side}-${count}.json`),
+      JSON.stringify(
+        { extends: "./tsconfig.base.json", files: [`${side}-app-${count}.ts`] },
+        null,
+        2,
+      ),
+    );
+}
