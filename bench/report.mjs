@@ -124,7 +124,7 @@ for (const result of results) {
   lines.push(
     `## ${result.title}`,
     "",
-    `Anchor: ${result.anchor}. Case \`${result.case}\`, ${result.seconds.toFixed(0)} s.`,
+    `Anchor: ${result.anchor}. Case \`${result.case}\`, ${result.seconds.toFixed(0)} s${result.quick ? ", **--quick: smallest size, one repetition**" : ""}, ${result.date.slice(0, 16)}Z.`,
     "",
   );
   lines.push(
