@@ -1,6 +1,6 @@
 // `pnpm bench:report`: docs/benchmarks.md from bench/results/*.json, with a
 // table per case and an SVG chart per case rendered by Vega-Lite in Node.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -124,7 +124,7 @@ for (const result of results) {
   lines.push(
     `## ${result.title}`,
     "",
-    `Anchor: ${result.anchor}. Case \`${result.case}\`, ${result.seconds.toFixed(0)} s.`,
+    `Anchor: ${result.anchor}. Case \`${result.case}\`, ${result.seconds.toFixed(0)} s${result.quick ? ", **--quick: smallest size, one repetition**" : ""}, ${result.date.slice(0, 16)}Z.`,
     "",
   );
   lines.push(
@@ -142,5 +142,8 @@ for (const result of results) {
   writeFileSync(join(chartsDir, svgName), await chart(result));
   lines.push("", `![${result.title}](benchmarks/${svgName})`, "");
 }
+// Profiles of missed targets, written by hand after a run (bench/findings.md), follow the tables.
+const findings = join(here, "findings.md");
+if (existsSync(findings)) lines.push(readFileSync(findings, "utf8").trim(), "");
 writeFileSync(join(args.out, "benchmarks.md"), `${lines.join("\n")}\n`);
 console.log(`wrote ${join(args.out, "benchmarks.md")} and ${results.length} charts`);

@@ -36,6 +36,7 @@ Runs each case against its anchor in one run and writes <out>/<case>.json
 (default bench/results; with --quick a temporary folder unless --out is given).
 Then \`pnpm bench:report\` renders docs/benchmarks.md from bench/results.
 Build first: npx --yes pnpm@10.34.8 build
+Each case also runs alone: node bench/cases/<id>.mjs [--quick] [--help] (prints, writes no JSON).
 
 Cases:`);
   for (const c of cases)

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
 import { startEmulator } from "@wfr/emulator";
 import { compareRow } from "../lib/rows.mjs";
 
@@ -97,4 +97,9 @@ export async function run({ quick, log }) {
       `${rows} rows per run, ${repeats} repeats; each figure is the whole launcher process (Node start-up and the PGlite journal included).`,
     ],
   };
+}
+
+if (process.argv[1] && import.meta.url === toFileUrl(process.argv[1]).href) {
+  const { standalone } = await import("../lib/standalone.mjs");
+  await standalone({ id, title, anchor, help: `node bench/cases/${id}.mjs [--quick]`, run });
 }

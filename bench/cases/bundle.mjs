@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { compareRow } from "../lib/rows.mjs";
@@ -97,4 +97,9 @@ export async function run() {
       "Sizes are deterministic: one build each. The runtime includes openapi-fetch, which it uses for typed paths.",
     ],
   };
+}
+
+if (process.argv[1] && import.meta.url === toFileUrl(process.argv[1]).href) {
+  const { standalone } = await import("../lib/standalone.mjs");
+  await standalone({ id, title, anchor, help: `node bench/cases/${id}.mjs [--quick]`, run });
 }

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL as toFileUrl } from "node:url";
 import { createCallbackHandler, createMemoryEventStore } from "@wfr/runtime";
 import { startPostgresServer, startRedisServer } from "@wfr/test-servers";
 import { openStoresFor } from "../lib/open-stores.mjs";
@@ -129,4 +130,9 @@ export async function run({ quick, log }) {
       "Exactly-once of the handler's side effect was verified for every store in this run.",
     ],
   };
+}
+
+if (process.argv[1] && import.meta.url === toFileUrl(process.argv[1]).href) {
+  const { standalone } = await import("../lib/standalone.mjs");
+  await standalone({ id, title, anchor, help: `node bench/cases/${id}.mjs [--quick]`, run });
 }

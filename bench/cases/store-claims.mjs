@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
 import { startPostgresServer, startRedisServer } from "@wfr/test-servers";
 import { openStoresFor } from "../lib/open-stores.mjs";
 import { compareRow } from "../lib/rows.mjs";
@@ -78,4 +78,9 @@ export async function run({ quick, log }) {
       `${seconds} s per measurement, ${repeats} repeats; each process keeps 4 claims in flight.`,
     ],
   };
+}
+
+if (process.argv[1] && import.meta.url === toFileUrl(process.argv[1]).href) {
+  const { standalone } = await import("../lib/standalone.mjs");
+  await standalone({ id, title, anchor, help: `node bench/cases/${id}.mjs [--quick]`, run });
 }
