@@ -21,21 +21,6 @@ export interface BatchOptions {
   readonly file: string;
   readonly concurrency: number;
   readonly onOutcome?: (outcome: RowOutcome, done: number, total: number) => void;
-  /** Called when the service rate-limits a row and the launcher waits before resending it. */
-  readonly onRateLimited?: (row: number, waitSeconds: number, round: number) => void;
-  /** Rounds of waiting per row after the client's own retries gave up on 429 (default 20). */
-  readonly maxRateLimitRounds?: number;
-  /** Waits; tests pass a recording one. */
-  readonly sleep?: (ms: number) => Promise<void>;
-}
-
-/** A 429 left after the client's retries: the service asked us to slow down. */
-function rateLimitWait(error: unknown, round: number): number | null {
-  const e = (error ?? {}) as { status?: unknown; retryAfterSeconds?: unknown };
-  if (e.status !== 429) return null;
-  const asked = typeof e.retryAfterSeconds === "number" ? e.retryAfterSeconds : undefined;
-  // Without Retry-After, back off exponentially from 1 s, capped at a minute.
-  return Math.min(60, asked ?? 2 ** Math.min(round, 6));
 }
 
 /** The intent of one row: stable across restarts and across launchers sharing the file. */
@@ -55,28 +40,14 @@ export async function launchBatch(
       const row = rows[index] as PlannedRow;
       let outcome: RowOutcome;
       try {
-        const launch = () =>
-          options.client.launch(options.workflowId, {
-            inputs: row.inputs,
-            metadata: { batch_file: basename(options.file), batch_row: row.key },
-            intent: {
-              journal: options.journal,
-              id: intentIdOf(options.workflowId, options.file, row.key),
-            },
-          });
-        let run: Awaited<ReturnType<typeof launch>> | undefined;
-        // A 429 leaves the intent open (it may have reached the service), so resending it
-        // after the wait uses the same key and the same body: never a second run.
-        for (let round = 1; run === undefined; round++) {
-          try {
-            run = await launch();
-          } catch (error) {
-            const wait = rateLimitWait(error, round);
-            if (wait === null || round > (options.maxRateLimitRounds ?? 20)) throw error;
-            options.onRateLimited?.(row.row, wait, round);
-            await (options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(wait * 1000);
-          }
-        }
+        const run = await options.client.launch(options.workflowId, {
+          inputs: row.inputs,
+          metadata: { batch_file: basename(options.file), batch_row: row.key },
+          intent: {
+            journal: options.journal,
+            id: intentIdOf(options.workflowId, options.file, row.key),
+          },
+        });
         outcome = { row: row.row, key: row.key, run_id: run.run_id, status: String(run.status) };
       } catch (error) {
         const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

@@ -91,11 +91,6 @@ try {
     workflowId: workflow.id,
     file,
     concurrency,
-    onRateLimited: (row, wait, round) => {
-      process.stderr.write(
-        `${tty ? "\r\u001b[2K" : ""}rate limited: row ${row} waits ${wait} s before resending (round ${round})\n`,
-      );
-    },
     onOutcome: (outcome, done, total) => {
       if (outcome.error) failed += 1;
       if (tty) {

@@ -1,12 +1,10 @@
 // Starting the desk: open the engine (PGlite or PostgreSQL), migrate, make
 // sure an operator exists, serve, and run the polling fallback.
-
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { openPostgresStores } from "@wfr/store-postgres";
 import { authQueries } from "./auth.js";
-import { journalWithCrashPoints } from "./crash-points.js";
 import { invoiceQueries, migrateDesk } from "./db.js";
 import { createDeskApp } from "./server.js";
 import { createWorkflowService } from "./workflow-service.js";
@@ -53,7 +51,7 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   const service = createWorkflowService({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
-    journal: journalWithCrashPoints(stores.launchJournal),
+    journal: stores.launchJournal,
     invoices,
     callbackUrl: options.callbackUrl,
     webhookSecret: options.webhookSecret,

@@ -1,12 +1,10 @@
 // The desk's HTTP surface: Web-standard handlers on Hono. Every page but the
 // sign-in needs a session; every form POST needs the session's CSRF token
 // and a same-origin Origin header. The API key stays on the server.
-
 import type { CallbackEventStore } from "@wfr/runtime";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type authQueries, csrfTokenMatches, SESSION_COOKIE, type Session } from "./auth.js";
-import { crashPoint } from "./crash-points.js";
 import type { InvoiceQueries } from "./db.js";
 import { type Html, renderHtml } from "./html.js";
 import { invoiceDetailPage, invoiceListPage, invoiceRows, loginPage, uploadPage } from "./pages.js";
@@ -114,7 +112,6 @@ export function createDeskApp(options: DeskServerOptions) {
       filename: pdf.name || `${id}.pdf`,
       pdf: new Uint8Array(await pdf.arrayBuffer()),
     });
-    crashPoint("after-invoice-stored");
     await service.launch(id).catch(() => undefined); // the error is stored on the invoice and shown
     return c.redirect(`/invoices/${encodeURIComponent(id)}`, 303);
   });

@@ -16,7 +16,6 @@ import {
   type RunEnvelope,
   type WorkflowRunClient,
 } from "@wfr/runtime";
-import { crashPoint } from "./crash-points.js";
 import type { InvoiceQueries, InvoiceRow } from "./db.js";
 
 const invoiceIntake = workflows.invoiceIntake;
@@ -70,16 +69,14 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
       const stored = await invoices.get(invoiceId);
       const document = await invoices.pdf(invoiceId);
       if (!stored || !document) throw new Error(`invoice ${invoiceId} is not stored`);
-      // The generated builder checks the values against this environment's definition before
-      // anything is recorded or sent (a bad amount is an error naming the field, here).
-      const inputs = invoiceIntake.buildInputs({
+      const inputs = {
         vendor_name: stored.vendor_name,
         amount: stored.amount,
         invoice_pdf: file(document.pdf, {
           filename: document.filename,
           mimeType: "application/pdf",
         }),
-      });
+      };
       const metadata = { invoice_id: invoiceId };
       try {
         const run = await client.launch(invoiceIntake, {
@@ -88,7 +85,6 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
           intent: { journal, id: `invoice:${invoiceId}` },
           ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
         });
-        crashPoint("before-run-stored");
         await invoices.setRun(invoiceId, run.run_id, String(run.status), run);
         log(`launched invoice ${invoiceId} as run ${run.run_id}`);
       } catch (error) {
