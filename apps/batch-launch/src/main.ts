@@ -10,7 +10,7 @@ import {
   readEnvironmentModel,
   resolveApiKey,
 } from "@wfr/cli";
-import { createClient } from "@wfr/runtime";
+import { createClient, type Logger } from "@wfr/runtime";
 import { openPostgresStores } from "@wfr/store-postgres";
 import { launchBatch, type RowOutcome } from "./launch-batch.js";
 import { planRows } from "./plan.js";
@@ -85,8 +85,27 @@ try {
   const tty = process.stderr.isTTY && !process.env.NO_COLOR && process.env.TERM !== "dumb";
   const started = Date.now();
   let failed = 0;
+  // Rate limiting: the runtime waits as long as a 429's Retry-After says and
+  // resends the same key and body; the progress says so while it waits.
+  const logger: Logger = {
+    warn(message, fields) {
+      if (message !== "retrying after HTTP status") return;
+      const seconds = Math.ceil(Number(fields?.delayMs ?? 0) / 1000);
+      const why = fields?.status === 429 ? "rate limited (HTTP 429)" : `HTTP ${fields?.status}`;
+      process.stderr.write(
+        `${tty ? "\r\u001b[2K" : ""}waiting ${seconds} s: ${why}, then retrying the same launch\n`,
+      );
+    },
+  };
   const outcomes: RowOutcome[] = await launchBatch(planned, {
-    client: createClient({ baseUrl: env.baseUrl, apiKey }),
+    client: createClient({
+      baseUrl: env.baseUrl,
+      apiKey,
+      logger,
+      // A batch may meet a rate limit many times: more attempts and a longer
+      // budget than an interactive call (each resend has the same idempotency key).
+      retry: { maxAttempts: 8, totalTimeoutMs: 10 * 60_000 },
+    }),
     journal: stores.launchJournal,
     workflowId: workflow.id,
     file,

@@ -130,7 +130,7 @@ describe("batch-launch survives kill -9", () => {
     expect(report).toHaveLength(ROWS);
     expect(report.every((r: { run_id?: string }) => typeof r.run_id === "string")).toBe(true);
     console.log(`PGlite: ${KILLS} kills, ${counts.size} rows, runs per row: 1`);
-  });
+  }, 900_000); // 21 launcher starts, each opening PGlite: minutes on a loaded machine
 
   it(`PostgreSQL journal, two launchers sharing the file, ${KILLS} kills between them: every row exactly once`, async () => {
     const file = writeRows("shared.csv");
@@ -147,7 +147,7 @@ describe("batch-launch survives kill -9", () => {
     expect(counts.size).toBe(ROWS);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     console.log(`PostgreSQL, two launchers: ${KILLS} kills, ${counts.size} rows, runs per row: 1`);
-  });
+  }, 900_000);
 
   it("a cell that does not fit is reported with its row and column, and nothing is sent", async () => {
     const file = join(repo, "bad.csv");

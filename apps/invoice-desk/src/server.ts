@@ -5,6 +5,7 @@ import type { CallbackEventStore } from "@wfr/runtime";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type authQueries, csrfTokenMatches, SESSION_COOKIE, type Session } from "./auth.js";
+import { crashPoint } from "./crash.js";
 import type { InvoiceQueries } from "./db.js";
 import { type Html, renderHtml } from "./html.js";
 import { invoiceDetailPage, invoiceListPage, invoiceRows, loginPage, uploadPage } from "./pages.js";
@@ -112,6 +113,7 @@ export function createDeskApp(options: DeskServerOptions) {
       filename: pdf.name || `${id}.pdf`,
       pdf: new Uint8Array(await pdf.arrayBuffer()),
     });
+    crashPoint("after-store");
     await service.launch(id).catch(() => undefined); // the error is stored on the invoice and shown
     return c.redirect(`/invoices/${encodeURIComponent(id)}`, 303);
   });

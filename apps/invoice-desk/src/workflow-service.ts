@@ -16,6 +16,7 @@ import {
   type RunEnvelope,
   type WorkflowRunClient,
 } from "@wfr/runtime";
+import { crashPoint } from "./crash.js";
 import type { InvoiceQueries, InvoiceRow } from "./db.js";
 
 const invoiceIntake = workflows.invoiceIntake;
@@ -39,7 +40,21 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
   });
-  const { invoices, journal, log } = options;
+  const { invoices, log } = options;
+  // The journal as the launch uses it, with the crash hook between its steps.
+  const journal: LaunchJournal = {
+    ...bind(options.journal),
+    async record(intent) {
+      const stored = await options.journal.record(intent);
+      crashPoint("after-journal");
+      return stored;
+    },
+    async markAcknowledged(intentId, runId) {
+      crashPoint("after-launch");
+      await options.journal.markAcknowledged(intentId, runId);
+      crashPoint("after-ack");
+    },
+  };
 
   /** Stores what the API says now: the run, and the result once it is terminal. */
   async function refresh(invoiceId: string, runId: string): Promise<RunEnvelope> {
@@ -69,23 +84,28 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
       const stored = await invoices.get(invoiceId);
       const document = await invoices.pdf(invoiceId);
       if (!stored || !document) throw new Error(`invoice ${invoiceId} is not stored`);
-      const inputs = {
-        vendor_name: stored.vendor_name,
-        amount: stored.amount,
-        invoice_pdf: file(document.pdf, {
-          filename: document.filename,
-          mimeType: "application/pdf",
-        }),
-      };
-      const metadata = { invoice_id: invoiceId };
       try {
+        // The generated builder checks the inputs against the definition first.
+        const inputs = invoiceIntake.buildInputs({
+          vendor_name: stored.vendor_name,
+          amount: stored.amount,
+          invoice_pdf: file(document.pdf, {
+            filename: document.filename,
+            mimeType: "application/pdf",
+          }),
+        });
+        const metadata = { invoice_id: invoiceId };
+        // The intent id, and from it the idempotency key, come from the invoice's own id.
+        const intentId = intentIdOf(invoiceId);
+        crashPoint("after-key");
         const run = await client.launch(invoiceIntake, {
           inputs,
           metadata,
-          intent: { journal, id: `invoice:${invoiceId}` },
+          intent: { journal, id: intentId },
           ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
         });
         await invoices.setRun(invoiceId, run.run_id, String(run.status), run);
+        crashPoint("after-mark");
         log(`launched invoice ${invoiceId} as run ${run.run_id}`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -194,4 +214,20 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
     },
   };
 }
+/** One invoice, one intent: the journal key and the idempotency key derive from it. */
+export function intentIdOf(invoiceId: string): string {
+  return `invoice:${invoiceId}`;
+}
+
+function bind(journal: LaunchJournal): LaunchJournal {
+  return {
+    record: (intent) => journal.record(intent),
+    markSent: (intentId) => journal.markSent(intentId),
+    markAcknowledged: (intentId, runId) => journal.markAcknowledged(intentId, runId),
+    markFailed: (intentId, failure) => journal.markFailed(intentId, failure),
+    get: (intentId) => journal.get(intentId),
+    listUnacknowledged: (listOptions) => journal.listUnacknowledged(listOptions),
+  };
+}
+
 export type WorkflowService = ReturnType<typeof createWorkflowService>;

@@ -56,7 +56,7 @@ async function signIn(page: Page, password = "correct horse battery") {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-async function upload(page: Page, invoiceId: string) {
+async function upload(page: Page, invoiceId: string, screenshot?: string) {
   await page.getByRole("link", { name: "Upload", exact: true }).click();
   await page.getByLabel("Invoice number").fill(invoiceId);
   await page.getByLabel("Vendor").fill("Northwind Traders");
@@ -64,6 +64,7 @@ async function upload(page: Page, invoiceId: string) {
   await page
     .getByLabel("Invoice PDF")
     .setInputFiles({ name: `${invoiceId}.pdf`, mimeType: "application/pdf", buffer: PDF });
+  if (screenshot) await page.screenshot({ path: join(SCREENSHOTS, screenshot) });
   await page.getByRole("button", { name: "Upload and launch" }).click();
 }
 
@@ -84,7 +85,7 @@ describe("invoice desk in a browser", () => {
   it("upload -> run appears -> answer the checkpoint -> typed result -> recording plays", async () => {
     const page = await chromium.browser.newPage();
     await signIn(page);
-    await upload(page, "INV-1042");
+    await upload(page, "INV-1042", "upload.png");
     await page.waitForURL(/\/invoices\/INV-1042$/);
 
     // The list shows it with a live status.
