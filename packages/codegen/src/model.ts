@@ -35,6 +35,16 @@ export interface FieldModel {
   /** The JSON type of the enum values, for kind `enum`. */
   readonly enumBase?: "text" | "number" | "integer" | "boolean";
   readonly maxLength?: number;
+  readonly minLength?: number;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
   /** Properties, for kind `object`, sorted by wire name. */
   readonly fields?: readonly FieldModel[];
   /** Whether an object accepts undeclared keys (`additionalProperties` not false). */

@@ -15,6 +15,8 @@ export { CatalogError } from "./catalog.js";
 export { emitDefinition } from "./definition-emit.js";
 export { DefinitionError, readDefinition } from "./definition-read.js";
 export type { Scenario, ScenarioStep } from "./types.js";
+export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
+export { validateInputs } from "./validate-inputs.js";
 
 export interface EmulatorOptions {
   /** 0 = a free port (default for in-process use). */
