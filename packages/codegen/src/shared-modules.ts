@@ -43,7 +43,7 @@ export interface ValueRules {
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
 }
-/** A zod refinement reporting the first broken rule, in the server's order and with its message. */
+/** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export declare function constraints(
   rules: ValueRules,
 ): (value: unknown, ctx: { addIssue(issue: { code: "custom"; message: string; input: unknown }): void }) => void;
@@ -207,7 +207,7 @@ function arrayProblem(r, v) {
   return undefined;
 }
 
-/** A zod refinement reporting the first broken rule, in the server's order and with its message. */
+/** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export function constraints(rules) {
   return (value, ctx) => {
     const problem =

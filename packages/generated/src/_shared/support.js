@@ -143,7 +143,7 @@ function arrayProblem(r, v) {
   return undefined;
 }
 
-/** A zod refinement reporting the first broken rule, in the server's order and with its message. */
+/** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export function constraints(rules) {
   return (value, ctx) => {
     const problem =
