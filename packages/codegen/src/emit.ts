@@ -45,7 +45,17 @@ function fieldDocs(f: FieldModel): string[] {
   const lines: string[] = [];
   if (f.description !== undefined) lines.push(f.description);
   if (f.format !== undefined) lines.push(`Format: ${f.format}.`);
+  if (f.minLength !== undefined) lines.push(`At least ${f.minLength} characters.`);
   if (f.maxLength !== undefined) lines.push(`At most ${f.maxLength} characters.`);
+  if (f.pattern !== undefined) lines.push(`Pattern: \`${f.pattern}\`.`);
+  if (f.minimum !== undefined) lines.push(`@minimum ${f.minimum}`);
+  if (f.exclusiveMinimum !== undefined) lines.push(`Greater than ${f.exclusiveMinimum}.`);
+  if (f.maximum !== undefined) lines.push(`@maximum ${f.maximum}`);
+  if (f.exclusiveMaximum !== undefined) lines.push(`Less than ${f.exclusiveMaximum}.`);
+  if (f.multipleOf !== undefined) lines.push(`A multiple of ${f.multipleOf}.`);
+  if (f.minItems !== undefined) lines.push(`At least ${f.minItems} items.`);
+  if (f.maxItems !== undefined) lines.push(`At most ${f.maxItems} items.`);
+  if (f.uniqueItems === true) lines.push("Items are unique.");
   if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
   return lines;
 }
@@ -199,20 +209,59 @@ function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
 /** Whether the TypeScript flavour (the agreement check) or plain JavaScript is written. */
 type Flavour = "ts" | "js";
 
+/** The value constraints a validator checks, in the order the emulator checks them. */
+const RULE_KEYS = [
+  "maxLength",
+  "minLength",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+] as const;
+
+/**
+ * The `constraints(...)` refinement of an input field, or "" when it has
+ * none. Outputs are read, not policed: their constraints go to the docs only.
+ */
+function rulesRefinement(f: FieldModel, side: Side): string {
+  if (side !== "input") return "";
+  // zod's own .int() stops at 2^53 and would add a second issue next to a
+  // broken bound; the emulator accepts any whole number and reports one.
+  const entries = [
+    ...(f.kind === "integer" ? ["integer: true"] : []),
+    ...RULE_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}: ${jsonLiteral(f[k])}`),
+  ];
+  return entries.length === 0 ? "" : `.superRefine(constraints$({ ${entries.join(", ")} }))`;
+}
+
+function hasRules(fields: readonly FieldModel[]): boolean {
+  return fields.some(
+    (f) =>
+      rulesRefinement(f, "input") !== "" ||
+      (f.fields !== undefined && hasRules(f.fields)) ||
+      (f.items !== undefined && hasRules([f.items])) ||
+      (f.values !== undefined && hasRules([f.values])),
+  );
+}
+
 function zodExpr(f: FieldModel, side: Side, indent: string): string {
   let z: string;
+  const rules = rulesRefinement(f, side);
   switch (f.kind) {
     case "text":
-      z =
-        f.maxLength !== undefined && side === "input"
-          ? `z.string().max(${f.maxLength})`
-          : "z.string()";
+      z = `z.string()${rules}`;
       break;
     case "number":
-      z = "z.number()";
+      z = `z.number()${rules}`;
       break;
     case "integer":
-      z = "z.number().int()";
+      z = `z.number()${rules}`;
       break;
     case "boolean":
       z = "z.boolean()";
@@ -224,13 +273,13 @@ function zodExpr(f: FieldModel, side: Side, indent: string): string {
       z = side === "input" ? "fileInput" : "fileOutput";
       break;
     case "files":
-      z = side === "input" ? "z.array(fileInput)" : "z.array(fileOutput)";
+      z = itemsChecked(side === "input" ? "fileInput" : "fileOutput", rules);
       break;
     case "enum":
-      z = `z.literal([${(f.enumValues ?? []).map((v) => jsonLiteral(v)).join(", ")}])`;
+      z = `z.literal([${(f.enumValues ?? []).map((v) => jsonLiteral(v)).join(", ")}])${rules}`;
       break;
     case "array":
-      z = `z.array(${f.items ? zodExpr(f.items, side, indent) : "z.unknown()"})`;
+      z = itemsChecked(f.items ? zodExpr(f.items, side, indent) : "z.unknown()", rules);
       break;
     case "object": {
       if (f.values !== undefined) {
@@ -251,6 +300,14 @@ function zodExpr(f: FieldModel, side: Side, indent: string): string {
   if (f.nullable && f.kind !== "unknown") z += ".nullable()";
   if (!f.required && f.name !== "[]") z += ".optional()";
   return z;
+}
+
+/**
+ * An array whose length rules are checked before its items, as the emulator
+ * does (a too-long list of bad items is reported once, at the list).
+ */
+function itemsChecked(item: string, rules: string): string {
+  return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
 }
 
 function zodShape(fields: readonly FieldModel[], side: Side, indent: string): string {
@@ -327,7 +384,7 @@ function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: Flavour
   if (runtimeImports !== "") parts.push(`import { ${runtimeImports} } from "@wfr/runtime";`);
   parts.push(
     `import { z } from "zod";`,
-    `import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";`,
+    `import { ${hasRules(wf.inputs) ? "constraints as constraints$, " : ""}ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";`,
   );
   if (ts)
     parts.push(`import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`);

@@ -510,9 +510,84 @@ class FieldReader {
     }
     if (typeof s.format === "string" && (kind === "text" || kind === "enum"))
       extra.format = s.format;
-    if (typeof s.maxLength === "number" && (kind === "text" || kind === "enum"))
-      extra.maxLength = s.maxLength;
-    return { ...base, kind, ...extra, ...readValueConstraints(s) } as FieldModel;
+    Object.assign(extra, this.constraints(n.at, s, kind));
+    return { ...base, kind, ...extra } as FieldModel;
+  }
+
+  /**
+   * The value constraints of one field, for the kinds they apply to (the
+   * emulator checks string rules on strings, number rules on numbers, item
+   * rules on arrays). OpenAPI 3.0's boolean `exclusiveMinimum: true` next to
+   * `minimum` becomes the numeric 3.1 form, so the model has one reading.
+   */
+  private constraints(
+    at: Located,
+    s: Record<string, unknown>,
+    kind: FieldKind,
+  ): Partial<FieldModel> {
+    const out: Record<string, unknown> = {};
+    const count = (key: string): number | undefined => {
+      const v = s[key];
+      if (v === undefined) return undefined;
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+        this.fail(at, `\`${key}\` must be a non-negative integer, got ${JSON.stringify(v)}`);
+      return v;
+    };
+    const number = (key: string): number | undefined => {
+      const v = s[key];
+      if (v === undefined || typeof v === "boolean") return undefined;
+      if (typeof v !== "number" || !Number.isFinite(v))
+        this.fail(at, `\`${key}\` must be a number, got ${JSON.stringify(v)}`);
+      return v;
+    };
+    if (kind === "text" || kind === "enum") {
+      const maxLength = count("maxLength");
+      const minLength = count("minLength");
+      if (maxLength !== undefined) out.maxLength = maxLength;
+      if (minLength !== undefined) out.minLength = minLength;
+      if (s.pattern !== undefined) {
+        if (typeof s.pattern !== "string") this.fail(at, "`pattern` must be a string");
+        try {
+          new RegExp(s.pattern, "u");
+        } catch (error) {
+          this.fail(
+            at,
+            `\`pattern\` is not a valid regular expression: ${(error as Error).message}`,
+          );
+        }
+        out.pattern = s.pattern;
+      }
+    }
+    if (kind === "number" || kind === "integer" || kind === "enum") {
+      let minimum = number("minimum");
+      let maximum = number("maximum");
+      let exclusiveMinimum = number("exclusiveMinimum");
+      let exclusiveMaximum = number("exclusiveMaximum");
+      if (s.exclusiveMinimum === true && minimum !== undefined) {
+        exclusiveMinimum = minimum;
+        minimum = undefined;
+      }
+      if (s.exclusiveMaximum === true && maximum !== undefined) {
+        exclusiveMaximum = maximum;
+        maximum = undefined;
+      }
+      const multipleOf = number("multipleOf");
+      if (multipleOf !== undefined && multipleOf <= 0)
+        this.fail(at, `\`multipleOf\` must be greater than 0, got ${multipleOf}`);
+      if (minimum !== undefined) out.minimum = minimum;
+      if (maximum !== undefined) out.maximum = maximum;
+      if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
+      if (exclusiveMaximum !== undefined) out.exclusiveMaximum = exclusiveMaximum;
+      if (multipleOf !== undefined) out.multipleOf = multipleOf;
+    }
+    if (kind === "array" || kind === "files") {
+      const minItems = count("minItems");
+      const maxItems = count("maxItems");
+      if (minItems !== undefined) out.minItems = minItems;
+      if (maxItems !== undefined) out.maxItems = maxItems;
+      if (s.uniqueItems === true) out.uniqueItems = true;
+    }
+    return out as Partial<FieldModel>;
   }
 
   /**
@@ -546,46 +621,3 @@ class FieldReader {
 }
 
 export { escapePointer };
-
-// --- value constraints (wip-codegen-diff, for the diff) ---------------------
-// A minimal reading of the value keywords into the model, so the diff can
-// classify them. The model branch (wip-codegen-model) fills the same fields in
-// the reader; when merging, keep ONE version (theirs if it covers these).
-type ValueConstraints = Pick<
-  FieldModel,
-  | "minLength"
-  | "pattern"
-  | "minimum"
-  | "maximum"
-  | "exclusiveMinimum"
-  | "exclusiveMaximum"
-  | "multipleOf"
-  | "minItems"
-  | "maxItems"
-  | "uniqueItems"
->;
-
-/** The value keywords of a schema, with OpenAPI 3.0's boolean `exclusiveMinimum/Maximum` turned into 3.1's numbers. */
-export function readValueConstraints(schema: Record<string, unknown>): ValueConstraints {
-  const out: { -readonly [K in keyof ValueConstraints]: ValueConstraints[K] } = {};
-  const num = (key: string) =>
-    typeof schema[key] === "number" && Number.isFinite(schema[key]) ? schema[key] : undefined;
-  const minimum = num("minimum");
-  const maximum = num("maximum");
-  if (schema.exclusiveMinimum === true && minimum !== undefined) out.exclusiveMinimum = minimum;
-  else if (minimum !== undefined) out.minimum = minimum;
-  if (schema.exclusiveMaximum === true && maximum !== undefined) out.exclusiveMaximum = maximum;
-  else if (maximum !== undefined) out.maximum = maximum;
-  const exclusiveMinimum = num("exclusiveMinimum");
-  const exclusiveMaximum = num("exclusiveMaximum");
-  if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
-  if (exclusiveMaximum !== undefined) out.exclusiveMaximum = exclusiveMaximum;
-  for (const key of ["minLength", "multipleOf", "minItems", "maxItems"] as const) {
-    const value = num(key);
-    if (value !== undefined) out[key] = value;
-  }
-  if (typeof schema.pattern === "string") out.pattern = schema.pattern;
-  if (typeof schema.uniqueItems === "boolean") out.uniqueItems = schema.uniqueItems;
-  return out;
-}
-// --- end of value constraints ------------------------------------------------

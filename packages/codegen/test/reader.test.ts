@@ -373,3 +373,88 @@ describe("reader: bad input names the file and the JSON pointer", () => {
     ).toEqual(parent);
   });
 });
+
+describe("reader: value constraints", () => {
+  const read = (inputs: Record<string, unknown>, openapi?: string) => {
+    const dir = tempDir();
+    const file = join(dir, "schemas", "test", "openapi.json");
+    writeJson(
+      file,
+      definition(
+        [{ id: "wf_c", name: "C", inputs: { type: "object", properties: inputs } }],
+        openapi !== undefined ? { openapi } : {},
+      ),
+    );
+    return readDefinition(file);
+  };
+
+  it("keeps every constraint in the model, for the kinds it applies to", () => {
+    const m = read({
+      code: { type: "string", minLength: 2, maxLength: 5, pattern: "^[a-z]+$", format: "email" },
+      price: {
+        type: "number",
+        minimum: 0,
+        maximum: 9,
+        exclusiveMinimum: 1,
+        exclusiveMaximum: 8,
+        multipleOf: 0.5,
+      },
+      tags: {
+        type: "array",
+        items: { type: "string" },
+        minItems: 1,
+        maxItems: 3,
+        uniqueItems: true,
+      },
+      flag: { type: "boolean", minimum: 3 },
+    });
+    const inputs = m.workflows[0]?.inputs ?? [];
+    expect(field(inputs, "code")).toMatchObject({
+      minLength: 2,
+      maxLength: 5,
+      pattern: "^[a-z]+$",
+      format: "email",
+    });
+    expect(field(inputs, "price")).toMatchObject({
+      minimum: 0,
+      maximum: 9,
+      exclusiveMinimum: 1,
+      exclusiveMaximum: 8,
+      multipleOf: 0.5,
+    });
+    expect(field(inputs, "tags")).toMatchObject({ minItems: 1, maxItems: 3, uniqueItems: true });
+    expect(field(inputs, "flag").minimum).toBeUndefined();
+  });
+
+  it("normalizes OpenAPI 3.0's boolean exclusive bounds into the numeric form", () => {
+    const m = read(
+      {
+        n: {
+          type: "integer",
+          minimum: 1,
+          exclusiveMinimum: true,
+          maximum: 5,
+          exclusiveMaximum: false,
+        },
+      },
+      "3.0.3",
+    );
+    const n = field(m.workflows[0]?.inputs ?? [], "n");
+    expect(n).toMatchObject({ exclusiveMinimum: 1, maximum: 5 });
+    expect(n.minimum).toBeUndefined();
+    expect(n.exclusiveMaximum).toBeUndefined();
+  });
+
+  it("rejects an unusable pattern or a bad bound with file#pointer", () => {
+    const e = errorOf(() => read({ code: { type: "string", pattern: "([a-z" } }));
+    expect(e.message).toMatch(
+      /^test\/openapi\.json#\/components\/schemas\/Workflow_wf_c_Inputs\/properties\/code: `pattern` is not a valid regular expression/,
+    );
+    expect(errorOf(() => read({ n: { type: "number", multipleOf: 0 } })).message).toMatch(
+      /properties\/n: `multipleOf` must be greater than 0/,
+    );
+    expect(errorOf(() => read({ s: { type: "string", maxLength: -1 } })).message).toMatch(
+      /properties\/s: `maxLength` must be a non-negative integer/,
+    );
+  });
+});

@@ -26,6 +26,8 @@ export {
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
 export type { Scenario, ScenarioStep } from "./types.js";
+export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
+export { validateInputs } from "./validate-inputs.js";
 
 export interface EmulatorOptions {
   /** 0 = a free port (default for in-process use). */

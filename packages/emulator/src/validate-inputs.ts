@@ -94,6 +94,15 @@ function deepEqual(a: unknown, b: unknown): boolean {
   );
 }
 
+/**
+ * `v` is a whole multiple of `m`, tolerating binary rounding (0.3 is a
+ * multiple of 0.1). The generated validators use the same rule.
+ */
+export function isMultipleOf(v: number, m: number): boolean {
+  const q = v / m;
+  return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
+}
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -257,6 +266,24 @@ class Walker {
     if (typeof schema.maximum === "number" && v > schema.maximum) {
       return this.fail(path, "INVALID_TYPE", `greater than ${schema.maximum}`);
     }
+    // OpenAPI 3.1 numeric form, and 3.0's boolean form next to minimum/maximum.
+    const exclusiveMinimum =
+      schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum;
+    if (typeof exclusiveMinimum === "number" && v <= exclusiveMinimum) {
+      return this.fail(path, "INVALID_TYPE", `not greater than ${exclusiveMinimum}`);
+    }
+    const exclusiveMaximum =
+      schema.exclusiveMaximum === true ? schema.maximum : schema.exclusiveMaximum;
+    if (typeof exclusiveMaximum === "number" && v >= exclusiveMaximum) {
+      return this.fail(path, "INVALID_TYPE", `not less than ${exclusiveMaximum}`);
+    }
+    if (
+      typeof schema.multipleOf === "number" &&
+      schema.multipleOf > 0 &&
+      !isMultipleOf(v, schema.multipleOf)
+    ) {
+      return this.fail(path, "INVALID_TYPE", `not a multiple of ${schema.multipleOf}`);
+    }
     return v;
   }
 
@@ -266,6 +293,12 @@ class Walker {
     }
     if (typeof schema.minItems === "number" && v.length < schema.minItems) {
       return this.fail(path, "INVALID_TYPE", `fewer than ${schema.minItems} items`);
+    }
+    if (
+      schema.uniqueItems === true &&
+      v.some((a, i) => v.slice(0, i).some((b) => deepEqual(a, b)))
+    ) {
+      return this.fail(path, "INVALID_TYPE", "items are not unique");
     }
     if (!schema.items) return v;
     return v.map((item, i) => this.check(schema.items, item, `${path}[${i}]`));

@@ -136,3 +136,44 @@ describe("validateInputs (spec: Input value types, no conversion)", () => {
     expect(checkFormat("uri", "https://portal.example.com")).toBe(true);
   });
 });
+
+describe("number and array constraints the definition format allows", () => {
+  const constrained = {
+    type: "object",
+    properties: {
+      price: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 100, multipleOf: 0.1 },
+      legacy: {
+        type: "integer",
+        minimum: 1,
+        exclusiveMinimum: true,
+        maximum: 9,
+        exclusiveMaximum: true,
+      },
+      tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+    },
+  };
+  const reasons = (inputs: unknown) =>
+    validateInputs(constrained, inputs).details.map((d) => `${d.field}:${d.reason}`);
+
+  it("enforces exclusiveMinimum/exclusiveMaximum in the 3.1 numeric form", () => {
+    expect(reasons({ price: 0 })).toEqual(["price:INVALID_TYPE"]);
+    expect(reasons({ price: 100 })).toEqual(["price:INVALID_TYPE"]);
+    expect(reasons({ price: 99.9 })).toEqual([]);
+  });
+
+  it("enforces the 3.0 boolean exclusive form next to minimum/maximum", () => {
+    expect(reasons({ legacy: 1 })).toEqual(["legacy:INVALID_TYPE"]);
+    expect(reasons({ legacy: 9 })).toEqual(["legacy:INVALID_TYPE"]);
+    expect(reasons({ legacy: 2 })).toEqual([]);
+  });
+
+  it("enforces multipleOf, tolerating binary rounding", () => {
+    expect(reasons({ price: 0.3 })).toEqual([]);
+    expect(reasons({ price: 0.35 })).toEqual(["price:INVALID_TYPE"]);
+  });
+
+  it("enforces uniqueItems by JSON equality", () => {
+    expect(reasons({ tags: ["a", "b"] })).toEqual([]);
+    expect(reasons({ tags: ["a", "b", "a"] })).toEqual(["tags:INVALID_TYPE"]);
+  });
+});

@@ -12,6 +12,28 @@ export declare function toInputIssues(issues: readonly unknown[], data: unknown)
 /** Maps schema issues of outputs to field paths and messages. */
 export declare function toOutputIssues(issues: readonly unknown[]): OutputIssue[];
 
+/** The value constraints of one input field, as the definition declares them. */
+export interface ValueRules {
+  /** A whole number (of any size, as the server accepts). */
+  readonly integer?: boolean;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly format?: string;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
+}
+/** A schema refinement reporting the first broken rule, in the server's order and with its message. */
+export declare function constraints(
+  rules: ValueRules,
+): (value: unknown, ctx: { addIssue(issue: { code: "custom"; message: string; input: unknown }): void }) => void;
+
 /** Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes. */
 export declare class InvalidInputsError extends Error {
   readonly name: "InvalidInputsError";

@@ -66,6 +66,98 @@ export function toOutputIssues(issues) {
   return issues.map((issue) => ({ field: formatPath(issue.path ?? []), message: issue.message ?? "Invalid output" }));
 }
 
+// The value constraints, checked the way the emulator's validate-inputs.ts
+// checks them (same order, lengths in code points, same formats, the same
+// multipleOf tolerance); codegen's differential test holds the two together.
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function validDate(y, m, d) {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+function checkFormat(format, v) {
+  switch (format) {
+    case "date": {
+      const m = DATE.exec(v);
+      return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    }
+    case "date-time": {
+      const m = DATE_TIME.exec(v);
+      return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3])) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61;
+    }
+    case "email":
+      return EMAIL.test(v);
+    case "uri":
+      if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v)) return false;
+      try {
+        new URL(v);
+        return true;
+      } catch {
+        return false;
+      }
+    default:
+      return true;
+  }
+}
+
+function isMultipleOf(v, m) {
+  const q = v / m;
+  return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
+}
+
+function sameJson(a, b) {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+}
+
+function textProblem(r, v) {
+  const length = [...v].length;
+  if (r.maxLength !== undefined && length > r.maxLength) return `longer than ${r.maxLength} characters`;
+  if (r.minLength !== undefined && length < r.minLength) return `shorter than ${r.minLength} characters`;
+  if (r.format !== undefined && !checkFormat(r.format, v)) return `not a valid ${r.format}`;
+  if (r.pattern !== undefined && !new RegExp(r.pattern, "u").test(v)) return `does not match ${r.pattern}`;
+  return undefined;
+}
+
+function numberProblem(r, v) {
+  if (r.integer === true && !Number.isInteger(v)) return "expected integer, got number";
+  if (r.minimum !== undefined && v < r.minimum) return `less than ${r.minimum}`;
+  if (r.maximum !== undefined && v > r.maximum) return `greater than ${r.maximum}`;
+  if (r.exclusiveMinimum !== undefined && v <= r.exclusiveMinimum) return `not greater than ${r.exclusiveMinimum}`;
+  if (r.exclusiveMaximum !== undefined && v >= r.exclusiveMaximum) return `not less than ${r.exclusiveMaximum}`;
+  if (r.multipleOf !== undefined && !isMultipleOf(v, r.multipleOf)) return `not a multiple of ${r.multipleOf}`;
+  return undefined;
+}
+
+function arrayProblem(r, v) {
+  if (r.maxItems !== undefined && v.length > r.maxItems) return `more than ${r.maxItems} items`;
+  if (r.minItems !== undefined && v.length < r.minItems) return `fewer than ${r.minItems} items`;
+  if (r.uniqueItems === true && v.some((a, i) => v.slice(0, i).some((b) => sameJson(a, b)))) return "items are not unique";
+  return undefined;
+}
+
+/** A schema refinement reporting the first broken rule, in the server's order and with its message. */
+export function constraints(rules) {
+  return (value, ctx) => {
+    const problem =
+      typeof value === "string"
+        ? textProblem(rules, value)
+        : typeof value === "number"
+          ? numberProblem(rules, value)
+          : Array.isArray(value)
+            ? arrayProblem(rules, value)
+            : undefined;
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+  };
+}
+
 /** Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes. */
 export class InvalidInputsError extends Error {
   name = "InvalidInputsError";

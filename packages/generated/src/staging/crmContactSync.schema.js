@@ -24,7 +24,7 @@ let outputSchema$;
 export function outputSchema() {
   if (outputSchema$ === undefined) {
     outputSchema$ = z.preprocess(ownProperties, z.looseObject({
-      records_synced: z.number().int(),
+      records_synced: z.number(),
       skipped: z.array(z.string()).optional(),
     }));
   }

@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -12,7 +12,7 @@ export function inputSchema() {
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
       context: jsonObjectOrArray.nullable().optional(),
-      ticket_url: z.string(),
+      ticket_url: z.string().superRefine(constraints$({ format: "uri" })),
       tone: z.literal(["formal", "friendly"]).optional(),
     }));
   }

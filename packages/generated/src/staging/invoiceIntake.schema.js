@@ -3,7 +3,7 @@
 
 import { isFileInput as isFileInput$ } from "@wfr/runtime";
 import { z } from "zod";
-import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -15,7 +15,7 @@ export function inputSchema() {
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
       amount: z.number(),
       currency: z.literal(["USD", "EUR", "GBP"]).optional(),
-      due_date: z.string().optional(),
+      due_date: z.string().superRefine(constraints$({ format: "date" })).optional(),
       invoice_pdf: fileInput,
       line_items: jsonObjectOrArray.optional(),
       paid: z.boolean().optional(),

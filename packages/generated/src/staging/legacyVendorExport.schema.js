@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -10,7 +10,7 @@ let inputSchema$;
 export function inputSchema() {
   if (inputSchema$ === undefined) {
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
-      since: z.string().optional(),
+      since: z.string().superRefine(constraints$({ format: "date" })).optional(),
     }));
   }
   return inputSchema$;

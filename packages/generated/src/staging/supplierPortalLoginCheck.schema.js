@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -11,8 +11,8 @@ export function inputSchema() {
   if (inputSchema$ === undefined) {
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
       account_label: z.string(),
-      max_attempts: z.number().int().optional(),
-      portal_url: z.string(),
+      max_attempts: z.number().superRefine(constraints$({ integer: true })).optional(),
+      portal_url: z.string().superRefine(constraints$({ format: "uri" })),
     }));
   }
   return inputSchema$;
