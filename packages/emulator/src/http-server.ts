@@ -1,9 +1,19 @@
 // The thin node:http edge: routing, auth, CORS, body limits, and JSON responses.
 import { createHash, randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { stringify as toYaml } from "yaml";
 import { matchApiRoute, SCOPES, type Scope } from "./api-routes.js";
+import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
+import {
+  type BrowserAccessGrant,
+  BrowserAccessGrants,
+  GRANT_TOKEN_PREFIX,
+  GrantError,
+  grantView,
+  parseGrantRequest,
+} from "./browser-access-grants.js";
 import { CallbackDispatcher, type DeliveryAttempt, type PendingCallback } from "./callbacks.js";
 import {
   type Clock,
@@ -14,6 +24,13 @@ import {
   VirtualClock,
 } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
+import {
+  DeliveryFaultError,
+  type DeliveryFaultPlan,
+  DeliveryFaults,
+  isDeliveryFaultKind,
+  parseDeliveryFault,
+} from "./delivery-faults.js";
 import {
   failResponse,
   HttpError,
@@ -86,6 +103,8 @@ export interface ServerConfig {
   deliverPublic?: boolean;
   /** Extra Host names accepted besides the listening address and localhost. */
   allowedHosts?: string[];
+  /** Background compaction once this many bytes were appended since the last (default 64 MiB). */
+  compactAfterBytes?: number;
 }
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
@@ -114,6 +133,9 @@ export class Emulator {
   /** Callbacks sent since start, by event_id, for POST .../callbacks/{event_id}/resend. */
   private readonly sent = new Map<string, PendingCallback>();
   private readonly portalSessions = new Map<string, { environment: string; workspace: string }>();
+  private readonly grants = new BrowserAccessGrants();
+  private readonly deliveryFaults = new DeliveryFaults();
+  private compactor: BackgroundCompactor | null = null;
   private journal: Journal | null = null;
   /** How many of each run's events are already in the journal (the rest go in its next delta). */
   private readonly eventsWritten = new Map<string, number>();
@@ -143,6 +165,11 @@ export class Emulator {
         deliverPublic: cfg.deliverPublic ?? false,
         ...(cfg.forwardCallbacks ? { forwardTo: cfg.forwardCallbacks } : {}),
       },
+      injectFailure: (cb) => {
+        const status = this.deliveryFaults.takeFailure(cb.run_id);
+        if (status !== null) this.recordFaultPlan(cb.run_id);
+        return status;
+      },
       onAttempt: (env, a) => {
         this.envs.get(env)?.deliveries.push(a);
         this.record({ t: "attempt", env, attempt: a });
@@ -159,6 +186,11 @@ export class Emulator {
 
   private record(rec: JournalRecord): void {
     this.journal?.append(rec);
+    this.compactor?.maybeStart();
+  }
+
+  private recordFaultPlan(runId: string): void {
+    this.record({ t: "delivery_faults", run_id: runId, plan: this.deliveryFaults.plan(runId) });
   }
 
   /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
@@ -233,6 +265,15 @@ export class Emulator {
         this.limiter.restore(rec.workspace as string, rec.at as number);
         this.recordingAttempts.push([rec.workspace as string, rec.at as number]);
         break;
+      case "grant":
+        this.grants.restore(rec.grant as BrowserAccessGrant);
+        break;
+      case "grant_deleted":
+        this.grants.delete(rec.grant_id as string);
+        break;
+      case "delivery_faults":
+        this.deliveryFaults.restore(rec.run_id as string, rec.plan as DeliveryFaultPlan | null);
+        break;
     }
   }
 
@@ -252,12 +293,16 @@ export class Emulator {
     const hourAgo = this.clock.now() - 3_600_000;
     for (const [workspace, at] of this.recordingAttempts)
       if (at > hourAgo) yield { t: "recording_download", workspace, at };
+    for (const grant of this.grants.live(this.clock.now())) yield { t: "grant", grant };
+    for (const [run_id, plan] of this.deliveryFaults.all())
+      yield { t: "delivery_faults", run_id, plan };
   }
 
   private snapshotSize(): number {
     let n = this.keys.size + 1 + this.engine.runs.size + this.pending.size;
     for (const env of this.envs.values())
       n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;
+    n += this.grants.live(this.clock.now()).length + this.deliveryFaults.all().length;
     return n + this.recordingAttempts.length;
   }
 
@@ -276,12 +321,23 @@ export class Emulator {
     if (summary.records > this.snapshotSize()) Journal.rewrite(file, this.snapshot());
   }
 
+  /** Compact the journal now, while serving (admin `POST /_emulator/journal/compact`). */
+  compactJournal() {
+    return this.compactor?.compactNow() ?? Promise.resolve(null);
+  }
+
   // ---------- lifecycle ----------
 
   async listen(port: number, host: string): Promise<void> {
     if (this.cfg.data) {
       this.replay(this.cfg.data);
       this.journal = new Journal(this.cfg.data);
+      this.compactor = new BackgroundCompactor(
+        this.journal,
+        () => this.snapshot(),
+        this.cfg.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
+        statSync(this.cfg.data).size,
+      );
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
       logRequest(this.cfg.requestLog ?? "off", req, res);
@@ -325,6 +381,7 @@ export class Emulator {
   async close(): Promise<void> {
     this.engine.stop();
     await this.dispatcher.close();
+    await this.compactor?.stop();
     const server = this.server;
     this.server = null;
     if (server) {
@@ -376,12 +433,23 @@ export class Emulator {
     };
     this.pending.set(cb.event_id, cb);
     this.record(callbackRecord(cb, payload));
-    this.dispatcher.send(cb);
+    // Delivery faults armed from the admin API (delivery-faults.ts): late, and/or twice.
+    const fault = this.deliveryFaults.takeForCallback(run.run_id);
+    if (fault === null) {
+      this.dispatcher.send(cb);
+      return;
+    }
+    this.recordFaultPlan(run.run_id);
+    const late = fault.delayMs > 0 ? { delayMs: fault.delayMs, injected: "late" as const } : {};
+    this.dispatcher.send(cb, 1, undefined, late);
+    if (fault.twice) this.dispatcher.send(cb, 1, undefined, { ...late, injected: "twice" });
   }
 
   private cors(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
-    const allowed = typeof origin === "string" && this.cfg.corsOrigins.includes(origin);
+    const allowed =
+      typeof origin === "string" &&
+      (this.cfg.corsOrigins.includes(origin) || this.grantPreflight(req, origin));
     if (allowed) {
       res.setHeader("Access-Control-Allow-Origin", origin);
       res.setHeader("Vary", "Origin");
@@ -390,7 +458,7 @@ export class Emulator {
     if (req.method === "OPTIONS") {
       if (allowed) {
         // Spec "Authentication" 8: preflights from permitted origins allow Idempotency-Key.
-        res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS");
+        res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS");
         res.setHeader(
           "Access-Control-Allow-Headers",
           "Authorization, Content-Type, Idempotency-Key",
@@ -402,6 +470,22 @@ export class Emulator {
       return true;
     }
     return false;
+  }
+
+  /**
+   * A preflight for the live view from an origin a live grant of that run names (a preflight
+   * carries no token, so the origin is all there is to check; the GET itself checks the grant).
+   */
+  private grantPreflight(req: IncomingMessage, origin: string): boolean {
+    if (req.method !== "OPTIONS") return false;
+    const m = /^\/([^/?]+)\/portal\/runs\/([^/?]+)\/live(?:\?|$)/.exec(req.url ?? "");
+    if (!m) return false;
+    return this.grants.permitsOrigin(
+      decodeURIComponent(m[1] as string),
+      decodeURIComponent(m[2] as string),
+      origin,
+      this.clock.now(),
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -486,7 +570,22 @@ export class Emulator {
   private liveView(req: IncomingMessage, res: ServerResponse, env: EnvState, runId: string): void {
     const cookie = req.headers.cookie ?? "";
     const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(cookie);
-    const session = m?.[1] ? this.portalSessions.get(m[1]) : undefined;
+    let session = m?.[1] ? this.portalSessions.get(m[1]) : undefined;
+    // Spec "Authentication" 6: a browser may instead present a browser-access grant (header only,
+    // never in the URL), from one of the grant's exact origins.
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    if (!session && bearer?.startsWith(GRANT_TOKEN_PREFIX)) {
+      const origin = req.headers.origin;
+      try {
+        const g = this.grants.authorize(bearer, origin, env.def.name, runId, this.clock.now());
+        session = { environment: g.environment, workspace: g.workspace };
+      } catch (e) {
+        if (e instanceof GrantError) throw new HttpError(e.status, e.code, e.message);
+        throw e;
+      }
+      res.setHeader("Access-Control-Allow-Origin", origin as string);
+      res.setHeader("Vary", "Origin");
+    }
     if (!session || session.environment !== env.def.name) {
       throw new HttpError(
         401,
@@ -598,7 +697,61 @@ export class Emulator {
         return this.recording(res, key, id);
       case "human":
         return this.humanInput(req, res, key, id, links);
+      case "grant_create":
+      case "grant_read":
+      case "grant_delete":
+        return this.grantRoute(req, res, key, route, id);
     }
+  }
+
+  /** Browser-access grants (browser-access-grants.ts); shape documented in the README. */
+  private async grantRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: ApiKey,
+    route: "grant_create" | "grant_read" | "grant_delete",
+    id: string,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const iso_ = (ms: number) => iso(ms);
+    if (route === "grant_create") {
+      const body = parseJsonBody(await readBodyWithin(req, res, HUMAN_INPUT_LIMIT));
+      const run = this.findRun(key, id);
+      if (!isObject(body)) throw new HttpError(400, "INVALID_GRANT", "body must be a JSON object");
+      let parsed: ReturnType<typeof parseGrantRequest>;
+      try {
+        parsed = parseGrantRequest(body);
+      } catch (e) {
+        if (!(e instanceof GrantError)) throw e;
+        throw new HttpError(e.status, e.code, e.message, e.field ? { field: e.field } : {});
+      }
+      if (run.session_id === null) {
+        throw new HttpError(
+          409,
+          "SESSION_NOT_STARTED",
+          "the run has no browser session yet; poll the run until session_id is set",
+        );
+      }
+      const { grant, token } = this.grants.create(
+        {
+          environment: run.environment,
+          workspace: run.workspace,
+          run_id: run.run_id,
+          session_id: run.session_id,
+        },
+        parsed,
+        now,
+      );
+      this.record({ t: "grant", grant });
+      return sendJson(res, 201, { ...grantView(grant, now, iso_), token });
+    }
+    const grant = this.grants.find(id, key.environment, key.workspace);
+    if (!grant) throw new HttpError(404, "GRANT_NOT_FOUND", "browser-access grant not found");
+    if (route === "grant_read") return sendJson(res, 200, grantView(grant, now, iso_));
+    this.grants.delete(grant.grant_id);
+    this.record({ t: "grant_deleted", grant_id: grant.grant_id });
+    res.writeHead(204, { "Content-Length": "0" });
+    res.end();
   }
 
   private async launch(
@@ -860,6 +1013,8 @@ export class Emulator {
       this.eventsWritten.delete(id);
     }
     this.idem.forgetRuns(gone);
+    this.grants.forgetRuns(gone);
+    this.deliveryFaults.forgetRuns(gone);
     for (const [id, cb] of this.pending) if (cb.environment === name) this.pending.delete(id);
     for (const [id, cb] of this.sent) if (cb.environment === name) this.sent.delete(id);
     env.deliveries.length = 0;
@@ -993,6 +1148,17 @@ export class Emulator {
       this.record({ t: "clock", now: clock.now() });
       return sendJson(res, 200, { now: iso(clock.now()) });
     }
+    if (m === "POST" && p[0] === "journal" && p[1] === "compact" && p.length === 2) {
+      await this.adminJson(req, res);
+      const done = await this.compactJournal();
+      if (!done)
+        throw new HttpError(409, "NO_JOURNAL", "no journal to compact (start with --data)");
+      return sendJson(res, 200, {
+        bytes: done.bytes,
+        serialize_ms: Math.round(done.serializeMs),
+        total_ms: Math.round(done.totalMs),
+      });
+    }
     if (m === "GET" && p[0] === "clock" && p.length === 1) {
       return sendJson(res, 200, { now: iso(this.clock.now()), virtual: this.clock.virtual });
     }
@@ -1023,6 +1189,24 @@ export class Emulator {
         const run = this.engine.runs.get(p[3] as string);
         if (!run || run.environment !== env.def.name)
           throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+        // --- callback delivery faults (delivery-faults.ts) ---
+        const kind = p[5] as string;
+        if (isDeliveryFaultKind(kind)) {
+          const body = await this.adminJson(req, res);
+          if (!run.callback_url)
+            throw new HttpError(409, "FAULT_NOT_APPLICABLE", "the run has no callback_url");
+          let add: ReturnType<typeof parseDeliveryFault>;
+          try {
+            add = parseDeliveryFault(kind, body);
+          } catch (e) {
+            if (!(e instanceof DeliveryFaultError)) throw e;
+            throw new HttpError(400, "INVALID_FAULT", e.message, { field: e.field });
+          }
+          const plan = this.deliveryFaults.arm(run.run_id, add);
+          this.recordFaultPlan(run.run_id);
+          return sendJson(res, 200, { run_id: run.run_id, delivery_faults: plan });
+        }
+        // --- end callback delivery faults ---
         const fault = this.parseFault(p[5] as string, await this.adminJson(req, res));
         const refused = this.engine.inject(run, fault);
         if (refused !== null) throw new HttpError(409, "FAULT_NOT_APPLICABLE", refused);
