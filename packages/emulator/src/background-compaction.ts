@@ -22,6 +22,8 @@ export interface CompactionReport {
   /** The synchronous serialization of the live state: the longest the event loop was held. */
   serializeMs: number;
   totalMs: number;
+  /** Records appended while the snapshot was being written (carried into the new file). */
+  capturedRecords: number;
 }
 
 export class BackgroundCompactor {
@@ -93,6 +95,7 @@ export class BackgroundCompactor {
     const serializeMs = performance.now() - t0;
     const tmp = `${this.journal.file}.compacting`;
     let bytes = 0;
+    let capturedRecords = 0;
     try {
       const fh = await open(tmp, "w");
       try {
@@ -101,7 +104,7 @@ export class BackgroundCompactor {
       } finally {
         await fh.close();
       }
-      this.journal.swapIn(tmp);
+      capturedRecords = this.journal.swapIn(tmp);
     } catch (e) {
       this.journal.stopCapture();
       await rm(tmp, { force: true });
@@ -110,7 +113,7 @@ export class BackgroundCompactor {
     }
     this.liveBytes = bytes;
     this.compactions += 1;
-    this.last = { bytes, serializeMs, totalMs: performance.now() - t0 };
+    this.last = { bytes, serializeMs, totalMs: performance.now() - t0, capturedRecords };
     return this.last;
   }
 }

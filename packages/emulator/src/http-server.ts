@@ -1157,6 +1157,7 @@ export class Emulator {
         bytes: done.bytes,
         serialize_ms: Math.round(done.serializeMs),
         total_ms: Math.round(done.totalMs),
+        captured_records: done.capturedRecords,
       });
     }
     if (m === "GET" && p[0] === "clock" && p.length === 1) {

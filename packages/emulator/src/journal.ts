@@ -159,7 +159,7 @@ export class Journal {
    * captured since the snapshot to `tmp`, fsync it, rename it over the journal and append to it
    * from now on. A crash before the rename leaves the old journal, which holds every record.
    */
-  swapIn(tmp: string): void {
+  swapIn(tmp: string): number {
     if (this.fd === null || this.capture === null) throw new Error("no compaction in progress");
     const fd = openSync(tmp, "a");
     try {
@@ -172,8 +172,10 @@ export class Journal {
     fsyncDir(this.file);
     closeSync(this.fd);
     this.fd = openSync(this.file, "a");
+    const captured = this.capture.length;
     this.capture = null;
     this.appendedBytes = 0;
+    return captured;
   }
 
   close(): void {
