@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Receiver } from "./receiver.js";
+import { type Delivery, Receiver } from "./receiver.js";
 import { type Client, Harness, type Json, PORTAL, portalBody, sleep } from "./support.js";
 
 let h: Harness;
@@ -52,10 +52,10 @@ describe("callback delivery faults", { timeout: 120_000 }, () => {
     expect(armed.status, armed.text).toBe(200);
     expect((await fault(h, id, "succeed")).status).toBe(200);
     await until("two deliveries", () => rx.to("/twice").length >= 2);
-    const [a, b] = rx.to("/twice");
-    expect((a?.body as Json).event_id).toBe((b?.body as Json).event_id);
-    expect(a?.raw).toBe(b?.raw);
-    expect(a?.headers["webhook-id"]).toBe((a?.body as Json).event_id);
+    const [a, b] = rx.to("/twice") as [Delivery, Delivery];
+    expect((a.body as Json).event_id).toBe((b.body as Json).event_id);
+    expect(a.raw).toBe(b.raw);
+    expect(a.headers["webhook-id"]).toBe((a.body as Json).event_id);
     const log = await attemptsOf(h, id);
     expect(log.map((x) => x.injected ?? null).sort()).toEqual([null, "twice"].sort());
     await sleep(300);
