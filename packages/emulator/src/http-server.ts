@@ -45,6 +45,7 @@ import {
   applyRunDelta,
   callbackFromRecord,
   callbackRecord,
+  frozenRun,
   type RunDelta,
   runDelta,
 } from "./journal-records.js";
@@ -277,8 +278,12 @@ export class Emulator {
     }
   }
 
-  /** Everything the journal must hold to rebuild the current state, one record at a time. */
-  private *snapshot(): Generator<JournalRecord> {
+  /**
+   * Everything the journal must hold to rebuild the current state, one record at a time.
+   * `frozen`: runs as copies later changes cannot reach (background compaction serializes
+   * them while the server keeps changing the live ones).
+   */
+  private *snapshot(frozen = false): Generator<JournalRecord> {
     for (const key of this.keys.values()) yield { t: "key", key };
     for (const env of this.envs.values()) {
       for (const wf of env.def.workflows.values())
@@ -288,14 +293,15 @@ export class Emulator {
       for (const attempt of env.deliveries) yield { t: "attempt", env: env.def.name, attempt };
     }
     if (this.clock instanceof VirtualClock) yield { t: "clock", now: this.clock.now() };
-    for (const run of this.engine.runs.values()) yield { t: "run", run };
+    for (const run of this.engine.runs.values())
+      yield { t: "run", run: frozen ? frozenRun(run) : run };
     for (const cb of this.pending.values()) yield callbackRecord(cb, JSON.parse(cb.body));
     const hourAgo = this.clock.now() - 3_600_000;
     for (const [workspace, at] of this.recordingAttempts)
       if (at > hourAgo) yield { t: "recording_download", workspace, at };
     for (const grant of this.grants.live(this.clock.now())) yield { t: "grant", grant };
     for (const [run_id, plan] of this.deliveryFaults.all())
-      yield { t: "delivery_faults", run_id, plan };
+      yield { t: "delivery_faults", run_id, plan: structuredClone(plan) };
   }
 
   private snapshotSize(): number {
@@ -334,7 +340,7 @@ export class Emulator {
       this.journal = new Journal(this.cfg.data);
       this.compactor = new BackgroundCompactor(
         this.journal,
-        () => this.snapshot(),
+        () => this.snapshot(true),
         this.cfg.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
         statSync(this.cfg.data).size,
       );
@@ -1155,7 +1161,7 @@ export class Emulator {
         throw new HttpError(409, "NO_JOURNAL", "no journal to compact (start with --data)");
       return sendJson(res, 200, {
         bytes: done.bytes,
-        serialize_ms: Math.round(done.serializeMs),
+        longest_slice_ms: Math.round(done.longestSliceMs),
         total_ms: Math.round(done.totalMs),
         captured_records: done.capturedRecords,
       });

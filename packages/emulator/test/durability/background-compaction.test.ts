@@ -8,6 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BackgroundCompactor } from "../../src/background-compaction.js";
 import { startEmulator } from "../../src/index.js";
 import { Journal, type JournalRecord, replayJournal } from "../../src/journal.js";
+import { frozenRun } from "../../src/journal-records.js";
+import type { RunRecord } from "../../src/types.js";
 import { http } from "../conformance/support.js";
 import { BIN, Child, freePort } from "./child.js";
 
@@ -94,6 +96,27 @@ describe("BackgroundCompactor", () => {
     await compactor.stop();
     journal.close();
     expect(statSync(file).size).toBeLessThan(2_000);
+  });
+});
+
+describe("frozenRun", () => {
+  it("is not reached by later changes of the run (so a record written during compaction applies once)", () => {
+    const run = {
+      run_id: "run_1",
+      status: "running",
+      events: [{ id: "e1", type: "run.running", at: "t" }],
+      checkpoints: [{ checkpoint_id: "cp1", kind: "approval" }],
+      metadata: { blob: "x" },
+      updated_at: 1,
+    } as unknown as RunRecord;
+    const copy = frozenRun(run);
+    run.status = "succeeded";
+    run.events.push({ id: "e2", type: "run.succeeded", at: "t" } as RunRecord["events"][number]);
+    (run.checkpoints[0] as unknown as Record<string, unknown>).answer = '"ok"';
+    expect(copy.status).toBe("running");
+    expect(copy.events).toHaveLength(1);
+    expect(copy.checkpoints[0]).not.toHaveProperty("answer");
+    expect(copy.metadata).toBe(run.metadata); // never changes after launch: shared, not copied
   });
 });
 
