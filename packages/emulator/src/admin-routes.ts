@@ -5,8 +5,10 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SCOPES, type Scope } from "./api-routes.js";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
+import type { DeliveryFaultKind } from "./delivery-faults.js";
 import {
   adminEnv,
+  armDeliveryFault,
   createKey,
   type EmulatorState,
   type EnvState,
@@ -48,6 +50,19 @@ async function adminJson(
   return body;
 }
 
+/** A row arming a callback delivery fault (delivery-faults.ts) on a run with a callback_url. */
+function deliveryFaultRoute(kind: DeliveryFaultKind): AdminRoute {
+  return {
+    method: "POST",
+    path: `/environments/{env}/runs/{runId}/faults/${kind}`,
+    handler: async ({ st, req, res, params }) => {
+      const run = envRun(st, adminEnv(st, params.env), params.runId);
+      const plan = armDeliveryFault(st, run, kind, await adminJson(req, res));
+      return sendJson(res, 200, { run_id: run.run_id, delivery_faults: plan });
+    },
+  };
+}
+
 /** Body of POST .../runs/{id}/faults/{kind}; errors name the field. */
 export function parseFault(kind: string, body: Record<string, unknown>): Fault {
   try {
@@ -77,7 +92,11 @@ export function parseFault(kind: string, body: Record<string, unknown>): Fault {
   } catch (e) {
     throw new HttpError(400, "INVALID_FAULT", (e as Error).message);
   }
-  throw new HttpError(404, "NOT_FOUND", "faults are checkpoint, expire, fail and succeed");
+  throw new HttpError(
+    404,
+    "NOT_FOUND",
+    "faults are checkpoint, expire, fail, succeed, callback-twice, callback-late and callback-fail",
+  );
 }
 
 function runHistory(st: EmulatorState, run: RunRecord): Record<string, unknown> {
@@ -231,6 +250,23 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     },
   },
   {
+    method: "POST",
+    path: "/journal/compact",
+    // Compact the journal now, while serving (background-compaction.ts).
+    handler: async ({ st, req, res }) => {
+      await adminJson(req, res);
+      const done = await st.compactJournal();
+      if (!done)
+        throw new HttpError(409, "NO_JOURNAL", "no journal to compact (start with --data)");
+      return sendJson(res, 200, {
+        bytes: done.bytes,
+        longest_slice_ms: Math.round(done.longestSliceMs),
+        total_ms: Math.round(done.totalMs),
+        captured_records: done.capturedRecords,
+      });
+    },
+  },
+  {
     method: "GET",
     path: "/clock",
     handler: ({ st, res }) =>
@@ -264,6 +300,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       return sendJson(res, 200, { environment: env.def.name, reset: true });
     },
   },
+  // Callback delivery faults: before the run faults' `{kind}` row, which would take them.
+  deliveryFaultRoute("callback-twice"),
+  deliveryFaultRoute("callback-late"),
+  deliveryFaultRoute("callback-fail"),
   {
     method: "POST",
     path: "/environments/{env}/runs/{runId}/faults/{kind}",

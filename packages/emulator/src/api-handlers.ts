@@ -1,7 +1,9 @@
 // The public API's handlers, one per row of the spec's endpoint table (api-routes.ts names
-// them): launch, status, result, events, recording, human-input. Authentication and the scope
-// check happen before a handler runs (http-server.ts, auth.ts).
+// them): launch, status, result, events, recording, human-input, and the browser-access grants.
+// Authentication and the scope check happen before a handler runs (http-server.ts, auth.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
+import { iso } from "./clock.js";
 import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
 import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
@@ -264,4 +266,60 @@ export async function humanInput({
     case "expired":
       throw new HttpError(410, "HUMAN_WAIT_EXPIRED", "the human wait expired");
   }
+}
+
+// ---------- browser-access grants (browser-access-grants.ts; shape documented in the README) ----------
+
+/** POST /runs/{runId}/browser-access-grants */
+export async function grantCreate({ st, req, res, key, param: runId }: ApiCall): Promise<void> {
+  const body = parseJsonBody(await readBodyWithin(req, res, HUMAN_INPUT_LIMIT));
+  const run = findRun(st, key, runId);
+  if (!isObject(body)) throw new HttpError(400, "INVALID_GRANT", "body must be a JSON object");
+  let parsed: ReturnType<typeof parseGrantRequest>;
+  try {
+    parsed = parseGrantRequest(body);
+  } catch (e) {
+    if (!(e instanceof GrantError)) throw e;
+    throw new HttpError(e.status, e.code, e.message, e.field ? { field: e.field } : {});
+  }
+  if (run.session_id === null) {
+    throw new HttpError(
+      409,
+      "SESSION_NOT_STARTED",
+      "the run has no browser session yet; poll the run until session_id is set",
+    );
+  }
+  const now = st.clock.now();
+  const { grant, token } = st.grants.create(
+    {
+      environment: run.environment,
+      workspace: run.workspace,
+      run_id: run.run_id,
+      session_id: run.session_id,
+    },
+    parsed,
+    now,
+  );
+  st.record({ t: "grant", grant });
+  sendJson(res, 201, { ...grantView(grant, now, iso), token });
+}
+
+function findGrant({ st, key, param: grantId }: ApiCall) {
+  const grant = st.grants.find(grantId, key.environment, key.workspace);
+  if (!grant) throw new HttpError(404, "GRANT_NOT_FOUND", "browser-access grant not found");
+  return grant;
+}
+
+/** GET /browser-access-grants/{grantId} */
+export function grantRead(call: ApiCall): void {
+  sendJson(call.res, 200, grantView(findGrant(call), call.st.clock.now(), iso));
+}
+
+/** DELETE /browser-access-grants/{grantId}: the run goes on (spec "States and transitions" 3). */
+export function grantDelete(call: ApiCall): void {
+  const grant = findGrant(call);
+  call.st.grants.delete(grant.grant_id);
+  call.st.record({ t: "grant_deleted", grant_id: grant.grant_id });
+  call.res.writeHead(204, { "Content-Length": "0" });
+  call.res.end();
 }

@@ -4,6 +4,9 @@
 import {
   type ApiHandler,
   events,
+  grantCreate,
+  grantDelete,
+  grantRead,
   humanInput,
   launch,
   recording,
@@ -14,10 +17,19 @@ import {
 export const SCOPES = ["workflows:run", "runs:read"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export type ApiRouteName = "launch" | "status" | "result" | "events" | "recording" | "human";
+export type ApiRouteName =
+  | "launch"
+  | "status"
+  | "result"
+  | "events"
+  | "recording"
+  | "human"
+  | "grant_create"
+  | "grant_read"
+  | "grant_delete";
 
 export interface ApiRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   scope: Scope;
   name: ApiRouteName;
@@ -73,6 +85,32 @@ export const API_ROUTES: readonly ApiRoute[] = [
     name: "human",
     purpose: "answer a human checkpoint",
     handler: humanInput,
+  },
+  // Spec "Browser access grants": the operations exist, their schema is not shown; the paths
+  // and the runs:read scope (a grant only lets a browser watch) are this emulator's choice.
+  {
+    method: "POST",
+    path: "/runs/{runId}/browser-access-grants",
+    scope: "runs:read",
+    name: "grant_create",
+    purpose: "grant a browser short-lived access to the run's live session from exact origins",
+    handler: grantCreate,
+  },
+  {
+    method: "GET",
+    path: "/browser-access-grants/{grantId}",
+    scope: "runs:read",
+    name: "grant_read",
+    purpose: "read a browser-access grant",
+    handler: grantRead,
+  },
+  {
+    method: "DELETE",
+    path: "/browser-access-grants/{grantId}",
+    scope: "runs:read",
+    name: "grant_delete",
+    purpose: "delete a browser-access grant (the run goes on)",
+    handler: grantDelete,
   },
 ];
 

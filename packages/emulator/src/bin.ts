@@ -21,6 +21,8 @@ const USAGE = `Usage: wfr-emulator [options]
   --deliver-public           send callbacks to public addresses (default: held, not sent)
   --admin-token <token>      require Authorization: Bearer <token> on the admin API
   --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
+  --compact-after-bytes <n>  with --data: compact the journal in the background once n bytes
+                             were appended since the last compaction (default 67108864)
 `;
 
 async function main(): Promise<void> {
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
       "forward-callbacks": { type: "string" },
       "deliver-public": { type: "boolean", default: false },
       "allowed-host": { type: "string", multiple: true },
+      "compact-after-bytes": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -80,6 +83,12 @@ async function main(): Promise<void> {
   }
   opts.deliverPublic = values["deliver-public"];
   if (values["allowed-host"]) opts.allowedHosts = values["allowed-host"];
+  if (values["compact-after-bytes"] !== undefined) {
+    const n = Number(values["compact-after-bytes"]);
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new Error("--compact-after-bytes must be a positive integer");
+    opts.compactAfterBytes = n;
+  }
   if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
   const { running: emu, environments } = await launchEmulator(opts);
   process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);

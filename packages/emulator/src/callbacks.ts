@@ -42,6 +42,8 @@ export interface DeliveryAttempt {
   held?: boolean;
   /** Where it was actually sent, when forwarded (--forward-callbacks). */
   forwarded_to?: string;
+  /** A delivery fault armed from the admin API shaped this attempt (delivery-faults.ts). */
+  injected?: "twice" | "late" | "fail";
 }
 
 export interface DeliveryPolicy {
@@ -143,18 +145,35 @@ export interface DispatcherHooks {
   onAttempt(env: string, attempt: DeliveryAttempt): void;
   onDone(cb: PendingCallback): void;
   retryDelayMs?: (attempt: number) => number;
+  /** An injected receiver failure for this attempt (a 5xx status), or null to really send. */
+  injectFailure?: (cb: PendingCallback) => number | null;
+}
+
+export interface SendOptions {
+  /** Wait this long (real time) before the first attempt: a late delivery. */
+  delayMs?: number;
+  /** Marks every attempt of this delivery in the log. */
+  injected?: "twice" | "late";
 }
 
 export class CallbackDispatcher {
   private readonly inflight = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly wakers = new Set<() => void>();
   private closed = false;
 
   constructor(private readonly hooks: DispatcherHooks) {}
 
   /** Deliver `cb`; after a restart, `firstAttempt` continues the count where it stopped. */
-  send(cb: PendingCallback, firstAttempt = 1, lastAttempt = CALLBACK_ATTEMPTS): void {
-    const p = this.deliver(cb, firstAttempt, lastAttempt).finally(() => this.inflight.delete(p));
+  send(
+    cb: PendingCallback,
+    firstAttempt = 1,
+    lastAttempt = CALLBACK_ATTEMPTS,
+    opts: SendOptions = {},
+  ): void {
+    const p = this.deliver(cb, firstAttempt, lastAttempt, opts).finally(() =>
+      this.inflight.delete(p),
+    );
     this.inflight.add(p);
   }
 
@@ -162,45 +181,54 @@ export class CallbackDispatcher {
     cb: PendingCallback,
     firstAttempt: number,
     lastAttempt: number,
+    opts: SendOptions,
   ): Promise<void> {
+    if (opts.delayMs) await this.sleep(opts.delayMs);
     for (let attempt = firstAttempt; attempt <= lastAttempt && !this.closed; attempt++) {
       const started = Date.now();
       let status: number | null = null;
       let error: string | null = null;
       let held = false;
       let forwarded: string | undefined;
-      try {
-        const ts = Math.floor(started / 1000);
-        const headers: Record<string, string> = {
-          "content-type": "application/json",
-          "user-agent": "wfr-emulator",
-          "webhook-id": cb.event_id,
-          "webhook-timestamp": String(ts),
-        };
-        if (this.hooks.secret) {
-          headers["webhook-signature"] = signWebhook(this.hooks.secret, cb.event_id, ts, cb.body);
-        }
-        const target = await deliveryTarget(
-          cb.url,
-          this.hooks.policy ?? { allowLocal: true, deliverPublic: true },
-        );
-        if (target.kind === "send") {
-          if (target.forwarded) {
-            headers["x-wfr-callback-url"] = cb.url;
-            forwarded = target.forwarded;
+      let injected: DeliveryAttempt["injected"] = opts.injected;
+      const failWith = this.closed ? null : (this.hooks.injectFailure?.(cb) ?? null);
+      if (failWith !== null) {
+        status = failWith;
+        error = `injected: the receiver answered ${failWith}`;
+        injected = "fail";
+      } else
+        try {
+          const ts = Math.floor(started / 1000);
+          const headers: Record<string, string> = {
+            "content-type": "application/json",
+            "user-agent": "wfr-emulator",
+            "webhook-id": cb.event_id,
+            "webhook-timestamp": String(ts),
+          };
+          if (this.hooks.secret) {
+            headers["webhook-signature"] = signWebhook(this.hooks.secret, cb.event_id, ts, cb.body);
           }
-          status = await post(target, headers, cb.body);
-        } else {
-          held = true;
-          error = target.reason;
+          const target = await deliveryTarget(
+            cb.url,
+            this.hooks.policy ?? { allowLocal: true, deliverPublic: true },
+          );
+          if (target.kind === "send") {
+            if (target.forwarded) {
+              headers["x-wfr-callback-url"] = cb.url;
+              forwarded = target.forwarded;
+            }
+            status = await post(target, headers, cb.body);
+          } else {
+            held = true;
+            error = target.reason;
+          }
+        } catch (e) {
+          const err = e as Error & { code?: string; cause?: { code?: string } };
+          error =
+            err.name === "TimeoutError" || err.name === "AbortError"
+              ? "timeout after 10000 ms"
+              : (err.code ?? err.cause?.code ?? err.message);
         }
-      } catch (e) {
-        const err = e as Error & { code?: string; cause?: { code?: string } };
-        error =
-          err.name === "TimeoutError" || err.name === "AbortError"
-            ? "timeout after 10000 ms"
-            : (err.code ?? err.cause?.code ?? err.message);
-      }
       this.hooks.onAttempt(cb.environment, {
         event_id: cb.event_id,
         type: cb.type,
@@ -213,26 +241,35 @@ export class CallbackDispatcher {
         duration_ms: Date.now() - started,
         ...(held ? { held } : {}),
         ...(forwarded ? { forwarded_to: forwarded } : {}),
+        ...(injected ? { injected } : {}),
       });
       if (held || !shouldRetry(status)) break;
       if (attempt < lastAttempt) {
-        const delay = this.hooks.retryDelayMs?.(attempt) ?? 200 * attempt;
-        await new Promise<void>((r) => {
-          const t = setTimeout(() => {
-            this.timers.delete(t);
-            r();
-          }, delay);
-          this.timers.add(t);
-        });
+        await this.sleep(this.hooks.retryDelayMs?.(attempt) ?? 200 * attempt);
       }
     }
     if (!this.closed) this.hooks.onDone(cb);
+  }
+
+  /** A timer that close() cancels (it then resolves at once, and nothing more is sent). */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((r) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.wakers.delete(r);
+        r();
+      }, ms);
+      this.timers.add(t);
+      this.wakers.add(r);
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const wake of this.wakers) wake();
+    this.wakers.clear();
     await Promise.race([
       Promise.allSettled([...this.inflight]),
       new Promise((r) => setTimeout(r, 200)),

@@ -5,8 +5,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AgentSurface } from "./agent-surface.js";
 import type { Scope } from "./api-routes.js";
+import type { CompactionReport } from "./background-compaction.js";
+import type { BrowserAccessGrants } from "./browser-access-grants.js";
 import type { CallbackDispatcher, DeliveryAttempt, PendingCallback } from "./callbacks.js";
 import type { Clock } from "./clock.js";
+import {
+  DeliveryFaultError,
+  type DeliveryFaultKind,
+  type DeliveryFaultPlan,
+  type DeliveryFaults,
+  parseDeliveryFault,
+} from "./delivery-faults.js";
 import { HttpError } from "./http-kit.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import type { JournalRecord } from "./journal.js";
@@ -15,7 +24,7 @@ import type { RecordingRateLimiter } from "./recording.js";
 import type { RequestLogFormat } from "./request-log.js";
 import type { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
-import type { EnvironmentDef, Scenario, WorkflowState } from "./types.js";
+import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "./types.js";
 import type { SignInLinks } from "./web-app/sign-in.js";
 
 /** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
@@ -42,6 +51,8 @@ export interface ServerConfig {
   deliverPublic?: boolean;
   /** Extra Host names accepted besides the listening address and localhost. */
   allowedHosts?: string[];
+  /** Background compaction once this many bytes were appended since the last (default 64 MiB). */
+  compactAfterBytes?: number;
 }
 
 export const tokenHash = (token: string): string =>
@@ -86,10 +97,18 @@ export interface EmulatorState {
   readonly eventsWritten: Map<string, number>;
   /** Recording downloads counted against the hourly budget, as [workspace, time]. */
   readonly recordingAttempts: [string, number][];
+  /** Browser-access grants (browser-access-grants.ts). */
+  readonly grants: BrowserAccessGrants;
+  /** Callback delivery faults armed from the admin API or the web app (delivery-faults.ts). */
+  readonly deliveryFaults: DeliveryFaults;
   readonly origin: string;
   sameOrigins(): ReadonlySet<string>;
   links(env: string): Links;
   record(rec: JournalRecord): void;
+  /** Persist a run's armed delivery faults (after arming, or after one was used). */
+  recordFaultPlan(runId: string): void;
+  /** Compact the journal now (null without --data); background-compaction.ts. */
+  compactJournal(): Promise<CompactionReport | null>;
 }
 
 /** The environment named in an admin path or web form; 404 when there is none. */
@@ -131,6 +150,30 @@ export function resendCallback(st: EmulatorState, env: EnvState, eventId: string
   return true;
 }
 
+/**
+ * Arm a callback delivery fault on a run (delivery-faults.ts): its next callback twice, late, or
+ * its next attempts failing. Errors are HTTP errors naming the field; the plan is journalled.
+ */
+export function armDeliveryFault(
+  st: EmulatorState,
+  run: RunRecord,
+  kind: DeliveryFaultKind,
+  body: Record<string, unknown>,
+): DeliveryFaultPlan {
+  if (!run.callback_url)
+    throw new HttpError(409, "FAULT_NOT_APPLICABLE", "the run has no callback_url");
+  let add: ReturnType<typeof parseDeliveryFault>;
+  try {
+    add = parseDeliveryFault(kind, body);
+  } catch (e) {
+    if (!(e instanceof DeliveryFaultError)) throw e;
+    throw new HttpError(400, "INVALID_FAULT", e.message, { field: e.field });
+  }
+  const plan = st.deliveryFaults.arm(run.run_id, add);
+  st.recordFaultPlan(run.run_id);
+  return plan;
+}
+
 export function setWorkflowState(
   st: EmulatorState,
   env: EnvState,
@@ -152,6 +195,8 @@ export function resetEnvironment(st: EmulatorState, name: string): void {
     st.eventsWritten.delete(id);
   }
   st.idem.forgetRuns(gone);
+  st.grants.forgetRuns(gone);
+  st.deliveryFaults.forgetRuns(gone);
   for (const [id, cb] of st.pending) if (cb.environment === name) st.pending.delete(id);
   for (const [id, cb] of st.sent) if (cb.environment === name) st.sent.delete(id);
   env.deliveries.length = 0;

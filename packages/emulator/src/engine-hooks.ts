@@ -1,5 +1,5 @@
 // What the run engine calls back into: synthesized outputs (file outputs become /_files links)
-// and callback notifications.
+// and callback notifications (with the delivery faults armed from the admin API or the web app).
 import type { PendingCallback } from "./callbacks.js";
 import { iso } from "./clock.js";
 import type { EmulatorState } from "./emulator-state.js";
@@ -53,5 +53,14 @@ export function notify(st: EmulatorState, run: RunRecord, type: NotifyType): voi
   };
   st.pending.set(cb.event_id, cb);
   st.record(callbackRecord(cb, payload));
-  st.dispatcher.send(cb);
+  // Delivery faults armed from the admin API (delivery-faults.ts): late, and/or twice.
+  const fault = st.deliveryFaults.takeForCallback(run.run_id);
+  if (fault === null) {
+    st.dispatcher.send(cb);
+    return;
+  }
+  st.recordFaultPlan(run.run_id);
+  const late = fault.delayMs > 0 ? { delayMs: fault.delayMs, injected: "late" as const } : {};
+  st.dispatcher.send(cb, 1, undefined, late);
+  if (fault.twice) st.dispatcher.send(cb, 1, undefined, { ...late, injected: "twice" });
 }

@@ -2,6 +2,7 @@
 // The public API's routes and handlers are in api-routes.ts / api-handlers.ts, auth in auth.ts,
 // CORS in cors.ts, the admin API in admin-routes.ts, replay in persistence.ts, the web
 // application's host in web-app-host.ts, the engine's callbacks in engine-hooks.ts.
+import { statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { stringify as toYaml } from "yaml";
@@ -9,10 +10,13 @@ import { handleAdmin } from "./admin-routes.js";
 import { AgentSurface } from "./agent-surface.js";
 import { matchApiRoute } from "./api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
+import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
+import { BrowserAccessGrants } from "./browser-access-grants.js";
 import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "./clock.js";
 import { cors } from "./cors.js";
 import { emitDefinition } from "./definition-emit.js";
+import { DeliveryFaults } from "./delivery-faults.js";
 import type {
   ApiKey,
   EmulatorState,
@@ -26,7 +30,7 @@ import { failResponse, HttpError, sendJson } from "./http-kit.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { Journal, type JournalRecord } from "./journal.js";
 import { liveView } from "./live-view.js";
-import { persistRun, replay } from "./persistence.js";
+import { persistRun, replay, snapshot } from "./persistence.js";
 import { RecordingRateLimiter } from "./recording.js";
 import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest } from "./request-log.js";
@@ -67,6 +71,12 @@ export class Emulator implements EmulatorState {
   readonly eventsWritten = new Map<string, number>();
   /** Recording downloads counted against the hourly budget, as [workspace, time]. */
   readonly recordingAttempts: [string, number][] = [];
+  /** Browser-access grants (browser-access-grants.ts). */
+  readonly grants = new BrowserAccessGrants();
+  /** Callback delivery faults armed from the admin API or the web app (delivery-faults.ts). */
+  readonly deliveryFaults = new DeliveryFaults();
+  /** Background journal compaction, with --data (background-compaction.ts). */
+  private compactor: BackgroundCompactor | null = null;
   /** The web application's view of the emulator (web-app-host.ts). */
   private readonly webApp: WebAppHost;
   private journal: Journal | null = null;
@@ -94,6 +104,11 @@ export class Emulator implements EmulatorState {
         deliverPublic: cfg.deliverPublic ?? false,
         ...(cfg.forwardCallbacks ? { forwardTo: cfg.forwardCallbacks } : {}),
       },
+      injectFailure: (cb) => {
+        const status = this.deliveryFaults.takeFailure(cb.run_id);
+        if (status !== null) this.recordFaultPlan(cb.run_id);
+        return status;
+      },
       onAttempt: (env, a) => {
         this.envs.get(env)?.deliveries.push(a);
         this.record({ t: "attempt", env, attempt: a });
@@ -120,6 +135,17 @@ export class Emulator implements EmulatorState {
 
   record(rec: JournalRecord): void {
     this.journal?.append(rec);
+    this.compactor?.maybeStart();
+  }
+
+  /** Persist a run's armed delivery faults (after arming, or after one was used). */
+  recordFaultPlan(runId: string): void {
+    this.record({ t: "delivery_faults", run_id: runId, plan: this.deliveryFaults.plan(runId) });
+  }
+
+  /** Compact the journal now, while serving (admin `POST /_emulator/journal/compact`). */
+  compactJournal() {
+    return this.compactor?.compactNow() ?? Promise.resolve(null);
   }
 
   sameOrigins(): ReadonlySet<string> {
@@ -132,6 +158,12 @@ export class Emulator implements EmulatorState {
     if (this.cfg.data) {
       replay(this, this.cfg.data);
       this.journal = new Journal(this.cfg.data);
+      this.compactor = new BackgroundCompactor(
+        this.journal,
+        () => snapshot(this, true),
+        this.cfg.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
+        statSync(this.cfg.data).size,
+      );
     }
     const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
       // One id per request on every answer, as a real API gateway sends it: clients
@@ -180,6 +212,7 @@ export class Emulator implements EmulatorState {
     this.engine.stop();
     await this.agents.close(); // issue 11: agent (MCP) sessions
     await this.dispatcher.close();
+    await this.compactor?.stop();
     const server = this.server;
     this.server = null;
     if (server) {
@@ -202,7 +235,7 @@ export class Emulator implements EmulatorState {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const badHost = checkHost(req.headers, this.hostNames);
     if (badHost) throw new HttpError(badHost.status, badHost.code, badHost.message);
-    if (cors(req, res, this.cfg.corsOrigins)) return;
+    if (cors(this, req, res)) return;
     // Split by hand: `new URL("//host/x", base)` would read "host" as an authority.
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
@@ -292,7 +325,8 @@ export class Emulator implements EmulatorState {
     const key = authenticate(this, req, env);
     requireScope(key, match.route.scope);
     const id = match.param;
-    if (match.route.name !== "launch") noteRequest(res, { run_id: id });
+    // The log names the run; a grant route's parameter is a grant id, not a run id.
+    if (match.route.path.includes("{runId}")) noteRequest(res, { run_id: id });
     return match.route.handler({
       st: this,
       req,

@@ -57,6 +57,8 @@ export interface EmulatorOptions {
   adminToken?: string;
   /** Host header names accepted besides the listening address, localhost, 127.0.0.1, [::1]. */
   allowedHosts?: string[];
+  /** With `data`: compact the journal in the background after this many appended bytes. */
+  compactAfterBytes?: number;
 }
 
 export interface RunningEmulator {
@@ -115,6 +117,9 @@ export async function launchEmulator(
     ...(options.forwardCallbacks ? { forwardCallbacks: options.forwardCallbacks } : {}),
     deliverPublic: options.deliverPublic ?? false,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.compactAfterBytes !== undefined
+      ? { compactAfterBytes: options.compactAfterBytes }
+      : {}),
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   let closing: Promise<void> | undefined;

@@ -46,6 +46,19 @@ export function runDelta(run: RunRecord, eventsWritten: number): RunDelta {
   };
 }
 
+/**
+ * A copy of `run` that later changes cannot reach, cheap for any size: the fields set at launch
+ * (inputs, metadata, attachments, scenario: the bulk) are never changed, so they are shared;
+ * the fields that change are cloned (they are small) and the events list is copied (events are
+ * appended, never changed). Background compaction serializes such copies a piece at a time.
+ */
+export function frozenRun(run: RunRecord): RunRecord {
+  const copy = { ...run, events: run.events.slice() };
+  for (const k of MUTABLE)
+    (copy as unknown as Record<string, unknown>)[k] = structuredClone(run[k]);
+  return copy;
+}
+
 export function applyRunDelta(run: RunRecord, delta: RunDelta): void {
   for (const k of MUTABLE) {
     if (Object.hasOwn(delta.fields, k))

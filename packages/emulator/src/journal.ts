@@ -128,6 +128,10 @@ export function replayJournal(
 
 export class Journal {
   private fd: number | null;
+  /** Bytes appended since open or the last compaction (background-compaction.ts). */
+  appendedBytes = 0;
+  /** While a background compaction writes its snapshot, every appended line is kept here too. */
+  private capture: string[] | null = null;
 
   constructor(readonly file: string) {
     this.fd = openSync(file, "a");
@@ -135,8 +139,43 @@ export class Journal {
 
   append(record: JournalRecord): void {
     if (this.fd === null) return;
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    const line = `${JSON.stringify(record)}\n`;
+    this.appendedBytes += writeSync(this.fd, line);
     fsyncSync(this.fd);
+    this.capture?.push(line);
+  }
+
+  /** From now on, keep a copy of each appended line for `swapIn`. */
+  startCapture(): void {
+    this.capture = [];
+  }
+
+  stopCapture(): void {
+    this.capture = null;
+  }
+
+  /**
+   * Finish a background compaction, synchronously (no append can interleave): append the lines
+   * captured since the snapshot to `tmp`, fsync it, rename it over the journal and append to it
+   * from now on. A crash before the rename leaves the old journal, which holds every record.
+   */
+  swapIn(tmp: string): number {
+    if (this.fd === null || this.capture === null) throw new Error("no compaction in progress");
+    const fd = openSync(tmp, "a");
+    try {
+      if (this.capture.length > 0) writeSync(fd, this.capture.join(""));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.file);
+    fsyncDir(this.file);
+    closeSync(this.fd);
+    this.fd = openSync(this.file, "a");
+    const captured = this.capture.length;
+    this.capture = null;
+    this.appendedBytes = 0;
+    return captured;
   }
 
   close(): void {
@@ -171,13 +210,18 @@ export class Journal {
       closeSync(fd);
     }
     renameSync(tmp, file);
-    try {
-      const dfd = openSync(dirname(file), "r");
-      fsyncSync(dfd);
-      closeSync(dfd);
-    } catch {
-      /* directories cannot be fsync'd on every platform */
-    }
+    fsyncDir(file);
     return bytes;
+  }
+}
+
+/** Make a rename durable. */
+function fsyncDir(file: string): void {
+  try {
+    const dfd = openSync(dirname(file), "r");
+    fsyncSync(dfd);
+    closeSync(dfd);
+  } catch {
+    /* directories cannot be fsync'd on every platform */
   }
 }

@@ -1,7 +1,10 @@
 // The portal's live view of a run: GET /{env}/portal/runs/{runId}/live. Spec "Authentication" 5:
 // only for a signed-in portal user (auth.ts portalSession); an API key is not a portal session.
+// Spec "Authentication" 6: or for a browser presenting a browser-access grant of that run, from
+// one of the grant's exact origins (browser-access-grants.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { portalSession } from "./auth.js";
+import { GRANT_TOKEN_PREFIX, GrantError } from "./browser-access-grants.js";
 import type { EmulatorState, EnvState } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 
@@ -12,7 +15,21 @@ export function liveView(
   env: EnvState,
   runId: string,
 ): void {
-  const session = portalSession(st, req);
+  let session = portalSession(st, req);
+  // The grant comes in the Authorization header only, never in the URL.
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+  if (!session && bearer?.startsWith(GRANT_TOKEN_PREFIX)) {
+    const origin = req.headers.origin;
+    try {
+      const g = st.grants.authorize(bearer, origin, env.def.name, runId, st.clock.now());
+      session = { environment: g.environment, workspace: g.workspace };
+    } catch (e) {
+      if (e instanceof GrantError) throw new HttpError(e.status, e.code, e.message);
+      throw e;
+    }
+    res.setHeader("Access-Control-Allow-Origin", origin as string);
+    res.setHeader("Vary", "Origin");
+  }
   if (!session || (session.environment !== env.def.name && !session.everywhere)) {
     throw new HttpError(
       401,

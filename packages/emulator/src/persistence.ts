@@ -1,8 +1,10 @@
 // Replay and persistence: what the journal holds, how a record is applied on start-up, and the
 // snapshot that compaction writes (journal.ts owns the file itself).
 
+import type { BrowserAccessGrant } from "./browser-access-grants.js";
 import type { DeliveryAttempt } from "./callbacks.js";
 import { VirtualClock } from "./clock.js";
+import type { DeliveryFaultPlan } from "./delivery-faults.js";
 import { type ApiKey, type EmulatorState, resetEnvironment, tokenHash } from "./emulator-state.js";
 import { idempotencyScope } from "./idempotency.js";
 import { Journal, type JournalRecord, replayJournal } from "./journal.js";
@@ -10,6 +12,7 @@ import {
   applyRunDelta,
   callbackFromRecord,
   callbackRecord,
+  frozenRun,
   type RunDelta,
   runDelta,
 } from "./journal-records.js";
@@ -90,13 +93,26 @@ export function applyRecord(st: EmulatorState, rec: JournalRecord): void {
       st.limiter.restore(rec.workspace as string, rec.at as number);
       st.recordingAttempts.push([rec.workspace as string, rec.at as number]);
       break;
+    case "grant":
+      st.grants.restore(rec.grant as BrowserAccessGrant);
+      break;
+    case "grant_deleted":
+      st.grants.delete(rec.grant_id as string);
+      break;
+    case "delivery_faults":
+      st.deliveryFaults.restore(rec.run_id as string, rec.plan as DeliveryFaultPlan | null);
+      break;
     default:
       st.agents.apply(rec); // issue 11: tokens, authoring sessions, drafts
   }
 }
 
-/** Everything the journal must hold to rebuild the current state, one record at a time. */
-export function* snapshot(st: EmulatorState): Generator<JournalRecord> {
+/**
+ * Everything the journal must hold to rebuild the current state, one record at a time.
+ * `frozen`: runs as copies later changes cannot reach (background compaction serializes
+ * them while the server keeps changing the live ones).
+ */
+export function* snapshot(st: EmulatorState, frozen = false): Generator<JournalRecord> {
   for (const key of st.keys.values()) yield { t: "key", key };
   yield* st.agents.snapshot(); // drafts before the `state` records below
   for (const env of st.envs.values()) {
@@ -107,17 +123,21 @@ export function* snapshot(st: EmulatorState): Generator<JournalRecord> {
     for (const attempt of env.deliveries) yield { t: "attempt", env: env.def.name, attempt };
   }
   if (st.clock instanceof VirtualClock) yield { t: "clock", now: st.clock.now() };
-  for (const run of st.engine.runs.values()) yield { t: "run", run };
+  for (const run of st.engine.runs.values()) yield { t: "run", run: frozen ? frozenRun(run) : run };
   for (const cb of st.pending.values()) yield callbackRecord(cb, JSON.parse(cb.body));
   const hourAgo = st.clock.now() - 3_600_000;
   for (const [workspace, at] of st.recordingAttempts)
     if (at > hourAgo) yield { t: "recording_download", workspace, at };
+  for (const grant of st.grants.live(st.clock.now())) yield { t: "grant", grant };
+  for (const [run_id, plan] of st.deliveryFaults.all())
+    yield { t: "delivery_faults", run_id, plan: structuredClone(plan) };
 }
 
 export function snapshotSize(st: EmulatorState): number {
   let n = st.keys.size + 1 + st.engine.runs.size + st.pending.size + st.agents.size;
   for (const env of st.envs.values())
     n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;
+  n += st.grants.live(st.clock.now()).length + st.deliveryFaults.all().length;
   return n + st.recordingAttempts.length;
 }
 
