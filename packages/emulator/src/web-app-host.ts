@@ -4,6 +4,7 @@ import { parseFault } from "./admin-routes.js";
 import { SCOPES, type Scope } from "./api-routes.js";
 import {
   adminEnv,
+  armDeliveryFault,
   createKey,
   type EmulatorState,
   resendCallback,
@@ -66,6 +67,16 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     inject: (run, kind, body) => {
       const refused = st.engine.inject(run, parseFault(kind, body));
       return refused;
+    },
+    // The same function as the admin API's callback-* fault rows (admin-routes.ts).
+    armDeliveryFault: (run, kind, body) => {
+      try {
+        armDeliveryFault(st, run, kind, body);
+        return null;
+      } catch (e) {
+        if (e instanceof HttpError) return e.message;
+        throw e;
+      }
     },
     resendCallback: (env, eventId) => {
       const e = st.envs.get(env);

@@ -2,6 +2,7 @@
 // without a server. web-app.ts gathers the data and sends the result.
 import type { DeliveryAttempt } from "../callbacks.js";
 import { iso } from "../clock.js";
+import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../delivery-faults.js";
 import { humanAction, type Links } from "../run-views.js";
 import { isTerminal, type RunRecord, type Scenario, type WorkflowDef } from "../types.js";
 import { html, jsonBlock, type SafeHtml } from "./html.js";
@@ -180,7 +181,7 @@ ${
             const attempts = sorted.filter((a) => a.event_id === id);
             return html`<tr data-event-id="${id}"><td><code>${id}</code></td><td>${attempts[0]?.type ?? ""}</td><td><ol class="attempts">${attempts.map(
               (a) =>
-                html`<li>#${a.attempt} ${a.held ? "held (public address)" : a.status === null ? `failed: ${a.error ?? "no answer"}` : `HTTP ${a.status}`} at ${a.started_at} (${a.duration_ms} ms)${a.forwarded_to ? ` forwarded to ${a.forwarded_to}` : ""}</li>`,
+                html`<li>#${a.attempt} ${a.held ? "held (public address)" : a.status === null ? `failed: ${a.error ?? "no answer"}` : `HTTP ${a.status}`} at ${a.started_at} (${a.duration_ms} ms)${a.forwarded_to ? ` forwarded to ${a.forwarded_to}` : ""}${a.injected ? ` (injected: ${a.injected})` : ""}</li>`,
             )}</ol></td><td><form method="post" action="/_app/callbacks/${r.environment}/${id}/resend"><input type="hidden" name="csrf" value="${d.csrf}"><input type="hidden" name="back" value="${base}"><button type="submit">Resend</button></form></td></tr>`;
           },
         )}</tbody></table>`;
@@ -191,7 +192,15 @@ ${
 <form method="post" action="${base}/faults/expire"><input type="hidden" name="csrf" value="${d.csrf}"><button type="submit">Expire the wait now</button></form>
 <form method="post" action="${base}/faults/fail"><input type="hidden" name="csrf" value="${d.csrf}"><label>Status <select name="status">${["failed", "error", "cancelled", "terminated", "dead_letter"].map((s) => html`<option>${s}</option>`)}</select></label><button type="submit">Fail now</button></form>
 <form method="post" action="${base}/faults/succeed"><input type="hidden" name="csrf" value="${d.csrf}"><label>Outputs (JSON, optional) <input name="outputs" value=""></label><button type="submit">Succeed now</button></form>
-</div></details>`;
+</div>${
+        r.callback_url
+          ? html`<div class="faults" aria-label="Callback delivery faults">
+<form method="post" action="${base}/faults/callback-twice"><input type="hidden" name="csrf" value="${d.csrf}"><button type="submit">Deliver the next callback twice</button></form>
+<form method="post" action="${base}/faults/callback-late"><input type="hidden" name="csrf" value="${d.csrf}"><label>Delay (ms) <input name="delay_ms" type="number" min="0" max="${MAX_LATE_MS}" value="5000" required></label><button type="submit">Deliver the next callback late</button></form>
+<form method="post" action="${base}/faults/callback-fail"><input type="hidden" name="csrf" value="${d.csrf}"><label>Attempts <input name="attempts" type="number" min="1" max="${MAX_FAILED_ATTEMPTS}" value="1" required></label><label>Status <input name="status" type="number" min="500" max="599" value="503"></label><button type="submit">Fail the next attempts</button></form>
+</div>`
+          : html`<p class="muted">This run has no callback_url, so no callback faults.</p>`
+      }</details>`;
   return html`<p><a href="/">← Run history</a></p>
 <h1>Run <code>${r.run_id}</code></h1>
 ${d.flash ? html`<p class="flash" role="status">${d.flash}</p>` : ""}

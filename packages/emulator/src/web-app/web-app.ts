@@ -4,6 +4,7 @@
 // is refused from another site (Origin / Sec-Fetch-Site), on top of the server's Host check.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DeliveryAttempt } from "../callbacks.js";
+import { type DeliveryFaultKind, isDeliveryFaultKind } from "../delivery-faults.js";
 import { HttpError, readBodyWithin } from "../http-kit.js";
 import type { Fault } from "../run-engine.js";
 import type { Links } from "../run-views.js";
@@ -47,6 +48,12 @@ export interface WebAppHost {
   sameOrigins(): ReadonlySet<string>;
   answer(run: RunRecord, checkpointId: string, response: unknown): { ok: boolean; message: string };
   inject(run: RunRecord, kind: Fault["kind"], body: Record<string, unknown>): string | null;
+  /** Arm a callback delivery fault (as the admin API does); the refusal, or null. */
+  armDeliveryFault(
+    run: RunRecord,
+    kind: DeliveryFaultKind,
+    body: Record<string, unknown>,
+  ): string | null;
   resendCallback(env: string, eventId: string): boolean;
   listKeys(): { id: string; environment: string; workspace: string; scopes: string[] }[];
   createKey(env: string, scopes: string[]): string;
@@ -415,6 +422,23 @@ export async function handleWebApp(
           parseAnswer(form.get("response") ?? ""),
         );
         redirect(r, `${back}?msg=${encodeURIComponent(out.message)}`);
+        return true;
+      }
+      if (path[3] === "faults" && path.length === 5 && isDeliveryFaultKind(path[4] as string)) {
+        // Callback delivery faults: the numbers typed in the form, checked as the admin API does.
+        const kind = path[4] as DeliveryFaultKind;
+        const num = (name: string) => {
+          const v = (form.get(name) ?? "").trim();
+          return v === "" ? undefined : Number(v);
+        };
+        const body: Record<string, unknown> = {};
+        if (kind === "callback-late") body.delay_ms = num("delay_ms");
+        if (kind === "callback-fail") {
+          body.attempts = num("attempts");
+          body.status = num("status");
+        }
+        const refused = h.armDeliveryFault(run, kind, body);
+        redirect(r, `${back}?msg=${encodeURIComponent(refused ?? `callback fault ${kind} armed`)}`);
         return true;
       }
       if (path[3] === "faults" && path.length === 5) {

@@ -10,6 +10,8 @@ import { html } from "../../src/web-app/html.js";
 import { runMatches } from "../../src/web-app/pages.js";
 import { redactSignInPath, SIGN_IN_LINK_TTL_MS, SignInLinks } from "../../src/web-app/sign-in.js";
 import { parseAnswer } from "../../src/web-app/web-app.js";
+import { Receiver } from "../conformance/receiver.js";
+import { Harness, type Json, PORTAL, portalBody, sleep } from "../conformance/support.js";
 
 describe("pure parts", () => {
   it("escapes every interpolated value and keeps nested fragments", () => {
@@ -130,6 +132,81 @@ describe("HTTP edge", () => {
       expect(lines.join("")).not.toContain(token);
     } finally {
       await emu.close();
+    }
+  }, 60_000);
+
+  it("arms callback delivery faults from the run page, as the admin API does", async () => {
+    const rx = await Receiver.start();
+    const h = await Harness.start({ allowLocalCallbacks: true });
+    try {
+      // Runs sit in a long wait, so only injected faults move them.
+      await h.scenario("production", PORTAL, { steps: [{ wait_ms: 86_400_000 }, { succeed: {} }] });
+      const c = await h.client();
+      const twice = (await c.start(PORTAL, portalBody({ callback_url: rx.url("/twice") }))).run_id;
+      const failing = (await c.start(PORTAL, portalBody({ callback_url: rx.url("/fail") }))).run_id;
+      const silent = (await c.start(PORTAL, portalBody())).run_id;
+      await h.advance(500);
+
+      const signIn = await fetch((await h.admin("POST", "/sign-in-links")).body.url, {
+        redirect: "manual",
+      });
+      const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+      const page = async (id: string) =>
+        (await fetch(`${h.url}/_app/runs/production/${id}`, { headers: { cookie } })).text();
+      const first = await page(twice);
+      for (const label of [
+        "Deliver the next callback twice",
+        "Deliver the next callback late",
+        "Fail the next attempts",
+      ])
+        expect(first).toContain(label);
+      expect(await page(silent)).not.toContain(`/faults/callback-twice`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(first)?.[1] as string;
+      const post = async (id: string, kind: string, fields = "") => {
+        const r = await fetch(`${h.url}/_app/runs/production/${id}/faults/${kind}`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: `csrf=${encodeURIComponent(csrf)}${fields}`,
+          redirect: "manual",
+        });
+        expect(r.status).toBe(303);
+        return decodeURIComponent(/msg=([^&]*)/.exec(r.headers.get("location") ?? "")?.[1] ?? "");
+      };
+      // Bad numbers are refused with the admin API's message, and nothing is armed.
+      expect(await post(twice, "callback-late", "&delay_ms=abc")).toContain("delay_ms must be");
+      expect(await post(twice, "callback-fail", "&attempts=11")).toContain("attempts must be");
+      expect(await post(silent, "callback-twice")).toBe("the run has no callback_url");
+      expect(await post(twice, "callback-twice")).toBe("callback fault callback-twice armed");
+      expect(await post(failing, "callback-fail", "&attempts=1&status=502")).toBe(
+        "callback fault callback-fail armed",
+      );
+
+      for (const id of [twice, failing])
+        expect(
+          (await h.admin("POST", `/environments/production/runs/${id}/faults/succeed`, {})).status,
+        ).toBe(200);
+      const attempts = async (id: string) =>
+        ((await h.callbacks()) as Json[]).filter((a) => a.run_id === id);
+      for (let i = 0; i < 400; i++) {
+        if (rx.to("/twice").length >= 2 && (await attempts(failing)).length >= 2) break;
+        await sleep(25);
+      }
+      const [a, b] = rx.to("/twice");
+      expect(a?.body.event_id).toBeDefined();
+      expect(b?.body.event_id).toBe(a?.body.event_id);
+      expect((await attempts(twice)).filter((x) => x.injected === "twice")).toHaveLength(1);
+      const failed = await attempts(failing);
+      expect(failed.map((x) => [x.attempt, x.status, x.injected ?? null])).toEqual([
+        [1, 502, "fail"],
+        [2, 200, null],
+      ]);
+      // The late delivery was refused above, so none was held back.
+      expect(rx.to("/twice")).toHaveLength(2);
+      expect(rx.to("/fail")).toHaveLength(1);
+      expect(await page(failing)).toContain("(injected: fail)");
+    } finally {
+      await h.close();
+      await rx.close();
     }
   }, 60_000);
 });
