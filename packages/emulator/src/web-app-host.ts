@@ -8,6 +8,7 @@ import {
   createKey,
   type EmulatorState,
   resendCallback,
+  resetEnvironment,
   setWorkflowState,
 } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
@@ -109,6 +110,11 @@ export function webAppHost(st: EmulatorState): WebAppHost {
       }).token;
     },
     revokeToken: (id) => revokePersonalAccessToken(st.agents.personalAccessTokens, id),
+    resetEnvironment: (env) => {
+      const e = adminEnv(st, env);
+      resetEnvironment(st, e.def.name);
+      st.record({ t: "reset", env: e.def.name });
+    },
     setWorkflowState: (env, workflowId, state) => {
       const e = adminEnv(st, env);
       const wf = e.def.workflows.get(workflowId);

@@ -360,7 +360,7 @@ export function workflowsPage(o: {
   return html`<h1>Workflows</h1>
 ${o.environments.map(
   (e) =>
-    html`<section><h2>${e.name}</h2><table><thead><tr><th scope="col">Workflow</th><th scope="col">State</th><th scope="col">Revision</th><th scope="col">Scenario</th><th scope="col"></th></tr></thead><tbody>${e.workflows.map(
+    html`<section><h2>${e.name}</h2><form method="post" action="/_app/environments/${e.name}/reset" class="reset"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Reset ${e.name}: forget its runs, deliveries and scenarios</button></form><table><thead><tr><th scope="col">Workflow</th><th scope="col">State</th><th scope="col">Revision</th><th scope="col">Scenario</th><th scope="col"></th></tr></thead><tbody>${e.workflows.map(
       ({ def, scenario, custom }) =>
         html`<tr data-workflow-id="${def.id}"><td>${def.name} <span class="muted"><code>${def.id}</code></span></td><td>${def.state}</td><td>${def.revision}</td><td><details><summary>${custom ? "set through the admin API" : "from the catalog"} (${scenario?.steps.length ?? 0} steps)</summary>${jsonBlock(scenario ?? null)}</details></td><td><form method="post" action="/_app/workflows/${e.name}/${def.id}/state"><input type="hidden" name="csrf" value="${o.csrf}"><input type="hidden" name="state" value="${def.state === "enabled" ? "disabled" : "enabled"}"><button type="submit">${def.state === "enabled" ? "Disable" : "Enable"}</button></form></td></tr>`,
     )}</tbody></table></section>`,

@@ -64,6 +64,8 @@ export interface WebAppHost {
   createToken(env: string): string;
   revokeToken(id: string): boolean;
   setWorkflowState(env: string, workflowId: string, state: WorkflowState): void;
+  /** Forget an environment's runs, deliveries, pending callbacks and scenarios (as the admin API's reset). */
+  resetEnvironment(env: string): void;
   /** The recording's state and, when ready, its bytes; never counted against the API budget. */
   recording(run: RunRecord): { state: string; bytes: Buffer | null };
 }
@@ -519,6 +521,11 @@ export async function handleWebApp(
       if (!h.revokeToken(path[1] as string))
         throw new HttpError(404, "TOKEN_NOT_FOUND", "no such token");
       redirect(r, "/_app/tokens");
+      return true;
+    }
+    if (path[0] === "environments" && path[2] === "reset" && path.length === 3) {
+      h.resetEnvironment(path[1] as string);
+      redirect(r, "/_app/workflows");
       return true;
     }
     if (path[0] === "workflows" && path[3] === "state" && path.length === 4) {

@@ -210,3 +210,58 @@ describe("HTTP edge", () => {
     }
   }, 60_000);
 });
+
+describe("reset from the workflows page", () => {
+  it("forgets the environment's runs, as the admin API's reset does", async () => {
+    const emu = await startEmulator({});
+    try {
+      const signIn = await fetch(emu.signInUrl, { redirect: "manual" });
+      const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+      const page = await (await fetch(`${emu.url}/_app/workflows`, { headers: { cookie } })).text();
+      expect(page).toContain('action="/_app/environments/production/reset"');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+      const key = (
+        (await (
+          await fetch(`${emu.url}/_emulator/keys`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ environment: "production" }),
+          })
+        ).json()) as { token: string }
+      ).token;
+      const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+      const launched = (await (
+        await fetch(`${emu.url}/production/api/v1/automations/wf_P3mKs81a/runs`, {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({
+            inputs: { portal_url: "https://p.example.com", account_label: "a" },
+          }),
+        })
+      ).json()) as { run_id: string };
+      const runUrl = `${emu.url}/production/api/v1/runs/${launched.run_id}`;
+      expect((await fetch(runUrl, { headers: auth })).status).toBe(200);
+      // Without the form token the reset is refused and nothing is forgotten.
+      const refused = await fetch(`${emu.url}/_app/environments/production/reset`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: "",
+        redirect: "manual",
+      });
+      expect(refused.status).toBe(403);
+      expect((await fetch(runUrl, { headers: auth })).status).toBe(200);
+      const reset = await fetch(`${emu.url}/_app/environments/production/reset`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: `csrf=${encodeURIComponent(csrf)}`,
+        redirect: "manual",
+      });
+      expect(reset.status).toBe(303);
+      expect((await fetch(runUrl, { headers: auth })).status).toBe(404);
+      const list = await (await fetch(`${emu.url}/`, { headers: { cookie } })).text();
+      expect(list).not.toContain(launched.run_id);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});
