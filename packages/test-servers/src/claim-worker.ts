@@ -1,7 +1,8 @@
 // A receiver process for the multi-process exactly-once test: it claims each
 // delivered event in the shared store, "does the side effect" (appends the
 // event id to its own effects file) and marks the event done. A victim worker
-// stops before its side effect, holding the lease, and waits to be killed.
+// stops before its side effect, holding the lease, and waits to be killed (once no other
+// event of it is between its side effect and `complete`).
 //
 // Env: WFR_STORE_MODULE (a module exporting openStores(): Promise<{callbackEvents, close}>),
 //      WFR_EFFECTS_FILE, WFR_LEASE_MS, WFR_VICTIM_AFTER (claims before it freezes; 0 = never).
@@ -29,6 +30,15 @@ const victimAfter = Number(process.env.WFR_VICTIM_AFTER ?? "0");
 const effectsFile = process.env.WFR_EFFECTS_FILE as string;
 let claims = 0;
 let frozen = false;
+/** Events between their side effect and `complete`. */
+let effecting = 0;
+let reported = false;
+/** Tell the parent to kill this process, once no side effect is half-recorded. */
+const reportFrozen = () => {
+  if (reported || effecting > 0) return;
+  reported = true;
+  send({ type: "frozen" });
+};
 
 process.on("message", async (message: Delivery) => {
   if (message.type === "stop") {
@@ -44,14 +54,26 @@ process.on("message", async (message: Delivery) => {
     claims += 1;
     if (frozen || (victimAfter > 0 && claims >= victimAfter)) {
       // Hold the lease and never answer: the parent kills this process.
-      if (!frozen) send({ type: "frozen" });
       frozen = true;
+      reportFrozen();
       return;
     }
     // A little work, so that duplicates really overlap with processing.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
+    // Frozen meanwhile: this lease is held too, its side effect never done.
+    if (frozen) return;
+    // Between the side effect and `complete` a crash would repeat the effect under the next
+    // owner (the documented at-least-once window of every lease store), so the victim is
+    // killed only while no event is inside it: the test is about leases held, not that window.
+    effecting += 1;
     appendFileSync(effectsFile, `${eventId}\n`);
-    const done = await stores.callbackEvents.complete(eventId, claim.token as number);
+    let done: boolean;
+    try {
+      done = await stores.callbackEvents.complete(eventId, claim.token as number);
+    } finally {
+      effecting -= 1;
+      if (frozen) reportFrozen();
+    }
     send({ type: "answer", seq, answer: done ? "done" : "fenced-out" });
   } catch (error) {
     send({
