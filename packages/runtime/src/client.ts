@@ -45,6 +45,7 @@ import type {
   InputsOf,
   LaunchableWorkflow,
   ModelName,
+  ModelOf,
   OutputsOf,
   WorkflowDefinition,
 } from "./workflow-definition.js";
@@ -101,14 +102,12 @@ interface CommonLaunchOptions {
 /** Launch options for a generated workflow: typed inputs, and `model` only where the environment exposes it. */
 export type LaunchOptions<W extends AnyWorkflowDefinition> = CommonLaunchOptions & {
   readonly inputs: InputsOf<W>;
-} & (W extends WorkflowDefinition<string, unknown, unknown, "enabled", true>
-    ? { readonly model?: ModelName }
-    : { readonly model?: never });
+} & ([ModelOf<W>] extends [never] ? { readonly model?: never } : { readonly model?: ModelOf<W> });
 
 /** What `launch` receives at run time, whichever overload was used. */
 interface RuntimeLaunchOptions extends CommonLaunchOptions {
   readonly inputs: unknown;
-  readonly model?: ModelName | undefined;
+  readonly model?: string | undefined;
 }
 
 /** Launch options for a plain workflow id: nothing is known about inputs or model. */
@@ -386,6 +385,19 @@ export function createClient(options: ClientOptions) {
         status: null,
         code: "MODEL_NOT_EXPOSED",
         message: `This environment does not expose model for workflow ${workflowId}`,
+      });
+    }
+    // A definition generated from an environment that lists its models: only those are accepted.
+    if (
+      launchOptions.model !== undefined &&
+      definition &&
+      definition.models.length > 0 &&
+      !definition.models.includes(launchOptions.model)
+    ) {
+      throw new InvalidOptionError({
+        status: null,
+        code: "MODEL_NOT_ALLOWED",
+        message: `This environment allows model ${definition.models.map((m) => JSON.stringify(m)).join(", ")} for workflow ${workflowId}, not ${JSON.stringify(launchOptions.model)}`,
       });
     }
     const body = await buildLaunchBody({

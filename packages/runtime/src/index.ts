@@ -149,6 +149,7 @@ export type {
   InputsOf,
   LaunchableWorkflow,
   ModelName,
+  ModelOf,
   OutputIssue,
   OutputsOf,
   SchemaLike,

@@ -46,10 +46,12 @@ export interface SchemaLike<T> {
 /**
  * What a generated workflow module exports as its definition object.
  *
- * - `Id` is the literal workflow id, `State` the literal state, and
- *   `ModelExposed` whether this environment's launch body declares `model`;
- *   `launch` uses them to make launching a draft or disabled workflow, and
- *   passing `model` where it is not exposed, type errors.
+ * - `Id` is the literal workflow id, `State` the literal state,
+ *   `ModelExposed` whether this environment's launch body declares `model`,
+ *   and `Model` the model names that environment allows for the workflow;
+ *   `launch` uses them to make launching a draft or disabled workflow,
+ *   passing `model` where it is not exposed, and passing a model the
+ *   environment does not list, type errors.
  * - `Inputs` is what the caller passes (file fields take `FileInput` values
  *   made with `file()`; fields with a saved default are optional).
  * - `Outputs` is what a successful result carries.
@@ -60,6 +62,7 @@ export interface WorkflowDefinition<
   Outputs = Record<string, unknown>,
   State extends WorkflowState = WorkflowState,
   ModelExposed extends boolean = boolean,
+  Model extends string = ModelName,
 > {
   readonly id: Id;
   /** `x-workflow.name`, the display name. */
@@ -69,6 +72,8 @@ export interface WorkflowDefinition<
   readonly state: State;
   readonly revision: number;
   readonly modelExposed: ModelExposed;
+  /** The model names this environment's definition allows for the workflow; empty when `model` is not exposed. */
+  readonly models: readonly Model[];
   /** Strict schema of `inputs`: no coercion, unknown keys rejected. */
   readonly inputSchema: SchemaLike<Inputs>;
   /** Schema of `outputs`; tolerates added output fields. */
@@ -84,13 +89,28 @@ export interface WorkflowDefinition<
 
 /** Any workflow definition, whatever its type parameters. */
 // biome-ignore lint/suspicious/noExplicitAny: the widest definition, for constraints
-export type AnyWorkflowDefinition = WorkflowDefinition<string, any, any, WorkflowState, boolean>;
+export type AnyWorkflowDefinition = WorkflowDefinition<
+  string,
+  any,
+  any,
+  WorkflowState,
+  boolean,
+  string
+>;
 
 /** A definition that can be passed to `launch`: its state is `enabled`. */
 // biome-ignore lint/suspicious/noExplicitAny: the widest launchable definition, for constraints
-export type LaunchableWorkflow = WorkflowDefinition<string, any, any, "enabled", boolean>;
+export type LaunchableWorkflow = WorkflowDefinition<string, any, any, "enabled", boolean, string>;
+
+/** The model names a definition allows (`never` when it does not expose `model`). */
+export type ModelOf<W> =
+  W extends WorkflowDefinition<string, unknown, unknown, "enabled", true, infer M> ? M : never;
 
 export type InputsOf<W> =
-  W extends WorkflowDefinition<string, infer I, unknown, WorkflowState, boolean> ? I : never;
+  W extends WorkflowDefinition<string, infer I, unknown, WorkflowState, boolean, string>
+    ? I
+    : never;
 export type OutputsOf<W> =
-  W extends WorkflowDefinition<string, unknown, infer O, WorkflowState, boolean> ? O : never;
+  W extends WorkflowDefinition<string, unknown, infer O, WorkflowState, boolean, string>
+    ? O
+    : never;

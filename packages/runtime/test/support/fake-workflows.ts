@@ -70,6 +70,7 @@ export function defineInvoiceWorkflow<
     state,
     revision: 1,
     modelExposed,
+    models: modelExposed ? ["pro", "flash", "lite", "max"] : [],
     inputSchema: passThrough<InvoiceInputs>(),
     outputSchema: passThrough<InvoiceOutputs>(),
     validateInputs: validateInvoiceInputs,
