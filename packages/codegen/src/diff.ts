@@ -6,6 +6,7 @@
 // reader can now receive a value it did not expect, or a field it read is gone
 // or may be missing.
 
+import { kindLabel } from "./field-kinds.js";
 import type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
 
 export type DiffSeverity = "breaking" | "non-breaking";
@@ -386,6 +387,8 @@ export function describeField(field: FieldModel): Record<string, unknown> {
   if (field.enumValues !== undefined) out.enum = [...field.enumValues];
   for (const key of CONSTRAINT_KEYS) if (field[key] !== undefined) out[key] = field[key];
   if (field.items !== undefined) out.items = describeField(field.items);
+  if (field.variants !== undefined) out.variants = field.variants.map(describeField);
+  if (field.exclusive === true) out.exclusive = true;
   if (field.values !== undefined) out.values = describeField(field.values);
   if (field.fields !== undefined) {
     const props: Record<string, unknown> = {};
@@ -406,6 +409,9 @@ function baseOf(field: FieldModel): FieldKind {
  * separately).
  */
 function kindAccepts(wide: FieldModel, narrow: FieldModel): boolean {
+  // A union holds what any alternative holds; a union is held when every alternative is.
+  if (narrow.kind === "union") return (narrow.variants ?? []).every((v) => kindAccepts(wide, v));
+  if (wide.kind === "union") return (wide.variants ?? []).some((v) => kindAccepts(v, narrow));
   if (wide.kind === narrow.kind) return true;
   if (wide.kind === "unknown") return true;
   const w = wide.kind;
@@ -579,7 +585,7 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
     const bv = b.enumValues ?? [];
     const av = a.enumValues ?? [];
     for (const v of bv) {
-      if (av.includes(v)) continue;
+      if (av.some((w) => sameJson(v, w))) continue;
       emit(
         side === "input" ? "breaking" : "non-breaking",
         `${cap}-enum-value-removed`,
@@ -590,7 +596,7 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
       );
     }
     for (const v of av) {
-      if (bv.includes(v)) continue;
+      if (bv.some((w) => sameJson(v, w))) continue;
       emit(
         side === "input" ? "non-breaking" : "breaking",
         `${cap}-enum-value-added`,
@@ -658,7 +664,72 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
       emit,
     );
   }
+  if (b.kind === "union" && a.kind === "union") diffUnionVariants(side, path, b, a, emit);
   diffUnclassifiedKeys(side, path, b, a, emit);
+}
+
+/**
+ * The alternatives of a `oneOf` / `anyOf` / type list, paired by kind
+ * (`inputs.amount(one of text)`): an alternative added widens, one removed
+ * narrows, and a pair is compared with every rule. `anyOf` becoming `oneOf`
+ * narrows (a value matching two alternatives is now refused).
+ */
+function diffUnionVariants(
+  side: Side,
+  path: string,
+  b: FieldModel,
+  a: FieldModel,
+  emit: Emit,
+): void {
+  const label = side === "input" ? "Input" : "Output";
+  const after = [...(a.variants ?? [])];
+  const widened = side === "input" ? "non-breaking" : "breaking";
+  const narrowed = side === "input" ? "breaking" : "non-breaking";
+  for (const variant of b.variants ?? []) {
+    const i = after.findIndex((v) => kindLabel(v) === kindLabel(variant));
+    const partPath = `${path}(one of ${kindLabel(variant)})`;
+    if (i === -1) {
+      emit(
+        narrowed,
+        `${side}-alternative-removed`,
+        path,
+        `${label} \`${path}\` no longer ${side === "input" ? "accepts" : "returns"} the ${kindLabel(variant)} alternative.`,
+        describeField(variant),
+        undefined,
+      );
+      continue;
+    }
+    const [match] = after.splice(i, 1);
+    diffField(
+      side,
+      partPath,
+      { ...variant, required: true },
+      { ...(match as FieldModel), required: true },
+      emit,
+    );
+  }
+  for (const variant of after)
+    emit(
+      widened,
+      `${side}-alternative-added`,
+      path,
+      side === "input"
+        ? `Input \`${path}\` now also accepts a ${kindLabel(variant)} value.`
+        : `Output \`${path}\` can now return a ${kindLabel(variant)} value, which existing readers do not expect.`,
+      undefined,
+      describeField(variant),
+    );
+  if (b.exclusive !== a.exclusive)
+    emit(
+      a.exclusive ? narrowed : widened,
+      `${side}-alternatives-${a.exclusive ? "made-exclusive" : "made-inclusive"}`,
+      path,
+      a.exclusive
+        ? `${label} \`${path}\` now matches exactly one alternative (oneOf): a value that matches several is refused.`
+        : `${label} \`${path}\` now matches any number of alternatives (anyOf).`,
+      b.exclusive ?? false,
+      a.exclusive ?? false,
+    );
 }
 
 /**
@@ -697,6 +768,8 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   additionalProperties: "compared",
   values: "compared",
   items: "compared",
+  variants: "compared",
+  exclusive: "compared",
   pointer: "location",
 };
 
@@ -986,11 +1059,6 @@ function diffValueConstraints(
       );
     }
   }
-}
-
-function kindLabel(field: FieldModel): string {
-  if (field.kind === "enum") return `enum of ${field.enumBase ?? "text"}`;
-  return field.kind;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readConfig } from "./config.js";
 import { DefinitionError } from "./definition-error.js";
-import { emit, type GeneratedFiles } from "./emit.js";
+import { emit, type GeneratedFiles } from "./emit/emit.js";
 import {
   LOCK_FILE,
   lockText,

@@ -16,7 +16,7 @@ export {
   diffDefinitions,
 } from "./diff-definitions.js";
 export { type DiffFormat, formatDiff } from "./diff-format.js";
-export { emit, type GeneratedFiles } from "./emit.js";
+export { emit, type GeneratedFiles } from "./emit/emit.js";
 export { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
 export {
   buildFiles,

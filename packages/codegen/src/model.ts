@@ -14,8 +14,19 @@ export type FieldKind =
   | "object"
   | "array"
   | "enum"
+  /** `oneOf` / `anyOf` of different schemas, or `type: [A, B]`: a value matches one of `variants`. */
+  | "union"
   /** A schema the reader could not narrow (for example an output declared as `{}`): any JSON value. */
   | "unknown";
+
+/** A JSON value allowed by `enum` or `const` (a top-level `null` makes the field nullable instead). */
+export type EnumValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly EnumValue[]
+  | { readonly [key: string]: EnumValue };
 
 export interface FieldModel {
   /** The name on the wire, exactly as in the definition. */
@@ -30,10 +41,10 @@ export interface FieldModel {
   /** `format` of a text field (`date`, `date-time`, `email`, `uri`, ...). */
   readonly format?: string;
   readonly description?: string;
-  /** Allowed values, for kind `enum` (never empty). */
-  readonly enumValues?: readonly (string | number | boolean)[];
-  /** The JSON type of the enum values, for kind `enum`. */
-  readonly enumBase?: "text" | "number" | "integer" | "boolean";
+  /** Allowed values, for kind `enum` (never empty; `const` is an enum of one value). Objects and arrays are compared as JSON. */
+  readonly enumValues?: readonly EnumValue[];
+  /** The JSON type of the enum values, for kind `enum` (`json` when they are objects, arrays or of mixed types). */
+  readonly enumBase?: "text" | "number" | "integer" | "boolean" | "json";
   readonly maxLength?: number;
   readonly minLength?: number;
   readonly pattern?: string;
@@ -45,7 +56,7 @@ export interface FieldModel {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
-  /** Properties, for kind `object`, sorted by wire name. */
+  /** Properties, for kind `object`, in definition order. */
   readonly fields?: readonly FieldModel[];
   /** Whether an object accepts undeclared keys (`additionalProperties` not false). */
   readonly additionalProperties?: boolean;
@@ -57,6 +68,10 @@ export interface FieldModel {
   readonly values?: FieldModel;
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
+  /** The alternatives, for kind `union` (each `name` is "|"), in definition order; at least two. */
+  readonly variants?: readonly FieldModel[];
+  /** For kind `union`: `oneOf` (exactly one variant may match) rather than `anyOf` or a type list. */
+  readonly exclusive?: boolean;
   /** JSON pointer of the field's schema in the source definition, for error messages. */
   readonly pointer: string;
 }
@@ -72,10 +87,16 @@ export interface WorkflowModel {
   readonly revision: number;
   /** Whether this environment's launch body declares `model` for this workflow. */
   readonly modelExposed: boolean;
+  /**
+   * The `model` values this environment's launch body allows for this
+   * workflow (its `enum`), in definition order; absent when `model` is not
+   * exposed or the definition does not list them (then any model name).
+   */
+  readonly modelValues?: readonly string[];
   readonly description?: string;
-  /** Input fields, sorted by wire name. */
+  /** Input fields, in definition order. */
   readonly inputs: readonly FieldModel[];
-  /** Output fields, sorted by wire name. */
+  /** Output fields, in definition order. */
   readonly outputs: readonly FieldModel[];
   /** Whether the outputs object declares `additionalProperties: false`. */
   readonly outputsClosed: boolean;

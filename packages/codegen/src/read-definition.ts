@@ -5,7 +5,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { DefinitionError } from "./definition-error.js";
 import { assignIdentifiers, IdentifierError } from "./identifiers.js";
-import type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
+import { sameJson } from "./json-equal.js";
+import { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
+import type { EnumValue, EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
 import {
   child,
   decodeUriComponentAt,
@@ -14,6 +16,7 @@ import {
   type Located,
   parseDocument,
   RefResolver,
+  standInTarget,
 } from "./resolve-refs.js";
 
 export { DefinitionError } from "./definition-error.js";
@@ -248,6 +251,9 @@ function readWorkflow(
   }
   const modelExposed =
     isRecord(body.node.properties) && Object.hasOwn(body.node.properties, "model");
+  const modelValues = modelExposed
+    ? reader.modelValues(child(body, "properties", "model"))
+    : undefined;
   const inputFields = reader.objectFields(inputs, "input", []);
 
   let outputFields: FieldModel[] = [];
@@ -279,6 +285,7 @@ function readWorkflow(
     state: state as WorkflowModel["state"],
     revision,
     modelExposed,
+    ...(modelValues !== undefined ? { modelValues } : {}),
     ...(description !== undefined ? { description } : {}),
     inputs: inputFields,
     outputs: outputFields,
@@ -289,8 +296,21 @@ function readWorkflow(
 
 type Side = "input" | "output";
 
-/** Schema keywords the model does not express (after nullable and JSON unions are recognized). */
-const UNSUPPORTED_KEYWORDS = ["allOf", "oneOf", "anyOf", "not", "const", "if"] as const;
+/**
+ * Schema keywords the model does not express. `allOf` is merged, `const` is
+ * an enum of one value, and `oneOf` / `anyOf` / type lists are unions before
+ * a field is read; these remain.
+ */
+const UNSUPPORTED_KEYWORDS = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "$dynamicRef",
+] as const;
+/** What a value of each JSON Schema `type` is read as, for unions made from a type list. */
+const SIMPLE_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array"]);
 
 interface Normalized {
   readonly schema: Record<string, unknown>;
@@ -326,9 +346,8 @@ class FieldReader {
     const required = new Set(
       Array.isArray(node.required) ? node.required.filter((x) => typeof x === "string") : [],
     );
-    const names = Object.keys((props.node as Record<string, unknown> | undefined) ?? {}).sort(
-      compare,
-    );
+    // Definition order: the order the graph lists its fields in is the order callers read them.
+    const names = Object.keys((props.node as Record<string, unknown> | undefined) ?? {});
     return names.map((name) =>
       this.field(name, child(props, name), required.has(name), side, stack),
     );
@@ -380,7 +399,31 @@ class FieldReader {
       }
       schema = { ...outer, [combiner]: nonNull.map((i) => branches[i]) };
     }
+    if (Array.isArray(schema.allOf)) {
+      const allOf = schema.allOf;
+      const { allOf: _drop, nullable: _nullable, ...outer } = schema;
+      const branches = allOf.map((_, i) => this.normalize(child(d, "allOf", i), nextStack));
+      const parts: SchemaPart[] = [
+        { schema: outer, at: d },
+        ...branches.map((b) => ({ schema: b.schema, at: b.at })),
+      ];
+      const merged = mergeAllOf(parts, (message) => this.fail(child(d, "allOf"), message));
+      // Every branch must hold: null passes only when each branch (or the 3.0 `nullable` beside them) allows it.
+      nullable ||= branches.length > 0 && branches.every((b) => b.nullable);
+      return { schema: merged, at: d, nullable, stack: nextStack };
+    }
     return { schema, at: d, nullable, stack: nextStack };
+  }
+
+  /** The values `model` may take in this environment's launch body, when it lists them. */
+  modelValues(at: Located): string[] | undefined {
+    const n = this.normalize(at, []);
+    const values = n.schema.enum ?? (n.schema.const !== undefined ? [n.schema.const] : undefined);
+    if (!Array.isArray(values)) return undefined;
+    const names = values.filter((v) => v !== null);
+    if (names.length === 0 || names.some((v) => typeof v !== "string"))
+      this.fail(n.at, "the `model` enum must list model names (strings)");
+    return names as string[];
   }
 
   private isJsonUnion(at: Located): boolean {
@@ -426,7 +469,15 @@ class FieldReader {
     stack: readonly string[],
   ): FieldModel {
     const n = this.normalize(at, stack);
-    const s = n.schema;
+    let s = n.schema;
+    if (Object.hasOwn(s, "const")) {
+      // `const: v` is `enum: [v]` (with an enum beside it, both must hold).
+      const { const: value, ...rest } = s;
+      const allowed = Array.isArray(s.enum) ? s.enum.filter((v) => sameJson(v, value)) : [value];
+      if (allowed.length === 0)
+        this.fail(n.at, "`const` is not one of the `enum` values: no value could ever match");
+      s = { ...rest, enum: allowed };
+    }
     const here: Located = { node: s, file: n.at.file, pointer: n.at.pointer };
     const hasDefault = Object.hasOwn(s, "default");
     const base = {
@@ -436,7 +487,7 @@ class FieldReader {
       hasDefault,
       ...(hasDefault ? { default: s.default } : {}),
       ...(typeof s.description === "string" ? { description: s.description } : {}),
-      pointer: at.pointer,
+      pointer: standInTarget(at.node)?.pointer ?? at.pointer,
     };
     const marker = s["x-input-type"] ?? s["x-output-type"];
     const type = s.type;
@@ -451,32 +502,56 @@ class FieldReader {
     } else if (UNSUPPORTED_KEYWORDS.some((k) => Object.hasOwn(s, k))) {
       this.unsupported(n.at, s);
       kind = "unknown";
-    } else if (Array.isArray(s.enum)) {
-      const values = s.enum.filter((v) => v !== null);
-      if (values.length === 0)
-        this.fail(n.at, "`enum` allows no value: no input or output could ever match it");
-      const bad = values.find(
-        (v) => typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean",
-      );
-      if (bad !== undefined)
+    } else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
+      const combiner = Array.isArray(s.oneOf) ? "oneOf" : "anyOf";
+      if (Array.isArray(s.oneOf) && Array.isArray(s.anyOf))
+        this.fail(n.at, "`oneOf` beside `anyOf` is not supported; use one of them");
+      if (isRecord(s.properties) || s.items !== undefined || Array.isArray(s.enum))
         this.fail(
           n.at,
-          `\`enum\` value ${JSON.stringify(bad)} is not supported (only strings, numbers, booleans and null)`,
+          `\`${combiner}\` beside \`properties\`, \`items\` or \`enum\` is not supported; put the shared schema into each alternative (with \`allOf\`)`,
         );
+      const branches = s[combiner] as unknown[];
+      if (branches.length === 0) this.fail(n.at, `\`${combiner}\` has no alternative`);
+      const variants = branches.map((_, i) =>
+        this.field("|", child(here, combiner, i), true, side, n.stack),
+      );
+      if (variants.length === 1)
+        return {
+          ...(variants[0] as FieldModel),
+          ...base,
+          nullable: base.nullable || (variants[0] as FieldModel).nullable,
+        };
+      kind = "union";
+      extra.variants = variants;
+      extra.exclusive = combiner === "oneOf";
+    } else if (Array.isArray(s.enum)) {
+      const values = s.enum.filter((v) => v !== null) as EnumValue[];
+      if (values.length === 0)
+        this.fail(n.at, "`enum` allows no value: no input or output could ever match it");
       if (s.enum.includes(null)) base.nullable = true;
       kind = "enum";
       extra.enumValues = values;
-      extra.enumBase =
-        type === "integer"
-          ? "integer"
-          : type === "number"
-            ? "number"
-            : type === "boolean" ||
-                (type === undefined && values.every((v) => typeof v === "boolean"))
-              ? "boolean"
-              : values.every((v) => typeof v === "number") && type === undefined
-                ? "number"
-                : "text";
+      extra.enumBase = enumBase(type, values);
+    } else if (Array.isArray(type)) {
+      // `type: [string, number]`: one alternative per type, each reading the same keywords.
+      const bad = type.find((t) => typeof t !== "string" || !SIMPLE_TYPES.has(t));
+      if (bad !== undefined)
+        this.fail(n.at, `\`type\` lists ${JSON.stringify(bad)}, which is not a JSON Schema type`);
+      if (type.length === 0) this.fail(n.at, "`type` is an empty list: no value could ever match");
+      const variants = (type as string[]).map((t, i) =>
+        this.field(
+          "|",
+          { node: { ...s, type: t }, file: here.file, pointer: `${here.pointer}/type/${i}` },
+          true,
+          side,
+          n.stack,
+        ),
+      );
+      if (variants.length === 1) return { ...(variants[0] as FieldModel), ...base };
+      kind = "union";
+      extra.variants = variants;
+      extra.exclusive = false;
     } else if (type === "string") {
       kind = "text";
     } else if (type === "number") {
@@ -510,6 +585,15 @@ class FieldReader {
     }
     if (typeof s.format === "string" && (kind === "text" || kind === "enum"))
       extra.format = s.format;
+    if (kind === "file" || kind === "files") {
+      // The shared FileReference's description is about the wire (`{attachment_id}`);
+      // the caller passes file(...), which the kind's docs say. Keep only the field's own words.
+      const own = standInTarget(at.node)?.node ?? at.node;
+      if (isRecord(own) && typeof own.description === "string" && own.$ref !== undefined)
+        base.description = own.description;
+      else if (isRecord(own) && own.$ref !== undefined)
+        delete (base as { description?: string }).description;
+    }
     Object.assign(extra, this.constraints(n.at, s, kind));
     return { ...base, kind, ...extra } as FieldModel;
   }
@@ -600,14 +684,9 @@ class FieldReader {
       if (Object.hasOwn(s, keyword))
         this.fail(
           at,
-          `\`${keyword}\` is not supported here; use a single \`type\`, \`enum\` or a \`$ref\``,
+          `\`${keyword}\` is not supported (it has no TypeScript type or input rule in the model); use \`type\`, \`enum\`, \`allOf\`, \`oneOf\`/\`anyOf\` or a \`$ref\``,
         );
     }
-    if (Array.isArray(s.type))
-      this.fail(
-        at,
-        `\`type: ${JSON.stringify(s.type)}\` is not supported (only a single type, [T, "null"], or [object, array] for JSON)`,
-      );
     if (s.type !== undefined)
       this.fail(at, `\`type: ${JSON.stringify(s.type)}\` is not a supported type`);
   }
@@ -621,3 +700,25 @@ class FieldReader {
 }
 
 export { escapePointer };
+
+/** The JSON type shared by enum values: `json` for objects, arrays or a mix of types. */
+function enumBase(
+  type: unknown,
+  values: readonly EnumValue[],
+): NonNullable<FieldModel["enumBase"]> {
+  const kinds = new Set(
+    values.map((v) =>
+      typeof v === "string"
+        ? "text"
+        : typeof v === "boolean"
+          ? "boolean"
+          : typeof v === "number"
+            ? Number.isInteger(v) && type === "integer"
+              ? "integer"
+              : "number"
+            : "json",
+    ),
+  );
+  if (kinds.size !== 1) return "json";
+  return [...kinds][0] as NonNullable<FieldModel["enumBase"]>;
+}

@@ -16,6 +16,28 @@ export interface Located {
   readonly pointer: string;
 }
 
+/**
+ * The key of a node that stands for another located node: what the allOf
+ * merge puts where a branch's property, item or value schema was, so that
+ * the merged schema still reads every part from its own file (and names
+ * its own pointer in errors). `deref` follows it like a `$ref`.
+ */
+const LOCATED = Symbol("located");
+
+/** A schema node that stands for `at` (followed by `deref`, like a `$ref`). */
+export function standIn(at: Located): Record<string, unknown> {
+  const target = (at.node as Record<symbol, unknown> | null)?.[LOCATED];
+  if (target !== undefined) return at.node as Record<string, unknown>;
+  return { [LOCATED]: at } as Record<string, unknown>;
+}
+
+/** The located node a stand-in stands for, or undefined for any other node. */
+export function standInTarget(node: unknown): Located | undefined {
+  return node !== null && typeof node === "object"
+    ? ((node as Record<symbol, unknown>)[LOCATED] as Located | undefined)
+    : undefined;
+}
+
 export function escapePointer(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
@@ -218,6 +240,8 @@ export class RefResolver {
    */
   deref(located: Located, seen: ReadonlySet<string> = new Set()): Located {
     const node = located.node;
+    const standsFor = standInTarget(node);
+    if (standsFor !== undefined) return this.deref(standsFor, seen);
     if (!isRecord(node) || typeof node.$ref !== "string") return located;
     const ref = node.$ref;
     const hash = ref.indexOf("#");
@@ -258,6 +282,8 @@ export class RefResolver {
   /** The key identifying where a `$ref` points (for cycle detection while descending). */
   refKey(located: Located): string | undefined {
     const node = located.node;
+    const standsFor = standInTarget(node);
+    if (standsFor !== undefined) return this.refKey(standsFor);
     if (!isRecord(node) || typeof node.$ref !== "string") return undefined;
     const ref = node.$ref;
     const hash = ref.indexOf("#");

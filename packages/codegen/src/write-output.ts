@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { GeneratedFiles } from "./emit.js";
+import type { GeneratedFiles } from "./emit/emit.js";
 
 /** Lists every file under a folder as POSIX paths relative to it. */
 export function listFiles(dir: string): string[] {

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { emitSchemaCheckSources } from "../src/emit.js";
+import { emitSchemaCheckSources } from "../src/emit/emit.js";
 import { generate } from "../src/generate.js";
 import {
   CODEGEN_DIR,

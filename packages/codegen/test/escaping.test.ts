@@ -129,9 +129,10 @@ describe("escaping", () => {
     expect(evil?.validateInputs({ mode: EVIL, hasOwnProperty: "h", payload: "{}" })).toEqual([
       expect.objectContaining({ field: "payload", reason: "INVALID_TYPE" }),
     ]);
+    // Issues come in definition order (mode is declared before hasOwnProperty).
     expect(evil?.validateInputs({ mode: "x", payload: [], extra: 1 })).toEqual([
-      expect.objectContaining({ field: "hasOwnProperty", reason: "REQUIRED" }),
       expect.objectContaining({ field: "mode", reason: "INVALID_TYPE" }),
+      expect.objectContaining({ field: "hasOwnProperty", reason: "REQUIRED" }),
       expect.objectContaining({ field: "extra", reason: "UNKNOWN_INPUT" }),
     ]);
     expect(g.__pwned).toBeUndefined();

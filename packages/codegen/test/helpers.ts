@@ -68,14 +68,20 @@ export interface WorkflowSpec {
   readonly revision?: number;
   readonly inputs?: Record<string, unknown>;
   readonly outputs?: Record<string, unknown>;
-  readonly model?: boolean;
+  /** `true`: the launch body declares `model` with the four names; a list: with those names. */
+  readonly model?: boolean | readonly string[];
   readonly description?: string;
 }
 
 /** A minimal definition in the project's format (3.1 unless told). */
 export function definition(
   workflows: readonly WorkflowSpec[],
-  options: { openapi?: string; environment?: string } = {},
+  options: {
+    openapi?: string;
+    environment?: string;
+    /** Extra `components/schemas` entries, for `$ref`s in inputs and outputs. */
+    components?: Record<string, unknown>;
+  } = {},
 ) {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {
@@ -92,6 +98,7 @@ export function definition(
       required: ["download_url", "filename"],
       properties: { download_url: { type: "string" }, filename: { type: "string" } },
     },
+    ...options.components,
   };
   for (const wf of workflows) {
     schemas[`Workflow_${wf.id}_Inputs`] = wf.inputs ?? {
@@ -123,7 +130,12 @@ export function definition(
                   inputs: { $ref: `#/components/schemas/Workflow_${wf.id}_Inputs` },
                   metadata: { type: "object" },
                   ...(wf.model
-                    ? { model: { type: "string", enum: ["pro", "flash", "lite", "max"] } }
+                    ? {
+                        model: {
+                          type: "string",
+                          enum: wf.model === true ? ["pro", "flash", "lite", "max"] : wf.model,
+                        },
+                      }
                     : {}),
                 },
               },

@@ -1,13 +1,14 @@
 // Faithful types for every shape (issue 7, section 2): free-form objects
-// and maps keep their value type on both sides, and the shapes the model
-// cannot express fail with the file and JSON pointer instead of becoming a
-// silent `unknown` or an impossible `never`.
-import { writeFileSync } from "node:fs";
+// and maps keep their value type on both sides; allOf, oneOf, anyOf, const,
+// type lists and JSON enum values become types, schemas and docs; and the
+// few shapes the model cannot express fail with the file and JSON pointer
+// instead of becoming a silent `unknown` or an impossible `never`.
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DefinitionError } from "../src/definition-error.js";
-import { emitSchemaCheckSources } from "../src/emit.js";
+import { emitSchemaCheckSources } from "../src/emit/emit.js";
 import { generate } from "../src/generate.js";
 import { readSchemas } from "../src/read-definition.js";
 import {
@@ -110,17 +111,23 @@ describe("free-form objects and maps", () => {
   );
 });
 
-function errorOf(inputs: Record<string, unknown>): DefinitionError {
+function errorOf(
+  inputs: Record<string, unknown>,
+  components: Record<string, unknown> = {},
+): DefinitionError {
   const dir = tempDir();
   writeJson(
     join(dir, "env", "openapi.json"),
-    definition([
-      {
-        id: "wf_1",
-        name: "One",
-        inputs: { type: "object", additionalProperties: false, properties: inputs },
-      },
-    ]),
+    definition(
+      [
+        {
+          id: "wf_1",
+          name: "One",
+          inputs: { type: "object", additionalProperties: false, properties: inputs },
+        },
+      ],
+      { components },
+    ),
   );
   try {
     readSchemas(dir);
@@ -131,26 +138,280 @@ function errorOf(inputs: Record<string, unknown>): DefinitionError {
   throw new Error("expected a DefinitionError");
 }
 
+const Address = {
+  type: "object",
+  required: ["street"],
+  additionalProperties: false,
+  properties: { street: { type: "string", maxLength: 40 }, city: { type: "string" } },
+};
+
+/** Inputs using every combinator and literal shape the model supports. */
+const combinators = {
+  type: "object",
+  additionalProperties: false,
+  required: ["billing", "code", "amount", "party", "kind", "either", "preset", "flag"],
+  properties: {
+    // allOf of a $ref and extra properties: one object with both.
+    billing: {
+      allOf: [
+        { $ref: "#/components/schemas/Address" },
+        { type: "object", required: ["zip"], properties: { zip: { type: "string" } } },
+      ],
+    },
+    // allOf [$ref] + nullable: the 3.0 idiom for a nullable reference.
+    shipping: { allOf: [{ $ref: "#/components/schemas/Address" }], nullable: true },
+    // allOf of constraints: the strictest bound wins.
+    code: {
+      allOf: [
+        { type: "string", maxLength: 8 },
+        { maxLength: 5, minLength: 2 },
+      ],
+    },
+    amount: { oneOf: [{ type: "string", pattern: "^[0-9]+$" }, { type: "number" }] },
+    party: {
+      anyOf: [
+        {
+          type: "object",
+          required: ["person"],
+          additionalProperties: false,
+          properties: { person: { type: "string" } },
+        },
+        {
+          type: "object",
+          required: ["company"],
+          additionalProperties: false,
+          properties: { company: { type: "string" }, vat: { type: "string" } },
+        },
+      ],
+    },
+    kind: { const: "invoice" },
+    either: { type: ["string", "integer"], minimum: 1 },
+    preset: { enum: [{ size: "a4", copies: 1 }, ["x", 2]] },
+    flag: { enum: [true] },
+  },
+};
+
+const combinatorOutputs = {
+  type: "object",
+  required: ["total"],
+  properties: {
+    total: { oneOf: [{ type: "number" }, { type: "string" }] },
+    source: { allOf: [{ $ref: "#/components/schemas/Address" }], nullable: true },
+  },
+};
+
+describe("allOf, oneOf, anyOf, const, type lists and JSON enum values", () => {
+  it(
+    "become faithful types whose schemas agree under strict options, and validate like JSON Schema",
+    async () => {
+      const dir = projectDir();
+      writeJson(
+        join(dir, "schemas", "t", "openapi.json"),
+        definition(
+          [{ id: "wf_c", name: "Combos", inputs: combinators, outputs: combinatorOutputs }],
+          { environment: "t", openapi: "3.0.3", components: { Address } },
+        ),
+      );
+      const { models } = generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+      const roots = ["app.ts"];
+      for (const [path, content] of emitSchemaCheckSources(models)) {
+        writeFileSync(join(dir, "gen", path), content);
+        roots.push(join("gen", path));
+      }
+      const good = `billing: { street: "1 Main", zip: "123" }, code: "abc", amount: "12", party: { person: "Ann" }, kind: "invoice", either: "x", preset: { size: "a4", copies: 1 }, flag: true`;
+      const app = [
+        `import type { Inputs, Outputs } from "./gen/t/combos.js";`,
+        `export const ok: Inputs = { ${good}, shipping: null };`,
+        `export const ok2: Inputs = { ${good.replace('"12"', "12").replace('{ person: "Ann" }', '{ company: "Co", vat: "V" }').replace('"x"', "3").replace('{ size: "a4", copies: 1 }', '["x", 2]')} };`,
+        `export const noZip: Inputs = { ${good.replace(', zip: "123"', "")} }; // NO_ZIP`,
+        `export const badKind: Inputs = { ${good.replace('"invoice"', '"receipt"')} }; // BAD_KIND`,
+        `export const badAmount: Inputs = { ${good.replace('"12"', "true")} }; // BAD_AMOUNT`,
+        `export const badPreset: Inputs = { ${good.replace('{ size: "a4", copies: 1 }', '{ size: "a5", copies: 1 }')} }; // BAD_PRESET`,
+        `export const badEither: Inputs = { ${good.replace('"x"', "false")} }; // BAD_EITHER`,
+        "export function read(o: Outputs): string {",
+        `  const t: number | string = o.total;`,
+        `  return o.source === null || o.source === undefined ? String(t) : o.source.street;`,
+        "}",
+        `export function bad(o: Outputs): number { return o.total; } // BAD_TOTAL`,
+      ].join("\n");
+      writeFileSync(join(dir, "app.ts"), app);
+      const diagnostics = typeCheck(dir, roots, { exactOptionalPropertyTypes: true });
+      expect(diagnostics.filter((d) => d.file !== "app.ts")).toEqual([]);
+      expect([...new Set(diagnostics.map((d) => d.line))].sort()).toEqual(
+        ["NO_ZIP", "BAD_KIND", "BAD_AMOUNT", "BAD_PRESET", "BAD_EITHER", "BAD_TOTAL"]
+          .map((m) => lineOf(app, m))
+          .sort(),
+      );
+
+      const types = readFileSync(join(dir, "gen", "t", "combos.types.d.ts"), "utf8");
+      // Definition order, not alphabetical; JSDoc says what the union is.
+      expect(types.indexOf("billing")).toBeLessThan(types.indexOf("amount"));
+      expect(types).toContain("Exactly one of: text, number.");
+      expect(types).toContain('kind: "invoice";');
+
+      const mod = (await import(pathToFileURL(join(dir, "gen", "t", "combos.js")).href)) as {
+        combos: { validateInputs(v: unknown): { field: string; reason: string }[] };
+      };
+      const valid = {
+        billing: { street: "1 Main", zip: "123" },
+        code: "abc",
+        amount: "12",
+        party: { person: "Ann" },
+        kind: "invoice",
+        either: "x",
+        preset: { copies: 1, size: "a4" },
+        flag: true,
+      };
+      const v = (patch: Record<string, unknown>) =>
+        mod.combos.validateInputs({ ...valid, ...patch });
+      expect(v({})).toEqual([]);
+      expect(v({ shipping: null, amount: 7, either: 2, preset: ["x", 2] })).toEqual([]);
+      expect(v({ billing: { street: "x".repeat(41), zip: "1" } })).toMatchObject([
+        { field: "billing.street", reason: "INVALID_TYPE" },
+      ]);
+      expect(v({ billing: { street: "s" } })).toMatchObject([
+        { field: "billing.zip", reason: "REQUIRED" },
+      ]);
+      expect(v({ code: "abcdef" })).toMatchObject([{ field: "code", reason: "INVALID_TYPE" }]);
+      expect(v({ code: "a" })).toMatchObject([{ field: "code", reason: "INVALID_TYPE" }]);
+      expect(v({ amount: "1x" })).toMatchObject([{ field: "amount", reason: "INVALID_TYPE" }]);
+      expect(v({ party: { person: "A", company: "C" } })).toMatchObject([
+        { field: "party", reason: "INVALID_TYPE" },
+      ]);
+      expect(v({ kind: "receipt" })).toMatchObject([{ field: "kind", reason: "INVALID_TYPE" }]);
+      expect(v({ either: 0 })).toMatchObject([{ field: "either", reason: "INVALID_TYPE" }]);
+      expect(v({ either: 1.5 })).toMatchObject([{ field: "either", reason: "INVALID_TYPE" }]);
+      expect(v({ preset: { size: "a4", copies: 2 } })).toMatchObject([
+        { field: "preset", reason: "INVALID_TYPE" },
+      ]);
+      expect(v({ flag: false })).toMatchObject([{ field: "flag", reason: "INVALID_TYPE" }]);
+    },
+    TYPE_CHECK_TIMEOUT,
+  );
+
+  it("oneOf refuses a value that matches two alternatives; anyOf accepts it", async () => {
+    const dir = projectDir();
+    const both = (combiner: string) => ({
+      [combiner]: [
+        { type: "object", properties: { a: { type: "string" } } },
+        { type: "object", properties: { b: { type: "string" } } },
+      ],
+    });
+    writeJson(
+      join(dir, "schemas", "t", "openapi.json"),
+      definition(
+        [
+          {
+            id: "wf_x",
+            name: "Overlap",
+            inputs: {
+              type: "object",
+              additionalProperties: false,
+              properties: { one: both("oneOf"), any: both("anyOf") },
+            },
+          },
+        ],
+        { environment: "t" },
+      ),
+    );
+    generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+    const mod = (await import(pathToFileURL(join(dir, "gen", "t", "overlap.js")).href)) as {
+      overlap: { validateInputs(v: unknown): { field: string; reason: string }[] };
+    };
+    expect(mod.overlap.validateInputs({ any: { a: "x" } })).toEqual([]);
+    expect(mod.overlap.validateInputs({ one: { a: "x" } })).toMatchObject([
+      { field: "one", reason: "INVALID_TYPE" },
+    ]);
+  });
+
+  it("reads allOf into one model: properties in order, required added, the strictest bound, nullable", () => {
+    const dir = tempDir();
+    writeJson(
+      join(dir, "env", "openapi.json"),
+      definition(
+        [{ id: "wf_c", name: "Combos", inputs: combinators, outputs: combinatorOutputs }],
+        {
+          components: { Address },
+        },
+      ),
+    );
+    const [env] = readSchemas(dir);
+    const inputs = env?.workflows[0]?.inputs ?? [];
+    const byName = new Map(inputs.map((f) => [f.name, f]));
+    expect(inputs.map((f) => f.name)).toEqual(Object.keys(combinators.properties));
+    expect(byName.get("billing")).toMatchObject({ kind: "object", additionalProperties: false });
+    expect(byName.get("billing")?.fields?.map((f) => [f.name, f.required])).toEqual([
+      ["street", true],
+      ["city", false],
+      ["zip", true],
+    ]);
+    // A property read through the merge keeps the pointer where it is written.
+    expect(byName.get("billing")?.fields?.[0]?.pointer).toBe(
+      "/components/schemas/Address/properties/street",
+    );
+    expect(byName.get("shipping")).toMatchObject({ kind: "object", nullable: true });
+    expect(byName.get("code")).toMatchObject({ kind: "text", maxLength: 5, minLength: 2 });
+    expect(byName.get("amount")).toMatchObject({ kind: "union", exclusive: true });
+    expect(byName.get("party")?.variants?.map((v) => v.kind)).toEqual(["object", "object"]);
+    expect(byName.get("kind")).toMatchObject({ kind: "enum", enumValues: ["invoice"] });
+    expect(byName.get("either")?.variants?.map((v) => [v.kind, v.minimum])).toEqual([
+      ["text", undefined],
+      ["integer", 1],
+    ]);
+    expect(byName.get("preset")).toMatchObject({ kind: "enum", enumBase: "json" });
+  });
+
+  it("an error inside an allOf branch names the branch's own file and pointer", () => {
+    const e = errorOf(
+      { f: { allOf: [{ $ref: "#/components/schemas/Bad" }, { type: "object" }] } },
+      { Bad: { type: "object", properties: { g: { type: "string", pattern: "(" } } } },
+    );
+    expect(e.pointer).toBe("/components/schemas/Bad/properties/g");
+    expect(e.message).toMatch(/`pattern` is not a valid regular expression/);
+  });
+});
+
 describe("shapes the model cannot express fail with file and pointer, never a silent unknown", () => {
   const P = "/components/schemas/Workflow_wf_1_Inputs/properties";
-  const cases: [string, unknown, RegExp][] = [
-    ["allOf", { allOf: [{ type: "string" }, { maxLength: 3 }] }, /`allOf` is not supported/],
+  const cases: [string, unknown, string, RegExp][] = [
+    ["enum: []", { type: "string", enum: [] }, "", /`enum` allows no value/],
     [
-      "allOf [$ref] + nullable (3.0 idiom)",
-      { allOf: [{ $ref: "#/components/schemas/FileOutput" }], nullable: true },
-      /`allOf` is not supported/,
+      "const outside its enum",
+      { const: "a", enum: ["b"] },
+      "",
+      /`const` is not one of the `enum` values/,
     ],
-    ["oneOf of primitives", { oneOf: [{ type: "string" }, { type: "number" }] }, /`oneOf`/],
     [
-      "anyOf of objects",
-      { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object" }] },
-      /`anyOf`/,
+      "allOf of different types",
+      { allOf: [{ type: "string" }, { type: "number" }] },
+      "/allOf",
+      /require different types \(string, number\)/,
     ],
-    ["const", { const: "x" }, /`const` is not supported/],
-    ["type [string, number]", { type: ["string", "number"] }, /`type: \["string","number"\]`/],
-    ["enum: []", { type: "string", enum: [] }, /`enum` allows no value/],
-    ["object enum values", { enum: [{ a: 1 }] }, /`enum` value \{"a":1\} is not supported/],
-    ["allOf beside a type", { type: "object", allOf: [{ type: "object" }] }, /`allOf`/],
+    [
+      "allOf of two patterns",
+      { allOf: [{ type: "string", pattern: "^a" }, { pattern: "b$" }] },
+      "/allOf",
+      /different `pattern` values/,
+    ],
+    [
+      "allOf of disjoint enums",
+      { allOf: [{ enum: ["a", "b"] }, { enum: ["c"] }] },
+      "/allOf",
+      /no value in common/,
+    ],
+    ["not", { not: { type: "string" } }, "", /`not` is not supported/],
+    [
+      "oneOf beside properties",
+      { type: "object", properties: { a: { type: "string" } }, oneOf: [{ required: ["a"] }, {}] },
+      "",
+      /`oneOf` beside `properties`/,
+    ],
+    [
+      "a type that is not a JSON Schema type",
+      { type: ["string", "date"] },
+      "",
+      /"date", which is not a JSON Schema type/,
+    ],
     [
       "properties with an additionalProperties schema",
       {
@@ -158,16 +419,17 @@ describe("shapes the model cannot express fail with file and pointer, never a si
         properties: { a: { type: "string" } },
         additionalProperties: { type: "string" },
       },
+      "",
       /additionalProperties/,
     ],
   ];
-  for (const [name, schema, message] of cases) {
+  for (const [name, schema, suffix, message] of cases) {
     it(name, () => {
       const e = errorOf({ f: schema });
       expect(e.file).toBe("env/openapi.json");
-      expect(e.pointer).toBe(`${P}/f`);
+      expect(e.pointer).toBe(`${P}/f${suffix}`);
       expect(e.message).toMatch(message);
-      expect(e.message.startsWith(`env/openapi.json#${P}/f: `)).toBe(true);
+      expect(e.message.startsWith(`env/openapi.json#${P}/f${suffix}: `)).toBe(true);
     });
   }
 });

@@ -2,6 +2,7 @@
 // hasOwnProperty, a `type: [object, array]` JSON input, a defaulted input.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../src/generate.js";
 import {
@@ -14,6 +15,8 @@ import {
 } from "./helpers.js";
 
 afterAll(cleanupTempDirs);
+
+const TYPE_CHECK_TIMEOUT = 120_000;
 
 describe("generated types", () => {
   it("hasOwnProperty input, JSON object/array input, defaulted input", () => {
@@ -58,4 +61,65 @@ describe("generated types", () => {
       [lineOf(app, "BAD_STRING"), lineOf(app, "BAD_MISSING"), lineOf(app, "BAD_TYPE")].sort(),
     );
   });
+
+  it(
+    "model is typed by the names each environment allows, and refused at run time otherwise",
+    async () => {
+      const dir = projectDir();
+      const inputs = { type: "object", additionalProperties: false, properties: {} };
+      for (const [env, models] of [
+        ["prod", ["flash", "lite"]],
+        ["stage", ["pro", "flash", "lite", "max", "next"]],
+      ] as const)
+        writeJson(
+          join(dir, "schemas", env, "openapi.json"),
+          definition(
+            [
+              { id: "wf_m", name: "Summarize", inputs, model: models },
+              { id: "wf_n", name: "Plain", inputs },
+            ],
+            { environment: env },
+          ),
+        );
+      generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+      const app = [
+        `import type { WorkflowRunClient } from "@wfr/runtime";`,
+        `import { workflows as prod } from "./gen/prod.js";`,
+        `import { workflows as stage } from "./gen/stage.js";`,
+        "export async function go(wfr: WorkflowRunClient) {",
+        `  await wfr.launch(prod.summarize, { inputs: {}, model: "flash" });`,
+        `  await wfr.launch(prod.summarize, { inputs: {}, model: "pro" }); // NOT_IN_PROD`,
+        `  await wfr.launch(stage.summarize, { inputs: {}, model: "next" });`,
+        `  await wfr.launch(prod.plain, { inputs: {}, model: "flash" }); // NOT_EXPOSED`,
+        `  await wfr.launch(prod.plain, { inputs: {} });`,
+        "}",
+      ].join("\n");
+      writeFileSync(join(dir, "app.ts"), app);
+      const diagnostics = typeCheck(dir, ["app.ts"]);
+      expect(diagnostics.filter((d) => d.file !== "app.ts")).toEqual([]);
+      expect([...new Set(diagnostics.map((d) => d.line))].sort()).toEqual(
+        [lineOf(app, "NOT_IN_PROD"), lineOf(app, "NOT_EXPOSED")].sort(),
+      );
+
+      const prodModule = (await import(pathToFileURL(join(dir, "gen", "prod.js")).href)) as {
+        workflows: Record<string, { models: readonly string[]; modelExposed: boolean }>;
+      };
+      expect(prodModule.workflows.summarize?.models).toEqual(["flash", "lite"]);
+      expect(prodModule.workflows.plain).toMatchObject({ models: [], modelExposed: false });
+      // A JavaScript caller (no types) gets the same answer before any request is sent.
+      const { createClient } = await import("@wfr/runtime");
+      const client = createClient({
+        baseUrl: "http://127.0.0.1:9/api/v1",
+        apiKey: "k",
+        fetch: () => Promise.reject(new Error("no request may be sent")),
+      });
+      await expect(
+        client.launch(
+          prodModule.workflows.summarize as never,
+          { inputs: {}, model: "pro" } as never,
+        ),
+      ).rejects.toMatchObject({ code: "MODEL_NOT_ALLOWED" });
+    },
+    TYPE_CHECK_TIMEOUT,
+  );
 });

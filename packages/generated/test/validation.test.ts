@@ -62,10 +62,11 @@ describe("@wfr/generated/production", () => {
       unexpected: 1,
       line_items: "[]",
     });
+    // In definition order, like the fields of the generated Inputs.
     expect(issues.map(({ field, reason }) => ({ field, reason }))).toEqual([
+      { field: "vendor_name", reason: "REQUIRED" },
       { field: "amount", reason: "INVALID_TYPE" },
       { field: "line_items", reason: "INVALID_TYPE" },
-      { field: "vendor_name", reason: "REQUIRED" },
       { field: "unexpected", reason: "UNKNOWN_INPUT" },
     ]);
     expect(invoiceIntake.validateInputs({ ...valid, currency: "JPY" })[0]?.reason).toBe(

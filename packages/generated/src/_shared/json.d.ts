@@ -5,7 +5,7 @@
 export type JsonValue = string | number | boolean | null | JsonArray | JsonObject;
 /** A JSON object. */
 export interface JsonObject {
-  [key: string]: JsonValue;
+    [key: string]: JsonValue;
 }
 /** A JSON array. */
 export type JsonArray = JsonValue[];

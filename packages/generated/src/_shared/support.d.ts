@@ -2,8 +2,12 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import type { InputIssue, OutputIssue } from "@wfr/runtime";
-
-/** A deep copy of plain objects without a prototype, so that only own properties are seen. */
+/**
+ * A deep copy of plain objects without a prototype, so that a field named
+ * like an Object.prototype member (`constructor`, `toString`) is seen only
+ * when it is really there. Objects with symbol keys (file inputs) and
+ * class instances are kept as they are.
+ */
 export declare function ownProperties(value: unknown): unknown;
 /** `a.b[2].c`, the way the server names nested fields. */
 export declare function formatPath(path: readonly PropertyKey[]): string;
@@ -11,41 +15,44 @@ export declare function formatPath(path: readonly PropertyKey[]): string;
 export declare function toInputIssues(issues: readonly unknown[], data: unknown): InputIssue[];
 /** Maps schema issues of outputs to field paths and messages. */
 export declare function toOutputIssues(issues: readonly unknown[]): OutputIssue[];
-
+/** A predicate for an `enum` / `const` that lists objects or arrays: equal as JSON to one of the values. */
+export declare function isOneOf(values: readonly unknown[]): (value: unknown) => boolean;
 /** The value constraints of one input field, as the definition declares them. */
 export interface ValueRules {
-  /** A whole number (of any size, as the server accepts). */
-  readonly integer?: boolean;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly exclusiveMinimum?: number;
-  readonly exclusiveMaximum?: number;
-  readonly multipleOf?: number;
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly uniqueItems?: boolean;
+    /** A whole number (of any size, as the server accepts). */
+    readonly integer?: boolean;
+    readonly minLength?: number;
+    readonly maxLength?: number;
+    readonly format?: string;
+    readonly pattern?: string;
+    readonly minimum?: number;
+    readonly maximum?: number;
+    readonly exclusiveMinimum?: number;
+    readonly exclusiveMaximum?: number;
+    readonly multipleOf?: number;
+    readonly minItems?: number;
+    readonly maxItems?: number;
+    readonly uniqueItems?: boolean;
 }
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
-export declare function constraints(
-  rules: ValueRules,
-): (value: unknown, ctx: { addIssue(issue: { code: "custom"; message: string; input: unknown }): void }) => void;
-
+export declare function constraints(rules: ValueRules): (value: unknown, ctx: {
+    addIssue(issue: {
+        code: "custom";
+        message: string;
+        input: unknown;
+    }): void;
+}) => void;
 /** Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes. */
 export declare class InvalidInputsError extends Error {
-  readonly name: "InvalidInputsError";
-  readonly workflowId: string;
-  readonly issues: readonly InputIssue[];
-  constructor(workflowId: string, issues: readonly InputIssue[]);
+    readonly name = "InvalidInputsError";
+    readonly workflowId: string;
+    readonly issues: readonly InputIssue[];
+    constructor(workflowId: string, issues: readonly InputIssue[]);
 }
-
 /** Thrown by an output reader when a result's outputs do not match the definition. */
 export declare class InvalidOutputsError extends Error {
-  readonly name: "InvalidOutputsError";
-  readonly workflowId: string;
-  readonly issues: readonly OutputIssue[];
-  constructor(workflowId: string, issues: readonly OutputIssue[]);
+    readonly name = "InvalidOutputsError";
+    readonly workflowId: string;
+    readonly issues: readonly OutputIssue[];
+    constructor(workflowId: string, issues: readonly OutputIssue[]);
 }

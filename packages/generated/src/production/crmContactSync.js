@@ -15,6 +15,7 @@ export const crmContactSync = Object.freeze({
   state: "enabled",
   revision: 7,
   modelExposed: false,
+  models: Object.freeze([]),
   get inputSchema() {
     return schema$.inputSchema();
   },

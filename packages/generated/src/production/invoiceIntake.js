@@ -15,6 +15,7 @@ export const invoiceIntake = Object.freeze({
   state: "enabled",
   revision: 11,
   modelExposed: true,
+  models: Object.freeze(["pro","flash","lite","max"]),
   get inputSchema() {
     return schema$.inputSchema();
   },

@@ -13,14 +13,14 @@ export function inputSchema() {
     const fileInput = z.custom(isFileInput$, { message: "Invalid input: expected a file made with file()" });
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+      vendor_name: z.string(),
       amount: z.number(),
       currency: z.literal(["USD", "EUR", "GBP"]).optional(),
-      due_date: z.string().superRefine(constraints$({ format: "date" })).optional(),
-      invoice_pdf: fileInput,
-      line_items: jsonObjectOrArray.optional(),
       paid: z.boolean().optional(),
+      due_date: z.string().superRefine(constraints$({ format: "date" })).optional(),
+      line_items: jsonObjectOrArray.optional(),
+      invoice_pdf: fileInput,
       supporting_docs: z.array(fileInput).optional(),
-      vendor_name: z.string(),
     }));
   }
   return inputSchema$;
@@ -34,14 +34,14 @@ export function outputSchema() {
     const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });
     outputSchema$ = z.preprocess(ownProperties, z.looseObject({
       invoice_id: z.string(),
+      total: z.number(),
+      status: z.literal(["booked", "needs_review", "rejected"]),
+      receipt: fileOutput.optional(),
       ledger_lines: z.array(z.looseObject({
         account: z.string(),
-        credit: z.number().optional(),
         debit: z.number().optional(),
+        credit: z.number().optional(),
       })).optional(),
-      receipt: fileOutput.optional(),
-      status: z.literal(["booked", "needs_review", "rejected"]),
-      total: z.number(),
     }));
   }
   return outputSchema$;

@@ -6,32 +6,36 @@ import type { JsonArray, JsonObject } from "../_shared/json.js";
 
 /** Inputs of "Invoice intake" (wf_P7Qd2Lx9), as the caller passes them. Fields with a saved default are optional. */
 export interface Inputs {
+  /** Vendor as shown on the invoice */
+  vendor_name: string;
   amount: number;
   /** @default "USD" */
   currency?: "USD" | "EUR" | "GBP" | undefined;
-  /** Format: date. */
-  due_date?: string | undefined;
-  /** Reference to an attachment sent in input_context.attachments. */
-  invoice_pdf: FileInput;
-  /** Array or object of line items */
-  line_items?: JsonObject | JsonArray | undefined;
   /** @default false */
   paid?: boolean | undefined;
+  /** Format: date. */
+  due_date?: string | undefined;
+  /**
+   * Array or object of line items
+   * A JSON object or array (sent as is, never as a string of JSON).
+   */
+  line_items?: JsonObject | JsonArray | undefined;
+  /** A file: pass `file(bytes, { filename, mimeType })` from `@wfr/runtime`; the client uploads it with the launch. */
+  invoice_pdf: FileInput;
+  /** Files: pass a list of `file(bytes, { filename, mimeType })` from `@wfr/runtime`; the client uploads them with the launch. */
   supporting_docs?: readonly FileInput[] | undefined;
-  /** Vendor as shown on the invoice */
-  vendor_name: string;
 }
 
 /** Outputs of "Invoice intake" (wf_P7Qd2Lx9) in a successful result. The service may add fields. */
 export interface Outputs {
   readonly invoice_id: string;
+  readonly total: number;
+  readonly status: "booked" | "needs_review" | "rejected";
+  /** A file: a download reference; fetch its bytes with `download(reference)` (its `download_url` as given). */
+  readonly receipt?: FileOutputReference | undefined;
   readonly ledger_lines?: ReadonlyArray<{
     readonly account: string;
-    readonly credit?: number | undefined;
     readonly debit?: number | undefined;
+    readonly credit?: number | undefined;
   }> | undefined;
-  /** Download reference for a file output. Use download_url as given. */
-  readonly receipt?: FileOutputReference | undefined;
-  readonly status: "booked" | "needs_review" | "rejected";
-  readonly total: number;
 }

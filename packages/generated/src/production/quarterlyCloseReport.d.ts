@@ -12,7 +12,7 @@ export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./quarterlyCloseReport.types.js";
 
 /** The type of the "Quarterly close report" (wf_P1dRaft0) definition in production, with its input builder and output reader. Its state is draft: readable, not launchable. */
-export type QuarterlyCloseReportDefinition = WorkflowDefinition$<"wf_P1dRaft0", Inputs$, Outputs$, "draft", false> & {
+export type QuarterlyCloseReportDefinition = WorkflowDefinition$<"wf_P1dRaft0", Inputs$, Outputs$, "draft", false, never> & {
   /** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */
   buildInputs(inputs: Inputs$): Inputs$;
   /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */

@@ -15,6 +15,7 @@ export const quarterlyCloseReport = Object.freeze({
   state: "draft",
   revision: 1,
   modelExposed: false,
+  models: Object.freeze([]),
   get inputSchema() {
     return schema$.inputSchema();
   },

@@ -10,6 +10,6 @@ export interface Inputs {
 
 /** Outputs of "Quarterly close report" (wf_P1dRaft0) in a successful result. The service may add fields. */
 export interface Outputs {
-  /** Download reference for a file output. Use download_url as given. */
+  /** A file: a download reference; fetch its bytes with `download(reference)` (its `download_url` as given). */
   readonly report?: FileOutputReference | undefined;
 }

@@ -12,7 +12,7 @@ export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./supplierPortalLoginCheck.types.js";
 
 /** The type of the "Supplier portal login check" (wf_P3mKs81a) definition in production, with its input builder and output reader. */
-export type SupplierPortalLoginCheckDefinition = WorkflowDefinition$<"wf_P3mKs81a", Inputs$, Outputs$, "enabled", false> & {
+export type SupplierPortalLoginCheckDefinition = WorkflowDefinition$<"wf_P3mKs81a", Inputs$, Outputs$, "enabled", false, never> & {
   /** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */
   buildInputs(inputs: Inputs$): Inputs$;
   /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */

@@ -15,6 +15,7 @@ export const supplierPortalLoginCheck = Object.freeze({
   state: "enabled",
   revision: 4,
   modelExposed: false,
+  models: Object.freeze([]),
   get inputSchema() {
     return schema$.inputSchema();
   },

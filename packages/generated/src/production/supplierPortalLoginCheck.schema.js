@@ -10,9 +10,9 @@ let inputSchema$;
 export function inputSchema() {
   if (inputSchema$ === undefined) {
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+      portal_url: z.string().superRefine(constraints$({ format: "uri" })),
       account_label: z.string(),
       max_attempts: z.number().superRefine(constraints$({ integer: true })).optional(),
-      portal_url: z.string().superRefine(constraints$({ format: "uri" })),
     }));
   }
   return inputSchema$;
@@ -26,8 +26,8 @@ export function outputSchema() {
     const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });
     outputSchema$ = z.preprocess(ownProperties, z.looseObject({
       logged_in: z.boolean(),
-      mfa_required: z.boolean().optional(),
       screenshot: fileOutput.optional(),
+      mfa_required: z.boolean().optional(),
     }));
   }
   return outputSchema$;

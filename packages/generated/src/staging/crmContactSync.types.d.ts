@@ -5,6 +5,7 @@ import type { JsonArray, JsonObject } from "../_shared/json.js";
 
 /** Inputs of "CRM contact sync" (wf_S5nNp7Wc), as the caller passes them. Fields with a saved default are optional. */
 export interface Inputs {
+  /** A JSON object or array (sent as is, never as a string of JSON). */
   contacts: JsonObject | JsonArray;
   /** @default true */
   dry_run?: boolean | undefined;
@@ -12,6 +13,7 @@ export interface Inputs {
 
 /** Outputs of "CRM contact sync" (wf_S5nNp7Wc) in a successful result. The service may add fields. */
 export interface Outputs {
+  /** An integer (a whole number). */
   readonly records_synced: number;
   readonly skipped?: readonly string[] | undefined;
 }

@@ -12,7 +12,7 @@ export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./draftCustomerReply.types.js";
 
 /** The type of the "Draft customer reply" (wf_S8tYx3Ro) definition in staging, with its input builder and output reader. */
-export type DraftCustomerReplyDefinition = WorkflowDefinition$<"wf_S8tYx3Ro", Inputs$, Outputs$, "enabled", true> & {
+export type DraftCustomerReplyDefinition = WorkflowDefinition$<"wf_S8tYx3Ro", Inputs$, Outputs$, "enabled", true, "pro" | "flash" | "lite" | "max"> & {
   /** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */
   buildInputs(inputs: Inputs$): Inputs$;
   /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */

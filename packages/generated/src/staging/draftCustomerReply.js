@@ -15,6 +15,7 @@ export const draftCustomerReply = Object.freeze({
   state: "enabled",
   revision: 3,
   modelExposed: true,
+  models: Object.freeze(["pro","flash","lite","max"]),
   get inputSchema() {
     return schema$.inputSchema();
   },

@@ -11,9 +11,9 @@ export function inputSchema() {
   if (inputSchema$ === undefined) {
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
     inputSchema$ = z.preprocess(ownProperties, z.strictObject({
-      context: jsonObjectOrArray.nullable().optional(),
       ticket_url: z.string().superRefine(constraints$({ format: "uri" })),
       tone: z.literal(["formal", "friendly"]).optional(),
+      context: jsonObjectOrArray.nullable().optional(),
     }));
   }
   return inputSchema$;
@@ -25,8 +25,8 @@ let outputSchema$;
 export function outputSchema() {
   if (outputSchema$ === undefined) {
     outputSchema$ = z.preprocess(ownProperties, z.looseObject({
-      confidence: z.string().optional(),
       drafted_message: z.string(),
+      confidence: z.string().optional(),
     }));
   }
   return outputSchema$;

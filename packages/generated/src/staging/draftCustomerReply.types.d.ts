@@ -5,16 +5,17 @@ import type { JsonArray, JsonObject } from "../_shared/json.js";
 
 /** Inputs of "Draft customer reply" (wf_S8tYx3Ro), as the caller passes them. Fields with a saved default are optional. */
 export interface Inputs {
-  context?: JsonObject | JsonArray | null | undefined;
   /** Format: uri. */
   ticket_url: string;
   /** @default "friendly" */
   tone?: "formal" | "friendly" | undefined;
+  /** A JSON object or array (sent as is, never as a string of JSON). */
+  context?: JsonObject | JsonArray | null | undefined;
 }
 
 /** Outputs of "Draft customer reply" (wf_S8tYx3Ro) in a successful result. The service may add fields. */
 export interface Outputs {
-  readonly confidence?: string | undefined;
   /** Text only: it does not prove the reply was sent */
   readonly drafted_message: string;
+  readonly confidence?: string | undefined;
 }

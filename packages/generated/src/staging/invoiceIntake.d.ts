@@ -12,7 +12,7 @@ export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./invoiceIntake.types.js";
 
 /** The type of the "Invoice intake" (wf_S4aa81Qe) definition in staging, with its input builder and output reader. */
-export type InvoiceIntakeDefinition = WorkflowDefinition$<"wf_S4aa81Qe", Inputs$, Outputs$, "enabled", true> & {
+export type InvoiceIntakeDefinition = WorkflowDefinition$<"wf_S4aa81Qe", Inputs$, Outputs$, "enabled", true, "pro" | "flash" | "lite" | "max"> & {
   /** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */
   buildInputs(inputs: Inputs$): Inputs$;
   /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */

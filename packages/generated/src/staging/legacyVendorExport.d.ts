@@ -12,7 +12,7 @@ export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
 export type { Inputs, Outputs } from "./legacyVendorExport.types.js";
 
 /** The type of the "Legacy vendor export" (wf_S6oFF000) definition in staging, with its input builder and output reader. Its state is disabled: readable, not launchable. */
-export type LegacyVendorExportDefinition = WorkflowDefinition$<"wf_S6oFF000", Inputs$, Outputs$, "disabled", false> & {
+export type LegacyVendorExportDefinition = WorkflowDefinition$<"wf_S6oFF000", Inputs$, Outputs$, "disabled", false, never> & {
   /** Checks inputs before launch; throws InvalidInputsError (with the server's reason codes) when they are not valid. */
   buildInputs(inputs: Inputs$): Inputs$;
   /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. */

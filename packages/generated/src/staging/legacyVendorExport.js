@@ -15,6 +15,7 @@ export const legacyVendorExport = Object.freeze({
   state: "disabled",
   revision: 9,
   modelExposed: false,
+  models: Object.freeze([]),
   get inputSchema() {
     return schema$.inputSchema();
   },

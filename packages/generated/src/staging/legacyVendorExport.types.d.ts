@@ -11,6 +11,6 @@ export interface Inputs {
 
 /** Outputs of "Legacy vendor export" (wf_S6oFF000) in a successful result. The service may add fields. */
 export interface Outputs {
-  /** Download reference for a file output. Use download_url as given. */
+  /** A file: a download reference; fetch its bytes with `download(reference)` (its `download_url` as given). */
   readonly export?: FileOutputReference | undefined;
 }

@@ -5,17 +5,20 @@ import type { FileOutputReference } from "@wfr/runtime";
 
 /** Inputs of "Supplier portal login check" (wf_S2kQ00Lm), as the caller passes them. Fields with a saved default are optional. */
 export interface Inputs {
-  account_label: string;
-  /** @default 2 */
-  max_attempts?: number | undefined;
   /** Format: uri. */
   portal_url: string;
+  account_label: string;
+  /**
+   * An integer (a whole number).
+   * @default 2
+   */
+  max_attempts?: number | undefined;
 }
 
 /** Outputs of "Supplier portal login check" (wf_S2kQ00Lm) in a successful result. The service may add fields. */
 export interface Outputs {
   readonly logged_in: boolean;
-  readonly mfa_required?: boolean | undefined;
-  /** Download reference for a file output. Use download_url as given. */
+  /** A file: a download reference; fetch its bytes with `download(reference)` (its `download_url` as given). */
   readonly screenshot?: FileOutputReference | undefined;
+  readonly mfa_required?: boolean | undefined;
 }

@@ -1,0 +1,66 @@
+// Emits @wfr/generated from the normalized model: what consumers load
+// directly, with no build step in between (Prisma's client does the same).
+// Every module is a plain ES module (`.js`) beside a declaration file
+// (`.d.ts`) whose types are written out, so an app's `tsc` reads plain
+// interfaces and never checks zod's inference; the agreement of the zod
+// schemas with those interfaces is checked once, in the generator's tests,
+// through `emitSchemaCheckSources`. Pure apart from reading the compiled
+// shared modules: models in, files (relative path -> content) out, already
+// indented (no formatter pass). Every definition string goes through
+// escape.ts. One file per output kind: types-module, schema-module,
+// definition-module, index-module.
+import type { EnvironmentModel } from "../model.js";
+import { definitionDeclarations, definitionModule } from "./definition-module.js";
+import { header, SHARED_DIR } from "./header.js";
+import { environmentIndex, environmentIndexDeclarations } from "./index-module.js";
+import { schemaDeclarations, schemaModule } from "./schema-module.js";
+import { SHARED_MODULES, sharedModuleText } from "./shared-modules.js";
+import { typesDeclarations } from "./types-module.js";
+
+export { header, SHARED_DIR } from "./header.js";
+
+export type GeneratedFiles = Map<string, string>;
+
+/** Every file of the generated package's output folder, keyed by POSIX path relative to it, sorted. */
+export function emit(models: readonly EnvironmentModel[]): GeneratedFiles {
+  const files = new Map<string, string>();
+  const shared = header(undefined, undefined);
+  // Shared modules live under `_shared/`: environment names cannot start with "_", so no
+  // environment (not even one named `support` or `json`) can replace them.
+  for (const name of SHARED_MODULES)
+    for (const ext of [".js", ".d.ts"] as const)
+      files.set(`${SHARED_DIR}/${name}${ext}`, `${shared}\n${sharedModuleText(name, ext)}`);
+  for (const env of models) {
+    const entry = `${header(env.sourceFile, env.sourceHash)}\nexport * from "./${env.name}/index.js";\n`;
+    files.set(`${env.name}.js`, entry);
+    files.set(`${env.name}.d.ts`, entry);
+    files.set(`${env.name}/index.js`, environmentIndex(env));
+    files.set(`${env.name}/index.d.ts`, environmentIndexDeclarations(env));
+    for (const wf of env.workflows) {
+      const base = `${env.name}/${wf.identifier}`;
+      files.set(`${base}.types.d.ts`, typesDeclarations(env, wf));
+      files.set(`${base}.schema.js`, schemaModule(env, wf, "js"));
+      files.set(`${base}.schema.d.ts`, schemaDeclarations(env, wf));
+      files.set(`${base}.js`, definitionModule(env, wf));
+      files.set(`${base}.d.ts`, definitionDeclarations(env, wf));
+    }
+  }
+  const sorted = new Map<string, string>();
+  for (const path of [...files.keys()].sort()) sorted.set(path, files.get(path) as string);
+  return sorted;
+}
+
+/**
+ * The schema modules as TypeScript with `z.ZodType<Inputs>` annotations,
+ * keyed like `emit`'s output (`<env>/<identifier>.schema.check.ts`). Not
+ * written by `generate`: the tests compile them beside the emitted `.d.ts`
+ * files, which proves the zod schemas agree with the declared types without
+ * any consumer paying for that check.
+ */
+export function emitSchemaCheckSources(models: readonly EnvironmentModel[]): GeneratedFiles {
+  const files = new Map<string, string>();
+  for (const env of models)
+    for (const wf of env.workflows)
+      files.set(`${env.name}/${wf.identifier}.schema.check.ts`, schemaModule(env, wf, "ts"));
+  return files;
+}

@@ -1,0 +1,134 @@
+// `<workflow>.schema.js` (+ `.d.ts`): the zod schemas, built on first use, and
+// the validators with the server's reason codes. The same template writes the
+// TypeScript flavour with `z.ZodType<Inputs>` annotations that the tests
+// compile (emitSchemaCheckSources), so the agreement of the schemas with the
+// declared types is checked once, never in a consumer's build.
+import { commentLines, stringLiteral } from "../escape.js";
+import {
+  type Flavour,
+  hasJsonEnum,
+  hasRules,
+  objectShape,
+  type Side,
+  usesKind,
+} from "../field-kinds.js";
+import type { EnvironmentModel, FieldModel, WorkflowModel } from "../model.js";
+import { header } from "./header.js";
+
+/** The local schemas one side's schema refers to, declared inside its lazy builder. */
+function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavour): string[] {
+  const out: string[] = [];
+  if (usesKind(fields, ["file", "files"])) {
+    out.push(
+      side === "input"
+        ? `const fileInput = z.custom${flavour === "ts" ? "<FileInput$>" : ""}(isFileInput$, { message: "Invalid input: expected a file made with file()" });`
+        : // exactOptional: JSON never carries undefined, and the runtime's FileOutputReference says `mime_type?: string`.
+          "const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });",
+    );
+  }
+  if (usesKind(fields, ["json"]))
+    out.push(
+      "const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);",
+    );
+  return out;
+}
+
+function describe(wf: WorkflowModel): string {
+  return commentLines(stringLiteral(wf.name)).join(" ");
+}
+
+export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: Flavour): string {
+  const id = wf.identifier;
+  const ts = flavour === "ts";
+  const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
+  const runtimeImports = [
+    ...(needsFileInput
+      ? [...(ts ? ["type FileInput as FileInput$"] : []), "isFileInput as isFileInput$"]
+      : []),
+    ...(ts ? ["type InputIssue as InputIssue$", "type OutputIssue as OutputIssue$"] : []),
+  ];
+  const supportImports = [
+    ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
+    ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
+    "ownProperties",
+    "toInputIssues",
+    "toOutputIssues",
+  ];
+  const builder = (side: Side, name: string, type: string, doc: string, body: string) => {
+    const fields = side === "input" ? wf.inputs : wf.outputs;
+    return [
+      `let ${name}$${ts ? `: z.ZodType<${type}> | undefined` : ""};`,
+      "",
+      doc,
+      `export function ${name}()${ts ? `: z.ZodType<${type}>` : ""} {`,
+      `  if (${name}$ === undefined) {`,
+      ...sharedSchemas(fields, side, flavour).map((l) => `    ${l}`),
+      `    ${name}$ = ${body};`,
+      "  }",
+      `  return ${name}$;`,
+      "}",
+    ].join("\n");
+  };
+  const ctx = (side: Side) => ({ side, indent: "    ", flavour });
+  const parts: string[] = [header(env.sourceFile, env.sourceHash)];
+  if (runtimeImports.length > 0)
+    parts.push(`import { ${runtimeImports.join(", ")} } from "@wfr/runtime";`);
+  parts.push(
+    `import { z } from "zod";`,
+    `import { ${supportImports.join(", ")} } from "../_shared/support.js";`,
+  );
+  if (ts)
+    parts.push(`import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`);
+  parts.push(
+    "",
+    builder(
+      "input",
+      "inputSchema",
+      "Inputs$",
+      `/** Strict schema of the inputs of ${describe(wf)}: no coercion, unknown keys rejected. Built on first use. */`,
+      `z.preprocess(ownProperties, z.strictObject(${objectShape(wf.inputs, ctx("input"))}))`,
+    ),
+    "",
+    builder(
+      "output",
+      "outputSchema",
+      "Outputs$",
+      "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
+      `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`,
+    ),
+    "",
+    "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
+    `export function validateInputs(inputs${ts ? ": unknown): InputIssue$[]" : ")"} {`,
+    "  const result = inputSchema().safeParse(inputs);",
+    "  return result.success ? [] : toInputIssues(result.error.issues, inputs);",
+    "}",
+    "",
+    "/** Validates the outputs of a successful result; empty when valid. */",
+    `export function checkOutputs(outputs${ts ? ": unknown): OutputIssue$[]" : ")"} {`,
+    "  const result = outputSchema().safeParse(outputs);",
+    "  return result.success ? [] : toOutputIssues(result.error.issues);",
+    "}",
+    "",
+  );
+  return parts.join("\n");
+}
+
+export function schemaDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+  const id = wf.identifier;
+  return [
+    header(env.sourceFile, env.sourceHash),
+    `import type { InputIssue as InputIssue$, OutputIssue as OutputIssue$ } from "@wfr/runtime";`,
+    `import type { z } from "zod";`,
+    `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
+    "",
+    `/** Strict schema of the inputs of ${describe(wf)}: no coercion, unknown keys rejected. Built on first use. */`,
+    "export declare function inputSchema(): z.ZodType<Inputs$>;",
+    "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
+    "export declare function outputSchema(): z.ZodType<Outputs$>;",
+    "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
+    "export declare function validateInputs(inputs: unknown): InputIssue$[];",
+    "/** Validates the outputs of a successful result; empty when valid. */",
+    "export declare function checkOutputs(outputs: unknown): OutputIssue$[];",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,379 @@
+// One entry per field kind: its TypeScript type, its zod schema, what its
+// JSDoc says and how the diff names it. The emitters and the diff go
+// through these functions only, so a new kind is one entry here (a missing
+// entry is a type error) instead of a case in five parallel switches.
+import { docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
+import type { FieldKind, FieldModel } from "./model.js";
+
+export type Side = "input" | "output";
+
+/** What one `.types.d.ts` module must import, collected while its types are written. */
+export interface TypeImports {
+  fileInput: boolean;
+  fileOutput: boolean;
+  json: boolean;
+}
+
+export interface TypeContext {
+  readonly side: Side;
+  readonly imports: TypeImports;
+  /** Indentation of the line the type starts on (nested objects are indented from it). */
+  readonly indent: string;
+}
+
+/** Whether the TypeScript flavour of a schema module (the agreement check) or plain JavaScript is written. */
+export type Flavour = "ts" | "js";
+
+export interface SchemaContext {
+  readonly side: Side;
+  readonly indent: string;
+  readonly flavour: Flavour;
+}
+
+interface KindRules {
+  /** The TypeScript type of a value, without `| null`. */
+  type(f: FieldModel, ctx: TypeContext): string;
+  /** The zod schema of a value, without `.nullable()` / `.optional()`; `rules` is the input's constraint refinement ("" for none). */
+  schema(f: FieldModel, ctx: SchemaContext, rules: string): string;
+  /** JSDoc lines that say what a caller passes or reads for this kind (besides description and constraints). */
+  docs(f: FieldModel, side: Side): string[];
+  /** How the diff and the docs name the kind: `text`, `enum of number`, `one of (text | number)`. */
+  label(f: FieldModel): string;
+}
+
+function arrayOf(element: string): string {
+  return /^[\w$.]+$/u.test(element) ? `readonly ${element}[]` : `ReadonlyArray<${element}>`;
+}
+
+/**
+ * An array whose length rules are checked before its items, as the emulator
+ * does (a too-long list of bad items is reported once, at the list).
+ */
+function itemsChecked(item: string, rules: string): string {
+  return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
+}
+
+function isPrimitive(value: unknown): value is string | number | boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+/** A JSON value as a TypeScript type: literals, readonly tuples and object types. */
+function literalType(value: unknown): string {
+  if (value === null || isPrimitive(value)) return jsonLiteral(value);
+  if (Array.isArray(value)) return `readonly [${value.map(literalType).join(", ")}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return "{}";
+  return `{ ${entries.map(([k, v]) => `readonly ${propertyKey(k, "type")}: ${literalType(v)}`).join("; ")} }`;
+}
+
+const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
+  text: {
+    type: () => "string",
+    schema: (_f, _ctx, rules) => `z.string()${rules}`,
+    docs: () => [],
+    label: () => "text",
+  },
+  number: {
+    type: () => "number",
+    schema: (_f, _ctx, rules) => `z.number()${rules}`,
+    docs: () => [],
+    label: () => "number",
+  },
+  integer: {
+    type: () => "number",
+    // zod's own .int() stops at 2^53 and would add a second issue next to a
+    // broken bound; the emulator accepts any whole number and reports one.
+    schema: (_f, _ctx, rules) => `z.number()${rules}`,
+    docs: () => ["An integer (a whole number)."],
+    label: () => "integer",
+  },
+  boolean: {
+    type: () => "boolean",
+    schema: () => "z.boolean()",
+    docs: () => [],
+    label: () => "boolean",
+  },
+  json: {
+    type: (_f, ctx) => {
+      ctx.imports.json = true;
+      return "JsonObject | JsonArray";
+    },
+    schema: () => "jsonObjectOrArray",
+    docs: () => ["A JSON object or array (sent as is, never as a string of JSON)."],
+    label: () => "json",
+  },
+  file: {
+    type: (_f, ctx) => {
+      if (ctx.side === "input") ctx.imports.fileInput = true;
+      else ctx.imports.fileOutput = true;
+      return ctx.side === "input" ? "FileInput" : "FileOutputReference";
+    },
+    schema: (_f, ctx) => (ctx.side === "input" ? "fileInput" : "fileOutput"),
+    docs: (_f, side) =>
+      side === "input"
+        ? [
+            "A file: pass `file(bytes, { filename, mimeType })` from `@wfr/runtime`; the client uploads it with the launch.",
+          ]
+        : [
+            "A file: a download reference; fetch its bytes with `download(reference)` (its `download_url` as given).",
+          ],
+    label: () => "file",
+  },
+  files: {
+    type: (f, ctx) => arrayOf(FIELD_KINDS.file.type(f, ctx)),
+    schema: (_f, ctx, rules) =>
+      itemsChecked(ctx.side === "input" ? "fileInput" : "fileOutput", rules),
+    docs: (_f, side) =>
+      side === "input"
+        ? [
+            "Files: pass a list of `file(bytes, { filename, mimeType })` from `@wfr/runtime`; the client uploads them with the launch.",
+          ]
+        : [
+            "Files: download references; fetch each one's bytes with `download(reference)` (its `download_url` as given).",
+          ],
+    label: () => "files",
+  },
+  enum: {
+    type: (f) => (f.enumValues ?? []).map(literalType).join(" | ") || "never",
+    schema: (f, ctx, rules) => {
+      const values = f.enumValues ?? [];
+      if (values.every(isPrimitive))
+        return `z.literal([${values.map((v) => jsonLiteral(v)).join(", ")}])${rules}`;
+      // Objects and arrays are compared as JSON, as the server compares them.
+      const type =
+        ctx.flavour === "ts"
+          ? `<${FIELD_KINDS.enum.type(f, { ...ctx, imports: noImports() })}>`
+          : "";
+      return `z.custom${type}(isOneOf$(${jsonLiteral(values)}), { message: ${stringLiteral(`Invalid option: expected one of ${JSON.stringify(values)}`)} })${rules}`;
+    },
+    docs: (f) =>
+      (f.enumValues ?? []).length === 1 && !f.nullable
+        ? [`Always ${jsonLiteral(f.enumValues?.[0])}.`]
+        : [],
+    label: (f) => `enum of ${f.enumBase ?? "text"}`,
+  },
+  union: {
+    type: (f, ctx) => {
+      const types = (f.variants ?? []).map((v) => fieldType(v, ctx));
+      return types.filter((t, i) => types.indexOf(t) === i).join(" | ");
+    },
+    schema: (f, ctx) => {
+      const inner = `${ctx.indent}  `;
+      const variants = (f.variants ?? []).map(
+        (v) => `${inner}${fieldSchema(v, { ...ctx, indent: inner })},`,
+      );
+      // oneOf: exactly one alternative may match, as JSON Schema says (zod's xor).
+      return `z.${f.exclusive ? "xor" : "union"}([\n${variants.join("\n")}\n${ctx.indent}])`;
+    },
+    docs: (f) => [
+      `${f.exclusive ? "Exactly one" : "One or more"} of: ${(f.variants ?? []).map(kindLabel).join(", ")}.`,
+    ],
+    label: (f) => `one of (${(f.variants ?? []).map(kindLabel).join(" | ")})`,
+  },
+  array: {
+    type: (f, ctx) => arrayOf(f.items ? fieldType(f.items, ctx) : "unknown"),
+    schema: (f, ctx, rules) =>
+      itemsChecked(f.items ? fieldSchema(f.items, ctx) : "z.unknown()", rules),
+    docs: () => [],
+    label: () => "array",
+  },
+  object: {
+    type: (f, ctx) => {
+      if (f.values !== undefined) {
+        const readonly = ctx.side === "output" ? "readonly " : "";
+        return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
+      }
+      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+        // A free-form object: any JSON object.
+        ctx.imports.json = true;
+        return "JsonObject";
+      }
+      return objectType(
+        f.fields ?? [],
+        ctx,
+        ctx.side === "input" && f.additionalProperties === true,
+      );
+    },
+    schema: (f, ctx) => {
+      if (f.values !== undefined) return `z.record(z.string(), ${fieldSchema(f.values, ctx)})`;
+      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false)
+        return "z.record(z.string(), z.json())";
+      const strict = ctx.side === "input" && f.additionalProperties === false;
+      return `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(f.fields ?? [], ctx)})`;
+    },
+    docs: () => [],
+    label: () => "object",
+  },
+  unknown: {
+    type: () => "unknown",
+    schema: () => "z.unknown()",
+    docs: () => [],
+    label: () => "unknown",
+  },
+};
+
+function noImports(): TypeImports {
+  return { fileInput: false, fileOutput: false, json: false };
+}
+
+/** How the diff and the docs name a field's kind. */
+export function kindLabel(f: FieldModel): string {
+  return FIELD_KINDS[f.kind].label(f);
+}
+
+/** The TypeScript type of a field's value (`| null` included when nullable). */
+export function fieldType(f: FieldModel, ctx: TypeContext): string {
+  const t = FIELD_KINDS[f.kind].type(f, ctx);
+  return f.nullable && t !== "unknown" ? `${t} | null` : t;
+}
+
+/** The value constraints a validator checks, in the order the emulator checks them. */
+const RULE_KEYS = [
+  "maxLength",
+  "minLength",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+] as const;
+
+/**
+ * The `constraints(...)` refinement of an input field, or "" when it has
+ * none. Outputs are read, not policed: their constraints go to the docs only.
+ */
+function rulesRefinement(f: FieldModel, side: Side): string {
+  if (side !== "input") return "";
+  const entries = [
+    ...(f.kind === "integer" ? ["integer: true"] : []),
+    ...RULE_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}: ${jsonLiteral(f[k])}`),
+  ];
+  return entries.length === 0 ? "" : `.superRefine(constraints$({ ${entries.join(", ")} }))`;
+}
+
+/** The zod schema of a field (`.nullable()` and `.optional()` included). */
+export function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
+  let z = FIELD_KINDS[f.kind].schema(f, ctx, rulesRefinement(f, ctx.side));
+  if (f.nullable && f.kind !== "unknown") z += ".nullable()";
+  if (!f.required && f.name !== "[]" && f.name !== "|" && f.name !== "{}") z += ".optional()";
+  return z;
+}
+
+/** The JSDoc lines of a field: description, what to pass or read, constraints, default. */
+export function fieldDocs(f: FieldModel, side: Side): string[] {
+  const lines: string[] = [];
+  if (f.description !== undefined) lines.push(f.description);
+  lines.push(...FIELD_KINDS[f.kind].docs(f, side));
+  if (f.format !== undefined) lines.push(`Format: ${f.format}.`);
+  if (f.minLength !== undefined) lines.push(`At least ${f.minLength} characters.`);
+  if (f.maxLength !== undefined) lines.push(`At most ${f.maxLength} characters.`);
+  if (f.pattern !== undefined) lines.push(`Pattern: \`${f.pattern}\`.`);
+  if (f.minimum !== undefined) lines.push(`@minimum ${f.minimum}`);
+  if (f.exclusiveMinimum !== undefined) lines.push(`Greater than ${f.exclusiveMinimum}.`);
+  if (f.maximum !== undefined) lines.push(`@maximum ${f.maximum}`);
+  if (f.exclusiveMaximum !== undefined) lines.push(`Less than ${f.exclusiveMaximum}.`);
+  if (f.multipleOf !== undefined) lines.push(`A multiple of ${f.multipleOf}.`);
+  if (f.minItems !== undefined) lines.push(`At least ${f.minItems} items.`);
+  if (f.maxItems !== undefined) lines.push(`At most ${f.maxItems} items.`);
+  if (f.uniqueItems === true) lines.push("Items are unique.");
+  if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
+  return lines;
+}
+
+/** Every field nested in these (object properties, items, map values, alternatives), depth first. */
+export function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
+  for (const f of fields) {
+    yield f;
+    yield* allFields([
+      ...(f.fields ?? []),
+      ...(f.items ? [f.items] : []),
+      ...(f.values ? [f.values] : []),
+      ...(f.variants ?? []),
+    ]);
+  }
+}
+
+/** Whether any field here or nested has one of the kinds. */
+export function usesKind(fields: readonly FieldModel[], kinds: readonly FieldKind[]): boolean {
+  for (const f of allFields(fields)) if (kinds.includes(f.kind)) return true;
+  return false;
+}
+
+/** Whether any input here or nested has value constraints (the schema module then imports `constraints`). */
+export function hasRules(fields: readonly FieldModel[]): boolean {
+  for (const f of allFields(fields)) if (rulesRefinement(f, "input") !== "") return true;
+  return false;
+}
+
+/** Whether any enum here or nested lists objects or arrays (compared as JSON). */
+export function hasJsonEnum(fields: readonly FieldModel[]): boolean {
+  for (const f of allFields(fields))
+    if (f.kind === "enum" && !(f.enumValues ?? []).every(isPrimitive)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------- objects
+
+/** Names every object literal already has through Object.prototype (as TypeScript sees it). */
+const OBJECT_MEMBERS = new Set([
+  "constructor",
+  "toString",
+  "toLocaleString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+]);
+
+/**
+ * The type of a property. An optional property named like an
+ * Object.prototype member (`constructor`, `toString`, ...) also admits that
+ * member's type: TypeScript checks an object literal that omits it against
+ * the inherited member, so without this no literal could omit it. The input
+ * schema still rejects such values at run time.
+ */
+function memberType(f: FieldModel, ctx: TypeContext): string {
+  const t = fieldType(f, ctx);
+  if (f.required) return t;
+  // `| undefined`: the schemas accept an explicit undefined for an optional
+  // field, so the types say so too (and hold under exactOptionalPropertyTypes).
+  const inherited = OBJECT_MEMBERS.has(f.name) ? ` | Object[${stringLiteral(f.name)}]` : "";
+  return `${t}${inherited} | undefined`;
+}
+
+/** `name?: type;` for an interface or object type, readonly for outputs. */
+export function memberSignature(f: FieldModel, ctx: TypeContext): string {
+  const readonly = ctx.side === "output" ? "readonly " : "";
+  const optional = f.required ? "" : "?";
+  return `${readonly}${propertyKey(f.name, "type")}${optional}: ${memberType(f, ctx)};`;
+}
+
+/** The members of an interface or object type, each after its JSDoc, in definition order. */
+export function members(fields: readonly FieldModel[], ctx: TypeContext): string[] {
+  return fields.map(
+    (f) =>
+      `${docComment(fieldDocs(f, ctx.side), ctx.indent)}${ctx.indent}${memberSignature(f, ctx)}`,
+  );
+}
+
+function objectType(fields: readonly FieldModel[], ctx: TypeContext, open: boolean): string {
+  // A closed object without properties: nothing may be sent; outputs stay open (the service may add fields).
+  if (fields.length === 0 && !open)
+    return ctx.side === "input" ? "Record<string, never>" : "{ readonly [key: string]: unknown }";
+  const inner = { ...ctx, indent: `${ctx.indent}  ` };
+  const lines = members(fields, inner);
+  if (open) lines.push(`${inner.indent}[key: string]: unknown;`);
+  return `{\n${lines.join("\n")}\n${ctx.indent}}`;
+}
+
+/** `{ name: schema, ... }`, the shape of a zod object, in definition order. */
+export function objectShape(fields: readonly FieldModel[], ctx: SchemaContext): string {
+  if (fields.length === 0) return "{}";
+  const inner = `${ctx.indent}  `;
+  return `{\n${fields.map((f) => `${inner}${propertyKey(f.name, "value")}: ${fieldSchema(f, { ...ctx, indent: inner })},`).join("\n")}\n${ctx.indent}}`;
+}
