@@ -182,7 +182,7 @@ ${
             return html`<tr data-event-id="${id}"><td><code>${id}</code></td><td>${attempts[0]?.type ?? ""}</td><td><ol class="attempts">${attempts.map(
               (a) =>
                 html`<li>#${a.attempt} ${a.held ? "held (public address)" : a.status === null ? `failed: ${a.error ?? "no answer"}` : `HTTP ${a.status}`} at ${a.started_at} (${a.duration_ms} ms)${a.forwarded_to ? ` forwarded to ${a.forwarded_to}` : ""}${a.injected ? ` (injected: ${a.injected})` : ""}</li>`,
-            )}</ol></td><td><form method="post" action="/_app/callbacks/${r.environment}/${id}/resend"><input type="hidden" name="csrf" value="${d.csrf}"><input type="hidden" name="back" value="${base}"><button type="submit">Resend</button></form></td></tr>`;
+            )}</ol></td><td><form method="post" action="/_app/callbacks/${r.environment}/${id}/resend"><input type="hidden" name="csrf" value="${d.csrf}"><input type="hidden" name="back" value="${base}"><button type="submit" aria-label="Resend ${id}">Resend</button></form></td></tr>`;
           },
         )}</tbody></table>`;
   const faults = isTerminal(r.status)
@@ -299,7 +299,7 @@ ${
       ? html`<tr><td colspan="5">No keys yet.</td></tr>`
       : o.keys.map(
           (k) =>
-            html`<tr><td><code>${k.id}</code></td><td>${k.environment}</td><td>${k.workspace}</td><td>${k.scopes.join(", ")}</td><td><form method="post" action="/_app/keys/${k.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Revoke</button></form></td></tr>`,
+            html`<tr><td><code>${k.id}</code></td><td>${k.environment}</td><td>${k.workspace}</td><td>${k.scopes.join(", ")}</td><td><form method="post" action="/_app/keys/${k.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit" aria-label="Revoke key ${k.id}">Revoke</button></form></td></tr>`,
         )
   }</tbody></table>`;
 }
@@ -327,7 +327,7 @@ ${
       ? html`<tr><td colspan="5">No tokens yet.</td></tr>`
       : o.tokens.map(
           (t) =>
-            html`<tr><td><code>${t.id}</code></td><td>${t.environment}</td><td>${t.workspace}</td><td>${t.created_at}</td><td><form method="post" action="/_app/tokens/${t.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Revoke</button></form></td></tr>`,
+            html`<tr><td><code>${t.id}</code></td><td>${t.environment}</td><td>${t.workspace}</td><td>${t.created_at}</td><td><form method="post" action="/_app/tokens/${t.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit" aria-label="Revoke token ${t.id}">Revoke</button></form></td></tr>`,
         )
   }</tbody></table>`;
 }
@@ -362,7 +362,7 @@ ${o.environments.map(
   (e) =>
     html`<section><h2>${e.name}</h2><form method="post" action="/_app/environments/${e.name}/reset" class="reset"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit">Reset ${e.name}: forget its runs, deliveries and scenarios</button></form><table><thead><tr><th scope="col">Workflow</th><th scope="col">State</th><th scope="col">Revision</th><th scope="col">Scenario</th><th scope="col"></th></tr></thead><tbody>${e.workflows.map(
       ({ def, scenario, custom }) =>
-        html`<tr data-workflow-id="${def.id}"><td>${def.name} <span class="muted"><code>${def.id}</code></span></td><td>${def.state}</td><td>${def.revision}</td><td><details><summary>${custom ? "set through the admin API" : "from the catalog"} (${scenario?.steps.length ?? 0} steps)</summary>${jsonBlock(scenario ?? null)}</details></td><td><form method="post" action="/_app/workflows/${e.name}/${def.id}/state"><input type="hidden" name="csrf" value="${o.csrf}"><input type="hidden" name="state" value="${def.state === "enabled" ? "disabled" : "enabled"}"><button type="submit">${def.state === "enabled" ? "Disable" : "Enable"}</button></form></td></tr>`,
+        html`<tr data-workflow-id="${def.id}"><td>${def.name} <span class="muted"><code>${def.id}</code></span></td><td>${def.state}</td><td>${def.revision}</td><td><details><summary>${custom ? "set through the admin API" : "from the catalog"} (${scenario?.steps.length ?? 0} steps)</summary>${jsonBlock(scenario ?? null)}</details></td><td><form method="post" action="/_app/workflows/${e.name}/${def.id}/state"><input type="hidden" name="csrf" value="${o.csrf}"><input type="hidden" name="state" value="${def.state === "enabled" ? "disabled" : "enabled"}"><button type="submit" aria-label="${def.state === "enabled" ? "Disable" : "Enable"} ${def.name}">${def.state === "enabled" ? "Disable" : "Enable"}</button></form></td></tr>`,
     )}</tbody></table></section>`,
 )}`;
 }

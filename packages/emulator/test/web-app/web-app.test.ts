@@ -219,6 +219,10 @@ describe("reset from the workflows page", () => {
       const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
       const page = await (await fetch(`${emu.url}/_app/workflows`, { headers: { cookie } })).text();
       expect(page).toContain('action="/_app/environments/production/reset"');
+      // Each row's button names its workflow for screen readers ("Disable", alone, names nothing).
+      expect(page).toMatch(
+        /<button type="submit" aria-label="(Disable|Enable) [^"]+">(Disable|Enable)<\/button>/,
+      );
       const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
       const key = (
         (await (
