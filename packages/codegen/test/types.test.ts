@@ -1,6 +1,6 @@
 // The cases where openapi-typescript goes wrong: an input named
 // hasOwnProperty, a `type: [object, array]` JSON input, a defaulted input.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -122,4 +122,59 @@ describe("generated types", () => {
     },
     TYPE_CHECK_TIMEOUT,
   );
+
+  it("JSDoc marks integers and says what a caller passes for a file, in definition order", () => {
+    const dir = projectDir();
+    writeJson(
+      join(dir, "schemas", "t", "openapi.json"),
+      definition(
+        [
+          {
+            id: "wf_d",
+            name: "Docs",
+            inputs: {
+              type: "object",
+              additionalProperties: false,
+              required: ["scan", "copies"],
+              properties: {
+                scan: { $ref: "#/components/schemas/FileReference" },
+                copies: { type: "integer", minimum: 1, "x-input-type": "number" },
+                attachments: {
+                  type: "array",
+                  items: { $ref: "#/components/schemas/FileReference" },
+                },
+              },
+            },
+          },
+        ],
+        {
+          environment: "t",
+          components: {
+            FileReference: {
+              type: "object",
+              "x-input-type": "file",
+              description: "Reference to an attachment sent in input_context.attachments.",
+              required: ["attachment_id"],
+              additionalProperties: false,
+              properties: { attachment_id: { type: "string" } },
+            },
+          },
+        },
+      ),
+    );
+    generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+    const types = readFileSync(join(dir, "gen", "t", "docs.types.d.ts"), "utf8");
+    const docOf = (member: string) => {
+      const at = types.indexOf(`  ${member}`);
+      return types.slice(types.lastIndexOf("/**", at), at);
+    };
+    expect(docOf("copies:")).toContain("An integer");
+    expect(docOf("copies:")).toContain("@minimum 1");
+    expect(docOf("scan:")).toContain("file(bytes, { filename, mimeType })");
+    expect(docOf("scan:")).not.toContain("attachment");
+    expect(docOf("attachments?:")).toContain("a list of `file(");
+    // Definition order: scan, copies, attachments (alphabetical would put attachments first).
+    expect(types.indexOf("  scan:")).toBeLessThan(types.indexOf("  copies:"));
+    expect(types.indexOf("  copies:")).toBeLessThan(types.indexOf("  attachments?:"));
+  });
 });
