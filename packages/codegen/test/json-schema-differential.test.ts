@@ -173,14 +173,20 @@ describe("differential: generated validator vs Ajv (JSON Schema 2020-12)", () =>
         { environment: env },
       ),
     );
-    let errors = "";
+    const io = { err: "" };
     const streams = {
       stdout: { write: (_: string) => true },
-      stderr: { write: (s: string) => ((errors += s), true) },
+      stderr: {
+        write: (s: string) => {
+          io.err += s;
+          return true;
+        },
+      },
     };
-    expect(await main(["generate", "--schemas", schemas, "--out", join(dir, "gen")], streams)).toBe(
-      0,
-    );
+    expect(
+      await main(["generate", "--schemas", schemas, "--out", join(dir, "gen")], streams),
+      io.err,
+    ).toBe(0);
     const index = (await import(pathToFileURL(join(dir, "gen", env, "index.js")).href)) as {
       workflows: Record<string, { id: string; validateInputs(v: unknown): { field: string }[] }>;
     };
