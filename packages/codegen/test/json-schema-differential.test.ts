@@ -8,7 +8,7 @@
 // no case closes an allOf branch.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
