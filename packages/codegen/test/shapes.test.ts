@@ -361,6 +361,25 @@ describe("allOf, oneOf, anyOf, const, type lists and JSON enum values", () => {
     expect(byName.get("preset")).toMatchObject({ kind: "enum", enumBase: "json" });
   });
 
+  it("a recursive $ref reached through allOf is an error naming the field, not a stack overflow", () => {
+    const e = errorOf(
+      { f: { allOf: [{ $ref: "#/components/schemas/Self" }] } },
+      { Self: { allOf: [{ $ref: "#/components/schemas/Self" }, { type: "object" }] } },
+    );
+    expect(e.pointer).toBe("/components/schemas/Self/allOf/0");
+    expect(e.message).toMatch(/recursive \$ref: input `f` refers back to/);
+    const tree = errorOf(
+      { f: { $ref: "#/components/schemas/Node" } },
+      {
+        Node: {
+          type: "object",
+          properties: { child: { allOf: [{ $ref: "#/components/schemas/Node" }] } },
+        },
+      },
+    );
+    expect(tree.message).toMatch(/input `f.child` refers back to/);
+  });
+
   it("an error inside an allOf branch names the branch's own file and pointer", () => {
     const e = errorOf(
       { f: { allOf: [{ $ref: "#/components/schemas/Bad" }, { type: "object" }] } },
