@@ -13,6 +13,7 @@ import {
 import { CliError } from "../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../connection.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { statusLabel } from "../status-label.js";
 import { bold, terminal, writeJson, writeJsonLine } from "../terminal.js";
 
 type ReadKind = "get" | "result" | "events";
@@ -92,7 +93,7 @@ export async function followRun(
     if (!live || !last) return;
     const s = Math.round((Date.now() - started) / 1000);
     t.stdout.write(
-      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, last.status)}${step ? ` · ${step}` : ""}${humanSummary(last)}`,
+      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, statusLabel(last))}${step ? ` · ${step}` : ""}${humanSummary(last)}`,
     );
   };
   // The step comes from the event snapshot, read at most every 1.5 s while the run moves.
@@ -192,7 +193,7 @@ export async function answerCommand(
   const h = run.human_action as Record<string, unknown> | null | undefined;
   if (run.status !== "waiting_for_human_live" || !h)
     throw new CliError(
-      `${runId} is not waiting for a person (status ${run.status})`,
+      `${runId} is not waiting for a person (status ${statusLabel(run)})`,
       EXIT.HUMAN_WAIT_CONFLICT,
     );
   const checkpointId = String(h.checkpoint_id ?? "");
@@ -251,7 +252,7 @@ export async function answerCommand(
     throw toCliError(error);
   }
   if (options.json || !t.stdout.isTTY) writeJson(t, after);
-  else t.stdout.write(`answered ${checkpointId}; status ${after.status}\n`);
+  else t.stdout.write(`answered ${checkpointId}; status ${statusLabel(after)}\n`);
   return EXIT.OK;
 }
 
