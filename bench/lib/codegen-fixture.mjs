@@ -1,4 +1,4 @@
-// Shared by bench/cases/generation.mjs, bench/cases/type-check.mjs and bench/codegen-scale.mjs:
+// Shared by bench/cases/generation.mjs and bench/cases/type-check.mjs:
 // the synthetic N-workflow definition (cloned from schemas/production/openapi.json), process timers
 // with peak RSS, and the two equivalent apps (wfr vs openapi-typescript + openapi-fetch).
 import { spawnSync } from "node:child_process";
