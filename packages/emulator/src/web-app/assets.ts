@@ -20,6 +20,7 @@ caption { text-align: left; font-weight: 600; }
 .status.ok { color: #15803d; } .status.bad { color: #b91c1c; } .status.attention { color: #b45309; } .status.live { color: #1d4ed8; }
 .filters { display: flex; gap: .8rem; flex-wrap: wrap; align-items: end; }
 .filters label, form label { display: inline-flex; flex-direction: column; gap: .2rem; }
+fieldset label { flex-direction: row; align-items: center; gap: .35rem; margin-right: 1rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
 pre.json { background: #8881; padding: .6rem; overflow: auto; max-height: 24rem; }
