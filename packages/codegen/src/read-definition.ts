@@ -589,10 +589,11 @@ class FieldReader {
       // The shared FileReference's description is about the wire (`{attachment_id}`);
       // the caller passes file(...), which the kind's docs say. Keep only the field's own words.
       const own = standInTarget(at.node)?.node ?? at.node;
-      if (isRecord(own) && typeof own.description === "string" && own.$ref !== undefined)
-        base.description = own.description;
-      else if (isRecord(own) && own.$ref !== undefined)
-        delete (base as { description?: string }).description;
+      if (isRecord(own) && own.$ref !== undefined) {
+        const mutable = base as { description?: string };
+        if (typeof own.description === "string") mutable.description = own.description;
+        else delete mutable.description;
+      }
     }
     Object.assign(extra, this.constraints(n.at, s, kind));
     return { ...base, kind, ...extra } as FieldModel;
