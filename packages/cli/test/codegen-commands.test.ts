@@ -1,4 +1,4 @@
-// `wfr diff` and `wfr generate` call @wfr/codegen directly (issue 7, section 7):
+// `wfr diff` and `wfr generate` call @wfr/codegen directly (not through its command line):
 // the diff reads the identifier pins generate keeps beside the generated code,
 // its gate keeps exit 4, and `wfr generate` refuses to delete an environment's
 // code unless `--allow-remove <env>` asks for it. Through the built bin.

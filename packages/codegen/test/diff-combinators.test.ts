@@ -1,5 +1,5 @@
 // Changes inside allOf, oneOf, anyOf and type lists are classified, not
-// invisible (issue 7, section 6): two definition files on disk, read the way
+// invisible: two definition files on disk, read the way
 // `wfr-codegen diff` reads them.
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

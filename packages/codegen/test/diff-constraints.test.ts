@@ -1,4 +1,4 @@
-// Value constraints in the diff (issue 7, section 6): on inputs, added or
+// Value constraints in the diff: on inputs, added or
 // tightened constraints break callers and loosened or removed ones do not; on
 // outputs the reverse (a reader can now receive values the old definition
 // excluded). The table is in src/diff.ts (diffValueConstraints).

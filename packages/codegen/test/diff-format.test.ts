@@ -76,7 +76,7 @@ describe("Markdown format", () => {
     expect(md).toContain("| CRM sync | 0 | 1 |");
     expect(md).toContain("| **Total** | **2** | **3** |");
     expect(md).toContain("### Invoice intake (<code>wf_1</code>)");
-    // Code spans, not escaped backticks (issue 7, section 6).
+    // Code spans, not escaped backticks.
     expect(md).toContain(
       "- :x: **breaking** `input-added-required` `inputs.po_number`: Required input `inputs.po_number` was added without a default",
     );

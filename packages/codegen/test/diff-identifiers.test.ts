@@ -1,7 +1,7 @@
 // `diff` reads the identifier pins `generate` uses (identifiers.lock.json and
 // the wfr.codegen.json aliases), so a display-name rename that keeps its
 // identifier is reported as a rename, not as a false
-// `workflow-identifier-changed` (issue 7, section 3). Through the built CLI.
+// `workflow-identifier-changed`. Through the built CLI.
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

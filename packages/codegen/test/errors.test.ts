@@ -1,4 +1,4 @@
-// Errors, not crashes, and never an empty success (issue 7, section 4).
+// Errors, not crashes, and never an empty success.
 // Through the built CLI: each bad definition gives one `file#pointer: message`
 // line, exit 1, no stack trace, and the disk exactly as it was (output folder,
 // identifier lock, no temporary folders).

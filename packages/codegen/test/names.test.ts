@@ -1,5 +1,4 @@
-// Generated file and symbol names live in their own namespace (issue 7,
-// section 3): a workflow named "Index" or "Download" and an environment named
+// Generated file and symbol names live in their own namespace: a workflow named "Index" or "Download" and an environment named
 // `support` or `json` cannot replace or shadow generated modules or exports.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

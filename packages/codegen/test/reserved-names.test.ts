@@ -1,4 +1,4 @@
-// Reserved names not covered by names.test.ts (issue 7, section 3), through
+// Reserved names not covered by names.test.ts, through
 // the built CLI and the app's type check: a field literally named "[]" (the
 // model's name for array items) is an ordinary required field, and an
 // environment named `_shared` cannot replace the shared modules.

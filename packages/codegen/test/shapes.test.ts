@@ -1,4 +1,4 @@
-// Faithful types for every shape (issue 7, section 2): free-form objects
+// Faithful types for every shape: free-form objects
 // and maps keep their value type on both sides; allOf, oneOf, anyOf, const,
 // type lists and JSON enum values become types, schemas and docs; and the
 // few shapes the model cannot express fail with the file and JSON pointer

@@ -1,6 +1,6 @@
 // The admin API under /_emulator (not part of the spec): a route table like api-routes.ts, with
 // its handlers. The Host, Origin and admin-token checks run before (http-server.ts,
-// request-guard.ts); the agent surface's admin routes (issue 11) are tried first.
+// request-guard.ts); the agent surface's admin routes (agent-surface.ts) are tried first.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SCOPES, type Scope } from "./api-routes.js";
@@ -418,7 +418,7 @@ export async function handleAdmin(
   res: ServerResponse,
   p: string[],
 ): Promise<void> {
-  if (await st.agents.admin(req, res, p)) return; // issue 11: personal access tokens
+  if (await st.agents.admin(req, res, p)) return; // personal access tokens, authoring
   if (p[0] === "environments" && p.length >= 3) {
     // Under an environment, an unknown environment (then workflow) is named before the route.
     if (!st.clock.virtual) st.engine.tick();

@@ -1,4 +1,4 @@
-// Everything issue 11 adds to the emulator, behind one object the HTTP edge calls in a few
+// The agent surface (MCP endpoint, personal access tokens, authoring), behind one object the HTTP edge calls in a few
 // places: the /mcp endpoint, personal access tokens (admin API and the functions the web app
 // calls), authoring sessions and drafts, the person's portal routes (enable a draft, the
 // authoring live view), and the in-memory API keys the /mcp backend launches with. It knows the

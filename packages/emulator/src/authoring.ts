@@ -1,4 +1,4 @@
-// Authoring through the agent endpoint (issue 11): an agent opens a cloud-browser authoring
+// Authoring through the agent endpoint (docs/service-rules.md#agent-endpoint): an agent opens a cloud-browser authoring
 // session (a record with a live view link for the person, which expires) and saves a workflow as
 // a *draft*. A draft is in the environment's catalog and its definition (`x-workflow.state:
 // draft`, definition-format.md) but cannot be launched (spec "Workflow": only an enabled

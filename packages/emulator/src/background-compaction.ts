@@ -1,5 +1,5 @@
-// Compaction of the journal while the emulator runs (issue 9 "Growth": compact on start or in
-// the background). Each state change appends a record, so a long-running emulator's journal
+// Compaction of the journal while the emulator runs (compact on start or in the
+// background), so that the journal does not grow without bound. Each state change appends a record, so a long-running emulator's journal
 // grows with superseded records even though the live state does not.
 //
 // How it stays safe and short:

@@ -2,7 +2,7 @@
 // three attempts, 10 s timeout each, retried on network errors, HTTP 429 and 5xx only.
 // Signing (spec: not shown) follows Standard Webhooks when a secret is configured.
 //
-// Where a delivery goes (issue 9 "Callbacks never leave the machine unless asked"):
+// Where a delivery goes (callbacks never leave the machine unless asked):
 // - with forwardTo (--forward-callbacks), every delivery goes to that local receiver, with the
 //   original callback_url in the X-Wfr-Callback-Url header;
 // - otherwise the name is resolved at delivery time and every address checked; the connection

@@ -89,9 +89,9 @@ export interface EmulatorState {
    * sign-in link for the local developer (`everywhere`: a portal user in every environment).
    */
   readonly portalSessions: Map<string, PortalSession>;
-  /** One-time sign-in links and CSRF tokens of the web application (issue 9). */
+  /** One-time sign-in links and CSRF tokens of the web application. */
   readonly signIn: SignInLinks;
-  /** Issue 11: /mcp, personal access tokens, authoring (agent-surface.ts). */
+  /** The agent surface: /mcp, personal access tokens, authoring (agent-surface.ts). */
   readonly agents: AgentSurface;
   /** How many of each run's events are already in the journal (the rest go in its next delta). */
   readonly eventsWritten: Map<string, number>;

@@ -61,11 +61,11 @@ export class Emulator implements EmulatorState {
    * sign-in link for the local developer (`everywhere`: a portal user in every environment).
    */
   readonly portalSessions = new Map<string, PortalSession>();
-  /** One-time sign-in links and CSRF tokens of the web application (issue 9). */
+  /** One-time sign-in links and CSRF tokens of the web application. */
   readonly signIn = new SignInLinks();
   /** The link printed at start-up. */
   signInUrl = "";
-  /** Issue 11: /mcp, personal access tokens, authoring (agent-surface.ts). */
+  /** The agent surface: /mcp, personal access tokens, authoring (agent-surface.ts). */
   readonly agents: AgentSurface;
   /** How many of each run's events are already in the journal (the rest go in its next delta). */
   readonly eventsWritten = new Map<string, number>();
@@ -119,7 +119,7 @@ export class Emulator implements EmulatorState {
         this.record({ t: "cb_done", event_id: cb.event_id });
       },
     });
-    // ---- issue 11: the agent surface sees the emulator only through this host ----
+    // ---- the agent surface sees the emulator only through this host ----
     this.agents = new AgentSurface({
       environment: (name) => this.envs.get(name)?.def,
       links: (env) => this.links(env),
@@ -210,7 +210,7 @@ export class Emulator implements EmulatorState {
 
   async close(): Promise<void> {
     this.engine.stop();
-    await this.agents.close(); // issue 11: agent (MCP) sessions
+    await this.agents.close(); // agent (MCP) sessions
     await this.dispatcher.close();
     await this.compactor?.stop();
     const server = this.server;
@@ -257,7 +257,7 @@ export class Emulator implements EmulatorState {
     if (parts.length === 0 || parts[0] === "_app") {
       if (await handleWebApp(this.webApp, req, res, parts, url.searchParams)) return;
     }
-    if (parts[0] === "mcp" && parts.length === 1) return this.agents.mcp(req, res); // issue 11
+    if (parts[0] === "mcp" && parts.length === 1) return this.agents.mcp(req, res);
     if (parts[0] === "_emulator") {
       if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
       const bad = checkAdminRequest(
@@ -289,7 +289,7 @@ export class Emulator implements EmulatorState {
     if (rest[0] === "portal" && rest[1] === "runs" && rest[3] === "live" && rest.length === 4) {
       return liveView(this, req, res, env, rest[2] as string);
     }
-    if (await this.agents.portal(req, res, env.def, rest)) return; // issue 11
+    if (await this.agents.portal(req, res, env.def, rest)) return; // portal authoring
 
     if (rest[0] === "_files" && rest.length === 4 && req.method === "GET") {
       const run = this.engine.runs.get(rest[1] as string);

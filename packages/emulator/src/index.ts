@@ -16,7 +16,7 @@ export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catal
 export { CatalogError } from "./catalog.js";
 export { emitDefinition } from "./definition-emit.js";
 export { DefinitionError, readDefinition } from "./definition-read.js";
-// Issue 11: what the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
+// What the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
 export {
   type CreatedPersonalAccessToken,
   createPersonalAccessToken,

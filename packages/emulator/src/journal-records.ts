@@ -1,7 +1,7 @@
 // Journal records for runs and callbacks: the whole run once, when it is accepted, then only
 // what changed; a pending callback without the run metadata it repeats.
 // Inputs, metadata, attachments and the scenario never change after launch, so a run's records
-// over its life stay close to the size of its launch body (issue 9 "Growth").
+// over its life stay close to the size of its launch body, so the journal does not outgrow the runs it holds.
 import type { PendingCallback } from "./callbacks.js";
 import type { JournalRecord } from "./journal.js";
 import { isObject } from "./json-text.js";

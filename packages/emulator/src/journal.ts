@@ -1,5 +1,5 @@
 // Persistence with --data: an append-only JSONL journal, fsync'd before the response is sent,
-// replayed on restart by streaming (issue 9: "nothing acknowledged is ever lost").
+// replayed on restart by streaming (nothing acknowledged is ever lost).
 //
 // Recovery rules:
 // - a last line without its newline is a write cut short by a crash. If it still parses as a

@@ -1,4 +1,4 @@
-// Cheap, linear checks on JSON text before and after parsing (issue 9: one request must not block
+// Cheap, linear checks on JSON text before and after parsing (one request must not block
 // the event loop for long; a 16.8 MB metadata object with 1M keys used to take 18 s).
 
 /** The one object test of the package: a JSON object, not an array or null. */

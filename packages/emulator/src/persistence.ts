@@ -103,7 +103,7 @@ export function applyRecord(st: EmulatorState, rec: JournalRecord): void {
       st.deliveryFaults.restore(rec.run_id as string, rec.plan as DeliveryFaultPlan | null);
       break;
     default:
-      st.agents.apply(rec); // issue 11: tokens, authoring sessions, drafts
+      st.agents.apply(rec); // tokens, authoring sessions, drafts
   }
 }
 

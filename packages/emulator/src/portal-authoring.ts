@@ -1,6 +1,6 @@
 // The person's side of agent authoring, behind a portal session (spec "Authentication" 5: a
 // portal page needs an authorized signed-in user; an API key or a personal token is not one):
-// - POST /<env>/portal/workflows/{id}/enable: enabling a draft is a person's action (issue 11);
+// - POST /<env>/portal/workflows/{id}/enable: enabling a draft is a person's action (docs/service-rules.md#agent-endpoint);
 //   the web application calls it. Cookie-authenticated, so it refuses cross-site requests the
 //   way the admin API does (Origin / Sec-Fetch-Site, JSON-only bodies).
 // - GET /<env>/portal/authoring/{sessionId}/live: the live view of an authoring session.

@@ -1,4 +1,4 @@
-// Who may talk to the emulator at all (issue 9 "Browsers and other hosts cannot drive it"):
+// Who may talk to the emulator at all (browsers and other hosts cannot drive it):
 // - the Host header must name an address the server listens on (DNS rebinding: a page on
 //   attacker.example resolving to 127.0.0.1 sends Host: attacker.example);
 // - the admin API refuses cross-site browser requests (Origin / Sec-Fetch-Site) and bodies that

@@ -1,4 +1,4 @@
-// The request log: one line per request on stdout (issue 9 "Observable"). It names the method,
+// The request log: one line per request on stdout (so that a developer sees what the client sent). It names the method,
 // the path without its query, the status, the duration, the run and an idempotency outcome;
 // never a header, a key, a vault value or a body.
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,5 +1,5 @@
 // Default outputs: synthesized deterministically from the output schema, seeded by the run id
-// (issue 3, twin mode: "outputs synthesized deterministically from the output schema").
+// (twin mode: "outputs synthesized deterministically from the output schema").
 import { createHash } from "node:crypto";
 import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";

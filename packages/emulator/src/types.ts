@@ -144,6 +144,6 @@ export interface RunRecord {
   /** The checkpoint currently awaited (index into checkpoints), or null. */
   waiting: number | null;
   event_seq: number;
-  /** How the run was started: the public API, or an agent through /mcp (issue 11). */
+  /** How the run was started: the public API, or an agent through /mcp. */
   source?: "api" | "mcp";
 }

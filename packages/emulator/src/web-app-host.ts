@@ -121,7 +121,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
       if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
       setWorkflowState(st, e, wf, state);
     },
-    // Issue 9: the web application's recording downloads do not count against the API budget.
+    // The web application's recording downloads do not count against the API budget.
     recording: (run) => {
       const rs = recordingState(run, st.clock.now());
       return { state: rs.kind, bytes: rs.kind === "ready" ? recordingBytes() : null };

@@ -1,5 +1,5 @@
 // Edge tests of every endpoint against the real emulator in-process (the
-// fault-injecting fake in client-edge.test.ts and issue8-defects.test.ts
+// fault-injecting fake in client-edge.test.ts and loopback-defects.test.ts
 // covers what the emulator cannot do: stalls, resets, HTML 2xx).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -58,7 +58,7 @@ describe("launch types", () => {
   });
 });
 
-describe("issue 8 ergonomics types", () => {
+describe("launch ergonomics types", () => {
   it("getResult and waitForResult take a plain run id (outputs unchecked)", async () => {
     const plain = await wfr.waitForResult("run_1", { timeoutMs: 1000 });
     expectTypeOf(plain).toEqualTypeOf<WithRequestId<RunResult<Record<string, unknown>>>>();

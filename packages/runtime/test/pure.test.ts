@@ -170,7 +170,7 @@ describe("attachments and limits", () => {
     expect(inputs.doc).toBe(one);
   });
 
-  it("issue 8 defect 4: the same file() value in several fields is one attachment, encoded once", async () => {
+  it("the same file() value in several fields is one attachment, encoded once", async () => {
     const one = file(new Uint8Array([1, 2, 3]), { filename: "a", mimeType: "x/y" });
     const body = JSON.parse(
       await serializeLaunchBody({ inputs: { doc: one, more: [one, one], nested: { deep: one } } }),

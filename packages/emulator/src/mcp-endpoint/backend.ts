@@ -2,7 +2,7 @@
 //
 // Runs are launched and read through the emulator's own REST API on loopback, with an internal
 // API key of the person's workspace that never leaves the process. Why not the engine directly:
-// "everything the agent does must behave exactly like the API" (issue 11), and the only way that
+// "everything the agent does must behave exactly like the API", and the only way that
 // stays true as the REST handlers change is to *be* the REST handlers: the same launch check
 // order, idempotency replay and IDEMPOTENCY_CONFLICT, 202-pending vs 200-terminal results,
 // 404 for another workspace's runs. The internal key marks the runs it launches as started

@@ -1,6 +1,6 @@
 // The agent (MCP) endpoint at /mcp: Streamable HTTP with sessions (the SDK's stateful pattern).
 // Why stateful: the server sends requests to the client (URL-mode elicitation offering the
-// person's link, issue 11), which needs the client's capabilities from `initialize` and, outside
+// person's link), which needs the client's capabilities from `initialize` and, outside
 // a tool call, the session's GET stream; a stateless server never learns either. Every request
 // is still authenticated on its own, and a session belongs to the token that opened it: another
 // token (or a revoked one) cannot use its id. Idle sessions are closed after 30 minutes.

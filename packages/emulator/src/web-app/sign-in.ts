@@ -1,4 +1,4 @@
-// Sign-in for local use (issue 9): a one-time link printed at start-up sets the portal session
+// Sign-in for local use: a one-time link printed at start-up sets the portal session
 // cookie. Only SHA-256 hashes of link tokens are kept; a link works once and expires.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 

@@ -1,4 +1,4 @@
-// The service's web application ({app_url}), served by the emulator at `/` (issue 9): run
+// The service's web application ({app_url}), served by the emulator at `/`: run
 // history and detail, API docs, keys, vault and workflows. Plain server-rendered HTML; pages
 // need the portal session set by the one-time sign-in link; every form carries a CSRF token and
 // is refused from another site (Origin / Sec-Fetch-Site), on top of the server's Host check.
@@ -59,7 +59,7 @@ export interface WebAppHost {
   createKey(env: string, scopes: string[]): string;
   revokeKey(id: string): boolean;
   readonly scopes: readonly string[];
-  /** Personal access tokens of the MCP endpoint (issue 11): listed without values. */
+  /** Personal access tokens of the MCP endpoint: listed without values. */
   listTokens(): { id: string; environment: string; workspace: string; created_at: string }[];
   createToken(env: string): string;
   revokeToken(id: string): boolean;

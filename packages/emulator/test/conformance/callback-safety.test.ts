@@ -1,4 +1,4 @@
-// Issue 9 "SSRF" and "Callbacks never leave the machine unless asked". Nothing here sends
+// SSRF, and callbacks never leave the machine unless asked. Nothing here sends
 // traffic off the machine: public destinations are IP literals that are held, never resolved.
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

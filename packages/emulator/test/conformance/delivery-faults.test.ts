@@ -1,4 +1,4 @@
-// Issue 9 "Observable": callback delivery faults from the admin API (twice, late, a receiver
+// Callback delivery faults from the admin API (twice, late, a receiver
 // that fails), against a real local receiver; spec "Callbacks": retried on 5xx, same event_id.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

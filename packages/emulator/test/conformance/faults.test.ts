@@ -1,4 +1,4 @@
-// Issue 9 "Observable": fault injection on live runs from the admin API.
+// Fault injection on live runs from the admin API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Receiver } from "./receiver.js";
 import { type Client, Harness, type Json, PORTAL, portalBody, sleep } from "./support.js";

@@ -1,4 +1,4 @@
-// Issue 9 "Safety": Host check (DNS rebinding), no cross-site admin requests, --admin-token,
+// Safety: Host check (DNS rebinding), no cross-site admin requests, --admin-token,
 // API keys never in a query (any route), keys stored hashed, idempotency key in code points.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Issue 9 "Growth": the journal is compacted in the background while the emulator serves, and no
+// Growth: the journal is compacted in the background while the emulator serves, and no
 // record written during a compaction is lost, also when the process is killed -9 mid-way.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";

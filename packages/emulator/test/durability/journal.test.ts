@@ -1,4 +1,4 @@
-// Issue 9 "Durability": streaming replay, torn-tail repair, growth per run, compaction,
+// Durability: streaming replay, torn-tail repair, growth per run, compaction,
 // persisted counters; "Safety": bad admin numbers are a 400 naming the field.
 import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Issue 9 "Durability": nothing acknowledged with 202 is ever lost, whatever kill -9 leaves behind.
+// Durability: nothing acknowledged with 202 is ever lost, whatever kill -9 leaves behind.
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

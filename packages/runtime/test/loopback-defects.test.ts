@@ -1,4 +1,4 @@
-// Issue 8: one test per defect found on main, against loopback servers that
+// One test per defect once found on main, against loopback servers that
 // misbehave the way real networks and proxies do. Each fails on the old code.
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
