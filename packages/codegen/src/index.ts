@@ -3,12 +3,14 @@ export { type CodegenConfig, readConfig } from "./config.js";
 export { DefinitionError } from "./definition-error.js";
 export {
   type DiffChange,
+  type DiffChangeKind,
   type DiffOptions,
   type DiffReport,
   type DiffSeverity,
   type DiffSide,
   diffEnvironments,
 } from "./diff.js";
+export { type DiffCatalogueEntry, diffCatalogue } from "./diff-catalogue.js";
 export {
   type DefinitionReader,
   type DiffDefinitionsOptions,
