@@ -13,7 +13,7 @@ import {
   WORKFLOW_ADDED,
   WORKFLOW_REMOVED,
   WORKFLOW_RULES,
-} from "./diff-rules.js";
+} from "./diff-rules/index.js";
 
 export interface DiffCatalogueEntry {
   readonly code: DiffChangeKind;
@@ -80,7 +80,7 @@ export function renderDiffCatalogue(): string {
     (e) => `| \`${e.code}\` | ${e.scope} | ${e.severity} | ${e.compares.replaceAll("|", "\\|")} |`,
   );
   return [
-    `${diffCatalogue().length} codes from ${countRules()} rules (\`src/diff-rules.ts\`). "depends": the message says which, and why.`,
+    `${diffCatalogue().length} codes from ${countRules()} rules (\`src/diff-rules/\`). "depends": the message says which, and why.`,
     "",
     "| code | on | severity | compares |",
     "|---|---|---|---|",

@@ -1,6 +1,6 @@
 // The breaking-change diff: a pure function over two normalized models. This
 // file pairs workflows and fields and walks into nested schemas; what counts
-// as a change, its code and its severity are the rules in diff-rules.ts.
+// as a change, its code and its severity are the rules in diff-rules/.
 
 import {
   type DiffChangeKind,
@@ -17,13 +17,13 @@ import {
   WORKFLOW_ADDED,
   WORKFLOW_REMOVED,
   WORKFLOW_RULES,
-} from "./diff-rules.js";
+} from "./diff-rules/index.js";
 import { kindLabel } from "./field-kinds.js";
 import { sameJson } from "./json-equal.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "./model.js";
 
-export type { DiffChangeKind, DiffSeverity } from "./diff-rules.js";
-export { describeField } from "./diff-rules.js";
+export type { DiffChangeKind, DiffSeverity } from "./diff-rules/index.js";
+export { describeField } from "./diff-rules/index.js";
 
 export interface DiffChange {
   /** The workflow's id in the new definition (the old one when the workflow was removed). */
