@@ -74,17 +74,28 @@ export function diffCatalogue(): readonly DiffCatalogueEntry[] {
   return entries;
 }
 
-/** The catalogue as a Markdown table, one row per code. */
+/** The catalogue as a Markdown table, one row per code, aligned as Biome formats Markdown tables. */
 export function renderDiffCatalogue(): string {
-  const rows = diffCatalogue().map(
-    (e) => `| \`${e.code}\` | ${e.scope} | ${e.severity} | ${e.compares.replaceAll("|", "\\|")} |`,
-  );
+  const entries = diffCatalogue();
+  const rows = [
+    ["code", "on", "severity", "compares"],
+    ...entries.map((e) => [
+      `\`${e.code}\``,
+      e.scope,
+      e.severity,
+      e.compares.replaceAll("|", "\\|"),
+    ]),
+  ];
+  const widths = rows[0]?.map((_, i) => Math.max(3, ...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  const [head, ...body] = rows;
   return [
-    `${diffCatalogue().length} codes from ${countRules()} rules (\`src/diff-rules/\`). "depends": the message says which, and why.`,
+    `${entries.length} codes from ${countRules()} rules (\`src/diff-rules/\`). "depends": the message says which, and why.`,
     "",
-    "| code | on | severity | compares |",
-    "|---|---|---|---|",
-    ...rows,
+    line(head ?? []),
+    line(widths.map((w) => "-".repeat(w))),
+    ...body.map(line),
   ].join("\n");
 }
 
