@@ -1,0 +1,17 @@
+// @wfr/testing: test your own code that calls the Workflow Run API.
+export {
+  type CheckpointStep,
+  type RecordingBehaviour,
+  ScenarioBuilder,
+  type ScenarioFailStatus,
+  type ScenarioJson,
+  scenario,
+} from "./scenario-builder.js";
+export {
+  createTestEnvironment,
+  type Scope,
+  type TestEnvironment,
+  TestEnvironmentError,
+  type TestEnvironmentOptions,
+} from "./test-environment.js";
+export { TimeSkippingClock, type VirtualTimeSource } from "./time-skipping-clock.js";

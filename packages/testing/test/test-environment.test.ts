@@ -1,0 +1,147 @@
+// The test environment against the real emulator, in-process: the client's
+// waits skip the emulator's virtual time, and typed scenarios drive its runs.
+import { performance } from "node:perf_hooks";
+import { environment as production, workflows } from "@wfr/generated/production";
+import { createClient, file } from "@wfr/runtime";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestEnvironment, scenario, type TestEnvironment } from "../src/index.js";
+
+const TEN_MINUTES = 10 * 60_000;
+const inputs = {
+  vendor_name: "Northwind Traders",
+  amount: 1280.5,
+  invoice_pdf: file(new TextEncoder().encode("%PDF-1.4 test"), {
+    filename: "inv.pdf",
+    mimeType: "application/pdf",
+  }),
+};
+const booked = { invoice_id: "INV-1", total: 1280.5, status: "booked" } as const;
+
+let env: TestEnvironment | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+describe("createTestEnvironment", () => {
+  it("runs a 10-minute human wait to its expiry without sleeping and without a clock call", async () => {
+    env = await createTestEnvironment({ environment: production });
+    await env.setScenario(
+      workflows.invoiceIntake,
+      scenario(workflows.invoiceIntake)
+        .event("step.started", { name: "book invoice" })
+        .checkpoint({ kind: "approval", reason: "Amount above limit", expiresInMs: TEN_MINUTES })
+        .succeed(booked),
+    );
+    const startedAt = env.now();
+    const wallStart = performance.now();
+
+    const run = await env.client.launch(workflows.invoiceIntake, { inputs });
+    const waiting = await env.client.waitForRun(run.run_id);
+    expect(waiting.status).toBe("waiting_for_human_live");
+    expect(waiting.human_action?.reason).toBe("Amount above limit");
+
+    // Nobody answers: polling goes on through the wait until the run ends.
+    const ended = await env.client.waitForRun(run.run_id, { keepWaitingOnHuman: true });
+    const wallMs = performance.now() - wallStart;
+
+    expect(ended.status).toBe("human_wait_expired");
+    expect(env.now() - startedAt).toBeGreaterThanOrEqual(TEN_MINUTES);
+    expect(env.clock.skips.count).toBeGreaterThan(0);
+    const result = await env.client.getResult(workflows.invoiceIntake, run.run_id);
+    expect(result).toMatchObject({ state: "terminal", status: "human_wait_expired" });
+    // Reported, never asserted (the suite runs on loaded machines).
+    console.log(
+      `10-minute human wait to expiry: ${Math.round(wallMs)} ms wall, ${env.clock.skips.count} skips over ${Math.round(env.clock.skips.totalMs / 1000)} s of virtual time`,
+    );
+  });
+
+  it("a typed scenario's outputs come back as the typed result after the checkpoint is answered", async () => {
+    env = await createTestEnvironment({ environment: production });
+    await env.setScenario(
+      workflows.invoiceIntake,
+      scenario(workflows.invoiceIntake)
+        .wait(30_000)
+        .checkpoint({ kind: "approval", reason: "Check the total", expiresInMs: TEN_MINUTES })
+        .wait(5 * 60_000)
+        .succeed({ ...booked, ledger_lines: [{ account: "6000", debit: 1280.5 }] }),
+    );
+    const run = await env.client.launch(workflows.invoiceIntake, { inputs });
+    const waiting = await env.client.waitForRun(run.run_id);
+    const checkpointId = waiting.human_action?.checkpoint_id;
+    expect(checkpointId).toEqual(expect.any(String));
+    await env.client.answerHumanInput(run.run_id, {
+      checkpointId: checkpointId as string,
+      response: { approved: true },
+    });
+    const result = await env.client.waitForResult(workflows.invoiceIntake, run.run_id, {
+      answeredCheckpointIds: [checkpointId as string],
+    });
+    expect(result.state).toBe("terminal");
+    if (result.state !== "terminal" || result.status !== "succeeded")
+      throw new Error("not succeeded");
+    expect(result.outputs.total).toBe(1280.5);
+    expect(result.outputs.ledger_lines).toEqual([{ account: "6000", debit: 1280.5 }]);
+  });
+
+  it("skips time for several clients at once, each waking at its own time", async () => {
+    env = await createTestEnvironment({ environment: production });
+    await env.setScenario(
+      workflows.invoiceIntake,
+      scenario(workflows.invoiceIntake).wait(60_000).succeed(booked),
+    );
+    const other = createClient({
+      environment: env.environment,
+      apiKey: env.apiKey,
+      clock: env.clock,
+      fetch: env.fetch,
+    });
+    const runs = await Promise.all(
+      [env.client, other, env.client].map((client) =>
+        client.launch(workflows.invoiceIntake, { inputs }),
+      ),
+    );
+    const ended = await Promise.all(
+      runs.map((run, i) =>
+        (i === 1 ? other : (env as TestEnvironment).client).waitForRun(run.run_id),
+      ),
+    );
+    expect(ended.map((r) => r.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+  });
+
+  it("with skipping off, time moves only by hand, and aborting a wait stops watching only", async () => {
+    env = await createTestEnvironment({ environment: production, skipTime: false });
+    await env.setScenario(
+      workflows.invoiceIntake,
+      scenario(workflows.invoiceIntake).wait(60_000).succeed(booked),
+    );
+    const run = await env.client.launch(workflows.invoiceIntake, { inputs });
+    const abort = new AbortController();
+    const watching = env.client.waitForRun(run.run_id, { signal: abort.signal });
+    // Nothing moves by itself: advance by hand until the run has had its minute.
+    await env.advance(30_000);
+    abort.abort(new Error("stop watching"));
+    // The abort lands during a poll (the runtime names the aborted request) or during a sleep.
+    await expect(watching).rejects.toThrow(/stop watching|was aborted/);
+    const stillRunning = await env.client.getRun(run.run_id);
+    expect(stillRunning.status).toBe("running");
+    await env.advance(60_000);
+    expect((await env.client.getRun(run.run_id)).status).toBe("succeeded");
+  });
+
+  it("refuses an environment the emulator does not have, naming what it has", async () => {
+    await expect(
+      createTestEnvironment({
+        environment: { name: "nowhere", workspace: "ws", baseUrl: "https://x/api/v1" },
+      }),
+    ).rejects.toThrow(/no environment "nowhere" \(it has production, staging\)/);
+  });
+
+  it("closing rejects a wait still sleeping, and can be called twice", async () => {
+    env = await createTestEnvironment({ environment: production, skipTime: false });
+    const sleeping = env.clock.sleep(60_000);
+    await env.close();
+    await expect(sleeping).rejects.toThrow("closed");
+    await env.close();
+  });
+});
