@@ -33,6 +33,7 @@ import { attachRequestId, requestIdOf, toRunEnvelope, type WithRequestId } from 
 import { type RunResult, toRunResult } from "./run-result.js";
 import { checkBaseUrl, checkPublicCallbackUrl } from "./url-checks.js";
 import { type WaitOptions, waitForRunWith } from "./wait-for-run.js";
+import { type RunChange, type WatchRunOptions, watchRunWith } from "./watch-run.js";
 import type {
   EventSnapshot,
   ResultResponse,
@@ -620,6 +621,34 @@ export function createClient(options: ClientOptions) {
   }
 
   /**
+   * The run's changes as an async iterable, until it is terminal: status
+   * changes, new records of the events snapshot, new checkpoints. Built on
+   * polling with the rules of waitForRun; aborting `signal` stops watching
+   * only (the run carries on).
+   *
+   * ```ts
+   * for await (const change of wfr.watchRun(runId)) console.log(change.type);
+   * ```
+   */
+  function watchRun(
+    runId: string,
+    watchOptions: WatchRunOptions = {},
+  ): AsyncGenerator<RunChange, RunEnvelope, undefined> {
+    const pollOptions = (signal?: AbortSignal): RequestOptions => ({ signal });
+    return watchRunWith(
+      {
+        getRun: (id, signal) => getRun(id, pollOptions(signal)),
+        getEvents: (id, signal) => getEvents(id, pollOptions(signal)),
+        resultIsTerminal: async (id, signal) =>
+          (await fetchResult(id, pollOptions(signal))).status === 200,
+        clock,
+      },
+      runId,
+      watchOptions,
+    );
+  }
+
+  /**
    * waitForRun, then the result. When polling stopped at a human wait the
    * result is `{ state: "pending", status: "waiting_for_human_live" }`.
    */
@@ -795,6 +824,7 @@ export function createClient(options: ClientOptions) {
     getEvents,
     waitForRun,
     waitForResult,
+    watchRun,
     downloadRecording,
     answerHumanInput,
     /** The same calls, resolving to `{ data, response, requestId }`: raw response access on every method. */

@@ -116,6 +116,33 @@ describe("README examples run against the emulator", () => {
     expect(types.filter((type) => type === "human.answered")).toHaveLength(2);
   }, 120_000);
 
+  it("packages/runtime/README.md: watching a run answers its checkpoints in the loop", async () => {
+    await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
+    const markdown = await readFile(join(here, "..", "README.md"), "utf8");
+    const block = tsBlocks(markdown).find((code) => code.includes("wfr.watchRun("));
+    expect(block).toBeDefined();
+    const out = (await runBlock(
+      "package-watch",
+      block ?? "",
+      [
+        `import { createClient, file } from ${JSON.stringify(join(here, "../src/index.js"))};`,
+        `import { workflows } from ${JSON.stringify(join(here, "support/generated-production.js"))};`,
+        "export default async () => {",
+        "const wfr = createClient({ baseUrl: process.env.WFR_TEST_BASE_URL!, apiKey: process.env.WFR_API_KEY! });",
+        'const inputs = { vendor_name: "Northwind", amount: 5, invoice_pdf: file(new TextEncoder().encode("%PDF-1.4\\n%%EOF\\n"), { filename: "inv.pdf", mimeType: "application/pdf" }) };',
+      ].join("\n"),
+      "return { run };\n};",
+    )) as { run: { run_id: string } };
+    const { createClient } = await import("../src/index.js");
+    const wfr = createClient({ baseUrl: emu.baseUrl, apiKey: emu.apiKey });
+    expect(await wfr.getResult(out.run.run_id)).toMatchObject({
+      state: "terminal",
+      status: "succeeded",
+    });
+    const types = await events(out.run.run_id);
+    expect(types.filter((type) => type === "human.answered")).toHaveLength(2);
+  }, 120_000);
+
   it("packages/runtime/README.md: the launch-journal example launches once per intent", async () => {
     await emu.setScenario(INVOICE_WORKFLOW_ID, TWO_CHECKPOINTS);
     const markdown = await readFile(join(here, "..", "README.md"), "utf8");

@@ -129,6 +129,48 @@ describe("createTestEnvironment", () => {
     expect((await env.client.getRun(run.run_id)).status).toBe("succeeded");
   });
 
+  it("client.watchRun follows a real run: statuses, its events, the checkpoint, answered in the loop", async () => {
+    env = await createTestEnvironment({ environment: production });
+    await env.setScenario(
+      workflows.invoiceIntake,
+      scenario(workflows.invoiceIntake)
+        .event("step.started", { name: "book invoice" })
+        .wait(20_000)
+        .checkpoint({ kind: "approval", reason: "Check the total", expiresInMs: TEN_MINUTES })
+        .event("step.completed", { name: "book invoice" })
+        .succeed(booked),
+    );
+    const run = await env.client.launch(workflows.invoiceIntake, { inputs });
+    const seen: string[] = [];
+    for await (const change of env.client.watchRun(run.run_id)) {
+      if (change.type === "status") seen.push(`status ${change.run.serverStatus}`);
+      if (change.type === "event") seen.push(`event ${String(change.event.type)}`);
+      if (change.type === "human_action") {
+        seen.push(`human ${change.humanAction.reason}`);
+        await env.client.answerHumanInput(run.run_id, {
+          checkpointId: change.humanAction.checkpoint_id as string,
+          response: { approved: true },
+        });
+      }
+    }
+    // Polling may miss a short-lived status, never an event or the end; the terminal status comes last.
+    expect(seen.filter((s) => s.startsWith("event"))).toEqual([
+      "event run.queued",
+      "event run.starting",
+      "event run.running",
+      "event step.started",
+      "event human.requested",
+      "event run.waiting_for_human_live",
+      "event human.answered",
+      "event human.acknowledged",
+      "event run.running",
+      "event step.completed",
+      "event run.succeeded",
+    ]);
+    expect(seen).toContain("human Check the total");
+    expect(seen.at(-1)).toBe("status succeeded");
+  });
+
   it("refuses an environment the emulator does not have, naming what it has", async () => {
     await expect(
       createTestEnvironment({
