@@ -219,6 +219,39 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
       ),
     );
 
+  keyOptions(
+    runs
+      .command("grant")
+      .description("a short-lived browser-access grant to embed the run's live view")
+      .argument("<runId>"),
+  )
+    .option("--origin <origin>", "an exact origin the page is served from (repeatable)", collect)
+    .option("--expires-in <seconds>", "lifetime, 1 to 3600 seconds (service default when absent)")
+    .option("--json", "JSON output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr runs grant run_123 --env production --origin https://app.example.com --expires-in 300",
+    )
+    .action(
+      run(
+        () => import("./commands/runs.js"),
+        (m) => m.grantCommand,
+      ),
+    );
+  keyOptions(
+    runs
+      .command("revoke-grant")
+      .description("delete a browser-access grant (the run goes on)")
+      .argument("<grantId>"),
+  )
+    .addHelpText("after", "\nExamples:\n  wfr runs revoke-grant grant_123 --env production")
+    .action(
+      run(
+        () => import("./commands/runs.js"),
+        (m) => m.revokeGrantCommand,
+      ),
+    );
+
   program
     .command("emulator")
     .description("start the local emulator, print base URLs and a ready-made key")

@@ -35,6 +35,8 @@ import { checkBaseUrl, checkPublicCallbackUrl } from "./url-checks.js";
 import { type WaitOptions, waitForRunWith } from "./wait-for-run.js";
 import { type RunChange, type WatchRunOptions, watchRunWith } from "./watch-run.js";
 import type {
+  BrowserAccessGrant,
+  BrowserAccessGrantWithToken,
   EventSnapshot,
   ResultResponse,
   RunEnvelope,
@@ -73,6 +75,14 @@ export interface ClientOptions {
   readonly logger?: Logger;
   /** Time source for retries and polling (tests). */
   readonly clock?: Clock;
+}
+
+/** What `createBrowserAccessGrant` asks for. */
+export interface BrowserAccessGrantOptions {
+  /** 1 to 10 exact origins (`https://app.example.com`): no wildcard, no "null", no path. */
+  readonly origins: readonly string[];
+  /** 1 to 3,600; the service's default when absent (the emulator's: 600). */
+  readonly expiresInSeconds?: number;
 }
 
 interface CommonLaunchOptions {
@@ -816,6 +826,63 @@ export function createClient(options: ClientOptions) {
     });
   }
 
+  /**
+   * A short-lived grant for a browser to watch the run's live session from
+   * exact origins, so that no page ever holds a workspace key
+   * (docs/service-rules.md#portal-sessions-and-browser-access). The token is
+   * in this answer only; hand it to the page that embeds the live view.
+   * Not resent after a lost response (each POST makes a new grant).
+   */
+  async function createBrowserAccessGrant(
+    runId: string,
+    grant: BrowserAccessGrantOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<WithRequestId<BrowserAccessGrantWithToken>> {
+    return guard(async () => {
+      const { data, error, response } = await api.POST("/runs/{runId}/browser-access-grants", {
+        params: { path: { runId } },
+        body: {
+          origins: [...grant.origins],
+          ...(grant.expiresInSeconds !== undefined
+            ? { expires_in_seconds: grant.expiresInSeconds }
+            : {}),
+        },
+        fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
+      });
+      if (error !== undefined || !data) throw fail(response, error);
+      return withRequestId(data, response).data;
+    });
+  }
+
+  /** Reads a grant (never its token); `expired` says whether it still opens the live view. */
+  async function getBrowserAccessGrant(
+    grantId: string,
+    requestOptions: RequestOptions = {},
+  ): Promise<WithRequestId<BrowserAccessGrant>> {
+    return guard(async () => {
+      const { data, error, response } = await api.GET("/browser-access-grants/{grantId}", {
+        params: { path: { grantId } },
+        fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
+      });
+      if (error !== undefined || !data) throw fail(response, error);
+      return withRequestId(data, response).data;
+    });
+  }
+
+  /** Deletes a grant: the live view refuses its token from now on; the run goes on. */
+  async function deleteBrowserAccessGrant(
+    grantId: string,
+    requestOptions: RequestOptions = {},
+  ): Promise<void> {
+    return guard(async () => {
+      const { error, response } = await api.DELETE("/browser-access-grants/{grantId}", {
+        params: { path: { grantId } },
+        fetch: transport({ retry: true, ...requestPolicy(requestOptions) }),
+      });
+      if (!response.ok) throw fail(response, error);
+    });
+  }
+
   return {
     baseUrl,
     launch,
@@ -825,6 +892,9 @@ export function createClient(options: ClientOptions) {
     waitForRun,
     waitForResult,
     watchRun,
+    createBrowserAccessGrant,
+    getBrowserAccessGrant,
+    deleteBrowserAccessGrant,
     downloadRecording,
     answerHumanInput,
     /** The same calls, resolving to `{ data, response, requestId }`: raw response access on every method. */

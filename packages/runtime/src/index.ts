@@ -14,6 +14,7 @@ export type {
 } from "./callback-handler.js";
 export { createCallbackHandler, parseCallbackBody } from "./callback-handler.js";
 export type {
+  BrowserAccessGrantOptions,
   ClientOptions,
   DownloadRecordingOptions,
   EnvironmentInfo,
@@ -132,6 +133,8 @@ export type { StandardWebhookHeaders, WebhookVerification } from "./webhook-sign
 export { verifyStandardWebhook } from "./webhook-signature.js";
 export type {
   Attachment,
+  BrowserAccessGrant,
+  BrowserAccessGrantWithToken,
   CallbackBody,
   CallbackEventType,
   ErrorBody,

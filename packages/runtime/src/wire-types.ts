@@ -20,6 +20,8 @@ export type RunEnvelope = Omit<WireRunEnvelope, "status"> & {
   serverStatus: string;
 };
 export type HumanAction = Schemas["HumanAction"];
+export type BrowserAccessGrant = Schemas["BrowserAccessGrant"];
+export type BrowserAccessGrantWithToken = Schemas["BrowserAccessGrantWithToken"];
 export type RunError = Schemas["RunError"];
 export type ResultResponse = Schemas["ResultResponse"];
 export type EventSnapshot = Schemas["EventSnapshot"];
