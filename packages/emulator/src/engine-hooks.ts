@@ -3,6 +3,12 @@
 import type { PendingCallback } from "./callbacks.js";
 import { iso } from "./clock.js";
 import type { EmulatorState } from "./emulator-state.js";
+import {
+  collectFileMarkers,
+  type FileMarker,
+  markerBytes,
+  replaceFileMarkers,
+} from "./file-markers.js";
 import { callbackRecord } from "./journal-records.js";
 import { type NotifyType, newId } from "./run-engine.js";
 import { envelope, resultView } from "./run-views.js";
@@ -14,6 +20,45 @@ export function fileBytes(runId: string, n: number, filename: string): Buffer {
   return Buffer.from(
     `%PDF-1.4\n% ${filename} (output ${n} of run ${runId}), synthesized by wfr-emulator\n%%EOF\n`,
   );
+}
+
+/** A file name safe in a URL path segment and a Content-Disposition header. */
+export function safeFilename(name: string, fallback: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "") || fallback;
+}
+
+/** The scenario's `$file` markers in `outputs` as download references served under /_files/. */
+export function fileOutputs(
+  st: EmulatorState,
+  run: RunRecord,
+  outputs: Record<string, unknown>,
+): Record<string, unknown> {
+  const base = st.links(run.environment).envBase;
+  return replaceFileMarkers(outputs, (marker, n) => {
+    const filename = safeFilename(marker.filename, "file");
+    return {
+      download_url: `${base}/_files/${encodeURIComponent(run.run_id)}/${n}/${filename}`,
+      filename: marker.filename,
+      mime_type: marker.mime_type,
+      size_bytes: markerBytes(marker).length,
+      expires_at: iso(st.clock.now() + 3_600_000),
+    };
+  }) as Record<string, unknown>;
+}
+
+/**
+ * The n-th `$file` marker (from 1) of the run's succeed step, when the served name is that
+ * marker's (outputs synthesized instead, after a fault, are numbered the same way).
+ */
+export function scenarioFile(
+  run: RunRecord,
+  n: number,
+  servedName: string,
+): FileMarker | undefined {
+  const step = run.scenario.steps.find((s) => "succeed" in s && s.succeed.outputs);
+  if (!step || !("succeed" in step)) return undefined;
+  const marker = collectFileMarkers(step.succeed.outputs)[n - 1];
+  return marker && safeFilename(marker.filename, "file") === servedName ? marker : undefined;
 }
 
 export function synthesize(st: EmulatorState, run: RunRecord): Record<string, unknown> {

@@ -25,7 +25,8 @@ import type {
   ServerConfig,
 } from "./emulator-state.js";
 import { tokenHash } from "./emulator-state.js";
-import { fileBytes, notify, synthesize } from "./engine-hooks.js";
+import { fileBytes, fileOutputs, notify, scenarioFile, synthesize } from "./engine-hooks.js";
+import { markerBytes } from "./file-markers.js";
 import { failResponse, HttpError, sendJson } from "./http-kit.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { Journal, type JournalRecord } from "./journal.js";
@@ -96,6 +97,7 @@ export class Emulator implements EmulatorState {
       notify: (run, type) => notify(this, run, type),
       vault: (env) => this.envs.get(env)?.def.vault ?? {},
       synthesize: (run) => synthesize(this, run),
+      fileOutputs: (run, outputs) => fileOutputs(this, run, outputs),
     });
     this.dispatcher = new CallbackDispatcher({
       ...(cfg.webhookSecret ? { secret: cfg.webhookSecret } : {}),
@@ -300,9 +302,10 @@ export class Emulator implements EmulatorState {
         run.environment === env.def.name &&
         JSON.stringify(run.outputs ?? {}).includes(JSON.stringify(link))
       ) {
-        const bytes = fileBytes(run.run_id, n, rest[3] as string);
+        const given = scenarioFile(run, n, rest[3] as string);
+        const bytes = given ? markerBytes(given) : fileBytes(run.run_id, n, rest[3] as string);
         res.writeHead(200, {
-          "Content-Type": "application/pdf",
+          "Content-Type": given?.mime_type ?? "application/pdf",
           "Content-Length": bytes.length,
           "Content-Disposition": `attachment; filename="${rest[3]}"`,
         });

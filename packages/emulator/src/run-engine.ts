@@ -25,6 +25,8 @@ export interface EngineHooks {
   notify(run: RunRecord, type: NotifyType): void;
   vault(environment: string): Record<string, string>;
   synthesize(run: RunRecord): Record<string, unknown>;
+  /** Outputs given by the scenario, with its `$file` markers made download references. */
+  fileOutputs(run: RunRecord, outputs: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** What launch hands the engine: the stored fields of a run before it has a status or a step. */
@@ -269,7 +271,7 @@ export class RunEngine {
     }
     if ("succeed" in step) {
       let outputs = step.succeed.outputs
-        ? structuredClone(step.succeed.outputs)
+        ? this.hooks.fileOutputs(run, structuredClone(step.succeed.outputs))
         : this.hooks.synthesize(run);
       outputs = redactVault(outputs, vault).value as Record<string, unknown>;
       this.finish(run, "succeeded", null, outputs);

@@ -1,5 +1,6 @@
 // Scenario format (README "Scenario format"): ordered steps that drive a run on the clock.
 
+import { fileMarkerProblem } from "./file-markers.js";
 import { isObject } from "./json-text.js";
 import type { FailStatus, RecordingConfig, Scenario, ScenarioStep } from "./types.js";
 
@@ -60,6 +61,10 @@ export function parseStep(raw: unknown, i: number): ScenarioStep {
       }
       if (isObject(v) && v.outputs !== undefined && !isObject(v.outputs)) {
         throw new ScenarioError(`${where}.succeed.outputs must be an object`);
+      }
+      if (isObject(v)) {
+        const problem = fileMarkerProblem(v.outputs, `${where}.succeed.outputs`);
+        if (problem) throw new ScenarioError(problem);
       }
       return { succeed: isObject(v) && isObject(v.outputs) ? { outputs: v.outputs } : {} };
     case "fail": {

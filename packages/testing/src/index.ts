@@ -1,6 +1,7 @@
 // @wfr/testing: test your own code that calls the Workflow Run API.
 export {
   type CheckpointStep,
+  fileOutput,
   type RecordingBehaviour,
   ScenarioBuilder,
   type ScenarioFailStatus,

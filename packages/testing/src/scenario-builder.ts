@@ -5,7 +5,7 @@
 // format is untyped JSON). The steps are those of the emulator's scenario
 // format (packages/emulator/README.md "Scenario format").
 import type { Scenario, ScenarioStep } from "@wfr/emulator";
-import type { AnyWorkflowDefinition, OutputsOf } from "@wfr/runtime";
+import type { AnyWorkflowDefinition, FileOutputReference, OutputsOf } from "@wfr/runtime";
 
 /** The unsuccessful terminal statuses a scenario can end with. */
 export type ScenarioFailStatus = "failed" | "error" | "cancelled" | "terminated" | "dead_letter";
@@ -110,6 +110,26 @@ export class ScenarioBuilder<W extends AnyWorkflowDefinition> {
   private step(step: ScenarioStep): ScenarioBuilder<W> {
     return new ScenarioBuilder(this.workflow, { ...this.json, steps: [...this.json.steps, step] });
   }
+}
+
+/**
+ * A file output of a scenario, with its bytes: put it where the workflow's
+ * outputs have a file (typed as the download reference a reader gets). The
+ * emulator serves these bytes at the reference's `download_url`.
+ */
+export function fileOutput(
+  bytes: Uint8Array,
+  options: { readonly filename: string; readonly mimeType: string },
+): FileOutputReference {
+  const marker = {
+    $file: {
+      filename: options.filename,
+      mime_type: options.mimeType,
+      base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+    },
+  };
+  // The emulator turns the marker into the reference when the run succeeds.
+  return marker as unknown as FileOutputReference;
 }
 
 /** Starts a typed scenario of one generated workflow: `scenario(workflows.invoiceIntake).checkpoint(...).succeed({...})`. */

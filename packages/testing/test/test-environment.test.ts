@@ -2,9 +2,9 @@
 // waits skip the emulator's virtual time, and typed scenarios drive its runs.
 import { performance } from "node:perf_hooks";
 import { environment as production, workflows } from "@wfr/generated/production";
-import { createClient, file } from "@wfr/runtime";
+import { createClient, downloadFileOutput, file } from "@wfr/runtime";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestEnvironment, scenario, type TestEnvironment } from "../src/index.js";
+import { createTestEnvironment, fileOutput, scenario, type TestEnvironment } from "../src/index.js";
 
 const TEN_MINUTES = 10 * 60_000;
 const inputs = {
@@ -169,6 +169,30 @@ describe("createTestEnvironment", () => {
     ]);
     expect(seen).toContain("human Check the total");
     expect(seen.at(-1)).toBe("status succeeded");
+  });
+
+  it("a file output given by bytes comes back as a download reference serving those bytes", async () => {
+    env = await createTestEnvironment({ environment: production });
+    const receipt = new TextEncoder().encode("%PDF-1.4\nreceipt INV-1\n%%EOF\n");
+    await env.setScenario(
+      workflows.invoiceIntake,
+      scenario(workflows.invoiceIntake).succeed({
+        ...booked,
+        receipt: fileOutput(receipt, { filename: "receipt.pdf", mimeType: "application/pdf" }),
+      }),
+    );
+    const run = await env.client.launch(workflows.invoiceIntake, { inputs });
+    const result = await env.client.waitForResult(workflows.invoiceIntake, run.run_id);
+    if (result.state !== "terminal" || result.status !== "succeeded")
+      throw new Error("not succeeded");
+    const reference = result.outputs.receipt;
+    expect(reference).toMatchObject({
+      filename: "receipt.pdf",
+      mime_type: "application/pdf",
+      size_bytes: receipt.length,
+    });
+    const response = await downloadFileOutput(reference as NonNullable<typeof reference>);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(receipt);
   });
 
   it("refuses an environment the emulator does not have, naming what it has", async () => {

@@ -15,6 +15,7 @@ function setup(vault: Record<string, string> = {}) {
     notify: (r, type) => notes.push(`${type}:${r.status}`),
     vault: () => vault,
     synthesize: () => ({ synthesized: true }),
+    fileOutputs: (_run, outputs) => outputs,
   });
   const advance = (ms: number) => engine.advance(ms, (t) => clock.set(t));
   const start = (scenario: Scenario): RunRecord => {
@@ -242,6 +243,7 @@ describe("guarded timers", () => {
       },
       vault: () => ({}),
       synthesize: () => ({}),
+      fileOutputs: (_run, outputs) => outputs,
     });
     const base: Omit<NewRun, "scenario"> = {
       environment: "production",
