@@ -221,6 +221,25 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
 
   keyOptions(
     runs
+      .command("export")
+      .description("record a finished run into a scenario file the emulator replays")
+      .argument("<runId>"),
+  )
+    .option("-o, --output <file>", "where to write it (default <runId>.wfr-run.json)")
+    .option("--fetch-files", "download file outputs and keep their bytes in the file")
+    .option("--keep-secret-looking-fields", "keep event fields named like password, token, secret")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr runs export run_123 --env production --fetch-files\n  wfr emulator --from-schemas schemas --scenario run_123.wfr-run.json",
+    )
+    .action(
+      run(
+        () => import("./commands/runs.js"),
+        (m) => m.exportCommand,
+      ),
+    );
+  keyOptions(
+    runs
       .command("grant")
       .description("a short-lived browser-access grant to embed the run's live view")
       .argument("<runId>"),
@@ -264,9 +283,14 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addOption(new Option("--clock <clock>").choices(["real", "virtual"]).default("real"))
     .option("--no-admin", "disable the /_emulator admin API")
     .option("--webhook-secret-file <file>", "sign callbacks with the whsec_ secret in this file")
+    .option(
+      "--scenario <file>",
+      "replay a recorded run (from `wfr runs export`) for its workflow (repeatable)",
+      collect,
+    )
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr emulator --port 0\n  wfr emulator --from-schemas schemas",
+      "\nExamples:\n  wfr emulator --port 0\n  wfr emulator --from-schemas schemas\n  wfr emulator --from-schemas schemas --scenario run_123.wfr-run.json",
     )
     .action(
       run(

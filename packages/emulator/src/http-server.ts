@@ -37,6 +37,7 @@ import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.
 import { logRequest, noteRequest } from "./request-log.js";
 import { newId, RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
+import { parseScenario } from "./scenario.js";
 import { SignInLinks } from "./web-app/sign-in.js";
 import { handleWebApp, type WebAppHost } from "./web-app/web-app.js";
 import { webAppHost } from "./web-app-host.js";
@@ -204,6 +205,20 @@ export class Emulator implements EmulatorState {
 
   environmentNames(): string[] {
     return [...this.envs.keys()];
+  }
+
+  /** What the admin API's scenario PUT does, for a scenario given at start (a recorded run). */
+  setScenario(environment: string, workflowId: string, raw: unknown): void {
+    const env = this.envs.get(environment);
+    if (!env)
+      throw new Error(
+        `no environment ${JSON.stringify(environment)} (it has ${this.environmentNames().join(", ")})`,
+      );
+    if (!env.def.workflows.has(workflowId))
+      throw new Error(`environment ${environment} has no workflow ${JSON.stringify(workflowId)}`);
+    const scenario = parseScenario(raw);
+    env.scenarios.set(workflowId, scenario);
+    this.record({ t: "scenario", env: environment, workflow: workflowId, scenario });
   }
 
   links(env: string): Links {

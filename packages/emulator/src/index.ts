@@ -1,4 +1,5 @@
 // @wfr/emulator: a stateful local twin of the Workflow Run service.
+
 import {
   builtinCatalogPath,
   type CatalogObject,
@@ -7,6 +8,7 @@ import {
 } from "./catalog.js";
 import { readSchemasDir } from "./definition-read.js";
 import { Emulator } from "./http-server.js";
+import type { RecordedRun } from "./recorded-run.js";
 import type { EnvironmentDef } from "./types.js";
 
 export { AgentSurface } from "./agent-surface.js";
@@ -25,6 +27,14 @@ export {
   PersonalAccessTokenStore,
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
+export {
+  parseRecordedRun,
+  RECORDED_RUN_FORMAT,
+  type RecordedRun,
+  RecordedRunError,
+  type RecordedRunInput,
+  recordRun,
+} from "./recorded-run.js";
 export type { Scenario, ScenarioStep } from "./types.js";
 export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
 export { validateInputs } from "./validate-inputs.js";
@@ -59,6 +69,8 @@ export interface EmulatorOptions {
   allowedHosts?: string[];
   /** With `data`: compact the journal in the background after this many appended bytes. */
   compactAfterBytes?: number;
+  /** Recorded runs (`wfr runs export`) whose scenarios their workflows replay from the start. */
+  recordedRuns?: RecordedRun[];
 }
 
 export interface RunningEmulator {
@@ -122,6 +134,13 @@ export async function launchEmulator(
       : {}),
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
+  try {
+    for (const recorded of options.recordedRuns ?? [])
+      emu.setScenario(recorded.environment, recorded.workflow_id, recorded.scenario);
+  } catch (error) {
+    await emu.close();
+    throw error;
+  }
   let closing: Promise<void> | undefined;
   const running: RunningEmulator = {
     url: emu.origin,

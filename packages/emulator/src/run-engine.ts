@@ -263,7 +263,7 @@ export class RunEngine {
       };
       run.checkpoints.push(cp);
       run.waiting = run.checkpoints.length - 1;
-      this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind }, index);
+      this.event(run, "human.requested", checkpointEventData(cp), index);
       this.setStatus(run, "waiting_for_human_live");
       run.next_at = cp.expires_at;
       this.hooks.notify(run, "workflow.run.requires_action");
@@ -379,7 +379,7 @@ export class RunEngine {
         };
         run.checkpoints.push(cp);
         run.waiting = run.checkpoints.length - 1;
-        this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind });
+        this.event(run, "human.requested", checkpointEventData(cp));
         this.setStatus(run, "waiting_for_human_live");
         run.next_at = cp.expires_at;
         this.hooks.notify(run, "workflow.run.requires_action");
@@ -484,4 +484,19 @@ export class RunEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+/**
+ * What `human.requested` records of a checkpoint: enough to replay it (`wfr runs export` reads
+ * it back), never the answer. `expires_at` is an ISO time like every time the API shows.
+ */
+function checkpointEventData(cp: Checkpoint): Record<string, unknown> {
+  return {
+    checkpoint_id: cp.checkpoint_id,
+    kind: cp.kind,
+    reason: cp.reason,
+    ...(cp.instructions ? { instructions: cp.instructions } : {}),
+    ...(cp.stop_condition ? { stop_condition: cp.stop_condition } : {}),
+    expires_at: iso(cp.expires_at),
+  };
 }

@@ -3,7 +3,14 @@
 // client bound to it. Everything it does to the emulator goes through the
 // emulator's admin API (packages/emulator/README.md "Admin API"), the same
 // one a test would call by hand.
-import { type CatalogObject, type EmulatorOptions, startEmulator } from "@wfr/emulator";
+import { readFile } from "node:fs/promises";
+import {
+  type CatalogObject,
+  type EmulatorOptions,
+  parseRecordedRun,
+  type RecordedRun,
+  startEmulator,
+} from "@wfr/emulator";
 import {
   type AnyWorkflowDefinition,
   type ClientOptions,
@@ -58,6 +65,15 @@ export interface TestEnvironment {
   advance(ms: number): Promise<number>;
   /** Stops time skipping until the returned function is called. */
   pauseTimeSkipping(): () => void;
+  /**
+   * Replays a recorded run (`wfr runs export`, a file path or its JSON) for this workflow from the
+   * next launch on. Its outputs are checked against the workflow's generated outputs schema, so a
+   * recording that no longer fits the workflow (regenerated since) fails here, naming the field.
+   */
+  replay<W extends AnyWorkflowDefinition>(
+    workflow: W,
+    recorded: string | RecordedRun,
+  ): Promise<void>;
   /** Sets what runs of this workflow do from the next launch on. */
   setScenario<W extends AnyWorkflowDefinition>(
     workflow: W,
@@ -149,6 +165,18 @@ export async function createTestEnvironment(
           json,
         );
       },
+      replay: async (workflow, recorded) => {
+        const file =
+          typeof recorded === "string"
+            ? parseRecordedRun(JSON.parse(await readFile(recorded, "utf8")), recorded)
+            : recorded;
+        checkRecordedRun(workflow, file, found.name);
+        await admin(
+          "PUT",
+          `/environments/${encodeURIComponent(found.name)}/workflows/${encodeURIComponent(workflow.id)}/scenario`,
+          file.scenario,
+        );
+      },
       createKey,
       reset: async () => {
         await admin("POST", `/environments/${encodeURIComponent(found.name)}/reset`, {});
@@ -164,6 +192,43 @@ export async function createTestEnvironment(
   } catch (error) {
     await emulator.close();
     throw error;
+  }
+}
+
+/** A recorded run fits a workflow: the same id and environment, and outputs its generated schema accepts. */
+function checkRecordedRun(
+  workflow: AnyWorkflowDefinition,
+  recorded: RecordedRun,
+  environment: string,
+) {
+  const from = `the recorded run ${recorded.recorded_from.run_id}`;
+  if (recorded.workflow_id !== workflow.id)
+    throw new TestEnvironmentError(
+      `${from} is of workflow ${recorded.workflow_id}, not ${workflow.id} (${workflow.name})`,
+    );
+  if (recorded.environment !== environment)
+    throw new TestEnvironmentError(
+      `${from} is of environment ${recorded.environment}, not ${environment}`,
+    );
+  for (const step of recorded.scenario.steps) {
+    if (!("succeed" in step) || !step.succeed.outputs) continue;
+    // A file given by bytes stands where a download reference will be.
+    const outputs = JSON.parse(JSON.stringify(step.succeed.outputs), (_key, value) =>
+      value && typeof value === "object" && "$file" in value && Object.keys(value).length === 1
+        ? {
+            download_url: "http://127.0.0.1/_files/recorded",
+            filename: value.$file.filename,
+            mime_type: value.$file.mime_type,
+            size_bytes: 0,
+            expires_at: null,
+          }
+        : value,
+    );
+    const issues = workflow.checkOutputs(outputs);
+    if (issues.length > 0)
+      throw new TestEnvironmentError(
+        `${from} does not fit ${workflow.name} as generated now: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`,
+      );
   }
 }
 

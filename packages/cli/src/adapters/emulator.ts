@@ -6,3 +6,24 @@ export async function launch(options: import("@wfr/emulator").EmulatorOptions) {
   const { launchEmulator } = await import("@wfr/emulator");
   return launchEmulator(options);
 }
+
+/** Reads recorded-run files (`wfr runs export`) for `--scenario`; errors name the file. */
+export async function readRecordedRuns(files: readonly string[]) {
+  const { parseRecordedRun } = await import("@wfr/emulator");
+  const { readFileSync } = await import("node:fs");
+  return files.map((file) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, "utf8"));
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+    return parseRecordedRun(json, file);
+  });
+}
+
+/** The recorded-run scenario of a finished run (`wfr runs export`). */
+export async function recordRun(input: import("@wfr/emulator").RecordedRunInput) {
+  const { recordRun: record } = await import("@wfr/emulator");
+  return record(input);
+}

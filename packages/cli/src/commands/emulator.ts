@@ -1,6 +1,6 @@
 // `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
 import { readFileSync } from "node:fs";
-import { launch } from "../adapters/emulator.js";
+import { launch, readRecordedRuns } from "../adapters/emulator.js";
 import { CliError } from "../cli-error.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -14,11 +14,19 @@ export async function emulatorCommand(options: {
   clock: "real" | "virtual";
   admin: boolean;
   webhookSecretFile?: string;
+  scenario?: string[];
 }): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`--port: bad port ${options.port}`, EXIT.USAGE);
+  let recordedRuns: Awaited<ReturnType<typeof readRecordedRuns>> = [];
+  try {
+    recordedRuns = await readRecordedRuns(options.scenario ?? []);
+  } catch (error) {
+    throw new CliError(`--scenario ${(error as Error).message}`, EXIT.USAGE);
+  }
   const { running, environments } = await launch({
+    recordedRuns,
     port,
     host: options.host,
     clock: options.clock,
@@ -33,6 +41,10 @@ export async function emulatorCommand(options: {
   });
   process.stdout.write(`wfr emulator listening on ${running.url}\n`);
   process.stdout.write(`  web application: ${running.url}/\n`);
+  for (const r of recordedRuns)
+    process.stdout.write(
+      `  replaying ${r.recorded_from.run_id} (${r.recorded_from.status}) for ${r.environment} ${r.workflow_id}\n`,
+    );
   process.stdout.write(`  sign in (one-time link): ${running.signInUrl}\n`);
   for (const e of environments) {
     process.stdout.write(
