@@ -93,9 +93,10 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
       "delete the generated code of an environment whose definition is gone (repeatable)",
       collect,
     )
+    .option("--watch", "generate again after every change under schemas/ (Ctrl-C stops)")
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr generate\n  wfr generate --check\n  wfr generate --allow-remove staging",
+      "\nExamples:\n  wfr generate\n  wfr generate --check\n  wfr generate --watch\n  wfr generate --allow-remove staging",
     )
     .action(
       run(

@@ -16,8 +16,27 @@ export async function generateCommand(options: {
   check?: boolean;
   config?: string;
   allowRemove?: string[];
+  watch?: boolean;
 }): Promise<number> {
   const config = loadConfig(process.cwd(), options.config);
+  if (options.watch) {
+    if (options.check) throw new CliError("--watch and --check do not go together", EXIT.USAGE);
+    const { watchGenerate } = await import("./generate-watch.js");
+    return watchGenerate({
+      schemas: resolve(config.root, config.schemas),
+      log: (line) => process.stderr.write(`${line}\n`),
+      generateOnce: () =>
+        runGenerate(
+          { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
+          {
+            schemas: resolve(config.root, config.schemas),
+            out: resolve(config.root, config.generatedOut),
+            check: false,
+            allowRemove: options.allowRemove ?? [],
+          },
+        ),
+    });
+  }
   const code = await runGenerate(
     { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
     {
