@@ -6,7 +6,6 @@ export type {
   MemoryEventStoreOptions,
 } from "./callback-event-store.js";
 export { createMemoryEventStore } from "./callback-event-store.js";
-export { verifyCallbackEventStore } from "./callback-event-store-conformance.js";
 export type {
   CallbackContext,
   CallbackHandlerOptions,
@@ -95,8 +94,6 @@ export {
   fingerprintBody,
   LaunchJournalInvariantError,
 } from "./launch-journal.js";
-export type { LaunchJournalUnderTest } from "./launch-journal-conformance.js";
-export { verifyLaunchJournal } from "./launch-journal-conformance.js";
 export type {
   JournaledLaunchSteps,
   LaunchIntentOptions,

@@ -1,28 +1,6 @@
-import {
-  createMemoryLaunchJournal,
-  fingerprintBody,
-  type LaunchJournal,
-  verifyLaunchJournal,
-} from "@wfr/runtime";
+// The memory journal's conformance run is in @wfr/testing (test/memory-stores.test.ts).
+import { createMemoryLaunchJournal, fingerprintBody, type LaunchJournal } from "@wfr/runtime";
 import { expect, it } from "vitest";
-
-it("the memory journal passes the LaunchJournal conformance check", async () => {
-  await verifyLaunchJournal(async () => ({ journal: createMemoryLaunchJournal() }));
-});
-
-it("the conformance check catches a journal that lets a second record change the key", async () => {
-  const real = createMemoryLaunchJournal();
-  const broken: LaunchJournal = {
-    ...real,
-    async record(intent) {
-      const stored = await real.record(intent);
-      return { ...stored, idempotencyKey: intent.idempotencyKey };
-    },
-  };
-  await expect(verifyLaunchJournal(async () => ({ journal: broken }))).rejects.toThrow(
-    /record is write-once/,
-  );
-});
 
 it("fingerprints the body bytes with SHA-256, the same for a string and its UTF-8 bytes", async () => {
   const body = '{"inputs":{"vendor_name":"Nørthwind"}}';

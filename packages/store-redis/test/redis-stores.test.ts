@@ -1,7 +1,7 @@
 // The stores against a real Redis server started for this file.
 import { randomUUID } from "node:crypto";
-import { verifyCallbackEventStore, verifyLaunchJournal } from "@wfr/runtime";
 import { type RedisServer, startRedisServer } from "@wfr/test-servers";
+import { verifyCallbackEventStore, verifyLaunchJournal } from "@wfr/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRedisStores } from "../src/index.js";
 

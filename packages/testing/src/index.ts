@@ -1,4 +1,10 @@
-// @wfr/testing: test your own code that calls the Workflow Run API.
+// @wfr/testing: test your own code that calls the Workflow Run API, and the conformance suites
+// every shared store must pass.
+export {
+  type ConformanceOptions,
+  verifyCallbackEventStore,
+} from "./callback-event-store-conformance.js";
+export { type LaunchJournalUnderTest, verifyLaunchJournal } from "./launch-journal-conformance.js";
 export {
   type CheckpointStep,
   fileOutput,

@@ -1,7 +1,7 @@
 // The conformance check every CallbackEventStore runs (memory here; Redis
 // and PostgreSQL in their own packages). It uses fresh random ids, so it can
 // run against a shared, already used store, and real time for lease expiry.
-import type { CallbackEventStore, ClaimResult } from "./callback-event-store.js";
+import type { CallbackEventStore, ClaimResult } from "@wfr/runtime";
 
 export interface ConformanceOptions {
   /** Lease used where expiry is tested; the check sleeps a little longer. Default 200 ms. */

@@ -2,7 +2,7 @@
 // PostgreSQL and Redis in their own packages). `open` must return a journal
 // that shares no intents with earlier ones (a fresh schema or key prefix),
 // because the listing rules need an empty journal.
-import { type LaunchJournal, LaunchJournalInvariantError } from "./launch-journal.js";
+import { type LaunchJournal, LaunchJournalInvariantError } from "@wfr/runtime";
 
 export interface LaunchJournalUnderTest {
   readonly journal: LaunchJournal;
