@@ -1,5 +1,5 @@
 // The memory journal's conformance run is in @wfr/testing (test/memory-stores.test.ts).
-import { createMemoryLaunchJournal, fingerprintBody, type LaunchJournal } from "@wfr/runtime";
+import { fingerprintBody } from "@wfr/runtime";
 import { expect, it } from "vitest";
 
 it("fingerprints the body bytes with SHA-256, the same for a string and its UTF-8 bytes", async () => {

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   createCallbackHandler,
   createClient,
-  createMemoryEventStore,
   file,
   InternalServerError,
   RecordingProcessingError,
