@@ -222,6 +222,41 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
 
   keyOptions(
     runs
+      .command("relaunch")
+      .description("launch the run's workflow again (a new run) with its inputs and any edits")
+      .argument("<runId>"),
+  )
+    .option(
+      "--input <name=value>",
+      "change an input, parsed by its declared type (repeatable)",
+      collect,
+    )
+    .option(
+      "--inputs <file.json>",
+      "the run's inputs, when the environment does not give them back",
+    )
+    .option(
+      "--file <field=path>",
+      "a file input (repeatable; attachment bytes are never given back)",
+      collect,
+    )
+    .option("--metadata <file.json>", "caller metadata (default: the run's)")
+    .option("--model <m>", "model override (default: the run's, where exposed)")
+    .option("--idempotency-key <k>", "reuse a key (after a crash: same run)")
+    .option("--wait", "wait until terminal or a person is needed")
+    .option("--json", "print the run envelope as JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  wfr runs relaunch run_123 --env production --input amount=13\n  wfr runs relaunch run_123 --inputs run_123.inputs.json --file invoice_pdf=inv.pdf",
+    )
+    .action(
+      run(
+        () => import("./commands/relaunch.js"),
+        (m) => m.relaunchCommand,
+      ),
+    );
+  keyOptions(
+    runs
       .command("export")
       .description("record a finished run into a scenario file the emulator replays")
       .argument("<runId>"),

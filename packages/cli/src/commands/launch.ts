@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { readEnvironmentModel } from "../adapters/codegen.js";
+import { readEnvironmentModel, type WorkflowModel } from "../adapters/codegen.js";
 import { fileInput, MAX_ATTACHMENT_BYTES, toCliError } from "../adapters/runtime.js";
 import { CliError } from "../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../connection.js";
@@ -23,7 +23,7 @@ const MIME: Record<string, string> = {
   json: "application/json",
 };
 
-function readJsonObject(flag: string, path: string): Record<string, unknown> {
+export function readJsonObject(flag: string, path: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
@@ -48,23 +48,42 @@ export async function launchCommand(
     json?: boolean;
   },
 ): Promise<number> {
-  const t = terminal();
   const { config, env, client } = await openConnection(options);
-  const dir = resolve(config.root, config.schemas, env.name);
+  const model = await readEnvironmentModel(definitionFile(config, env.name));
+  const workflow = findWorkflow(model.workflows, workflowRef);
+  const inputs = applyInputFlags(
+    workflow,
+    options.inputs ? readJsonObject("--inputs", options.inputs) : {},
+    options,
+  );
+  const metadata = options.metadata ? readJsonObject("--metadata", options.metadata) : undefined;
+  return launchAndReport(client, workflow.id, inputs, metadata, options);
+}
+
+/** The environment's committed definition, or a usage error saying how to get it. */
+export function definitionFile(
+  config: { root: string; schemas: string },
+  environment: string,
+): string {
+  const dir = resolve(config.root, config.schemas, environment);
   const definition = ["openapi.json", "openapi.yaml", "openapi.yml"]
     .map((n) => join(dir, n))
     .find((f) => existsSync(f));
   if (!definition)
     throw new CliError(
-      `no definition for ${env.name} in ${dir} (run \`wfr schemas pull ${env.name}\`)`,
+      `no definition for ${environment} in ${dir} (run \`wfr schemas pull ${environment}\`)`,
       EXIT.USAGE,
     );
-  const model = await readEnvironmentModel(definition);
-  const workflow = findWorkflow(model.workflows, workflowRef);
+  return definition;
+}
 
-  const inputs: Record<string, unknown> = options.inputs
-    ? readJsonObject("--inputs", options.inputs)
-    : {};
+/** `--input name=value` (parsed by the field's declared type) and `--file name=path`, over `base`. */
+export function applyInputFlags(
+  workflow: WorkflowModel,
+  base: Record<string, unknown>,
+  options: { input?: string[]; file?: string[] },
+): Record<string, unknown> {
+  const inputs = { ...base };
   for (const assignment of options.input ?? []) {
     const [name, raw] = splitAssignment("--input", assignment);
     inputs[name] = parseFieldValue(fieldOf(workflow, name, "--input"), raw);
@@ -93,12 +112,23 @@ export async function launchCommand(
     if (field.kind === "files") inputs[name] = [...((inputs[name] as unknown[]) ?? []), attachment];
     else inputs[name] = attachment;
   }
-  const metadata = options.metadata ? readJsonObject("--metadata", options.metadata) : undefined;
+  return inputs;
+}
+
+/** Launches with the idempotency key printed first, then prints the run or follows it (`--wait`). */
+export async function launchAndReport(
+  client: Awaited<ReturnType<typeof openConnection>>["client"],
+  workflowId: string,
+  inputs: Record<string, unknown>,
+  metadata: Record<string, unknown> | undefined,
+  options: { model?: string; idempotencyKey?: string; wait?: boolean; json?: boolean },
+): Promise<number> {
+  const t = terminal();
   const idempotencyKey = options.idempotencyKey ?? `wfr-cli-${randomUUID()}`;
   t.stderr.write(`wfr: idempotency key: ${idempotencyKey}\n`);
   let run: Awaited<ReturnType<typeof client.launch>>;
   try {
-    run = await client.launch(workflow.id, {
+    run = await client.launch(workflowId, {
       inputs,
       idempotencyKey,
       ...(metadata ? { metadata } : {}),
