@@ -33,8 +33,8 @@ export interface AgentApiKey {
   environment: string;
   workspace: string;
   scopes: ("workflows:run" | "runs:read")[];
-  /** Runs launched with this key are marked `source: "mcp"`. */
-  source: "mcp";
+  /** Runs launched with this key are marked with how they were started: through /mcp, or the web app. */
+  source: "mcp" | "app";
 }
 
 /** What the agent surface needs from the emulator. */
@@ -232,9 +232,14 @@ export class AgentSurface {
     return false;
   }
 
+  /** The in-memory API key the web application uses on loopback to launch as a person of this workspace. */
+  appKey(environment: string, workspace: string): string {
+    return this.agentKey(environment, workspace, "app");
+  }
+
   /** The in-memory API key the /mcp backend uses on loopback for one workspace. */
-  private agentKey(environment: string, workspace: string): string {
-    const id = JSON.stringify([environment, workspace]);
+  private agentKey(environment: string, workspace: string, source: "mcp" | "app" = "mcp"): string {
+    const id = JSON.stringify([environment, workspace, source]);
     const existing = this.agentKeys.get(id);
     if (existing) return existing.token;
     const token = `wfr_agent_${randomBytes(24).toString("base64url")}`;
@@ -245,7 +250,7 @@ export class AgentSurface {
         environment,
         workspace,
         scopes: ["workflows:run", "runs:read"],
-        source: "mcp",
+        source,
       },
     });
     return token;

@@ -34,7 +34,7 @@ export interface ApiKey {
   workspace: string;
   scopes: Scope[];
   /** Only on the in-memory keys of the /mcp backend (agent-surface.ts). */
-  source?: "mcp";
+  source?: "mcp" | "app";
 }
 
 export interface ServerConfig {

@@ -144,6 +144,6 @@ export interface RunRecord {
   /** The checkpoint currently awaited (index into checkpoints), or null. */
   waiting: number | null;
   event_seq: number;
-  /** How the run was started: the public API, or an agent through /mcp. */
-  source?: "api" | "mcp";
+  /** How the run was started: the public API, an agent through /mcp, or "Launch again" in the web app. */
+  source?: "api" | "mcp" | "app";
 }

@@ -49,6 +49,54 @@ export function webAppHost(st: EmulatorState): WebAppHost {
       return m?.[1] && st.portalSessions.get(m[1])?.everywhere ? m[1] : null;
     },
     sameOrigins: () => st.sameOrigins(),
+    relaunch: async (run, inputs) => {
+      // Through the public API with the web app's in-memory key of the run's workspace: the same
+      // checks, idempotency and journal as any launch, and the run is marked as started in the app.
+      const referenced = JSON.stringify(inputs);
+      const attachments = run.attachments
+        .filter((a) => referenced.includes(JSON.stringify(a.id)))
+        .map((a) => ({
+          id: a.id,
+          filename: a.filename,
+          mimeType: a.mimeType,
+          base64: Buffer.from(
+            `${a.filename}: the emulator keeps no attachment bytes; recorded ${a.size_bytes} bytes\n`,
+          ).toString("base64"),
+        }));
+      const exposesModel =
+        st.envs.get(run.environment)?.def.workflows.get(run.workflow_id)?.model === true;
+      const body = {
+        inputs,
+        metadata: run.metadata,
+        ...(exposesModel && run.model !== null ? { model: run.model } : {}),
+        ...(attachments.length > 0 ? { input_context: { attachments } } : {}),
+      };
+      const answer = await fetch(
+        `${st.links(run.environment).apiBase}/automations/${encodeURIComponent(run.workflow_id)}/runs`,
+        {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${st.agents.appKey(run.environment, run.workspace)}`,
+            "content-type": "application/json",
+          },
+          body: JSON.stringify(body),
+        },
+      );
+      const json = (await answer.json()) as {
+        run_id?: string;
+        code?: string;
+        error?: string;
+        details?: { field: string; reason: string }[];
+      };
+      if (answer.status === 202 && typeof json.run_id === "string")
+        return { ok: true, runId: json.run_id };
+      const details = (json.details ?? []).map((d) => `${d.field}: ${d.reason}`).join(", ");
+      return {
+        ok: false,
+        message:
+          `not launched: ${json.code ?? answer.status} ${json.error ?? ""}${details ? ` (${details})` : ""}`.trim(),
+      };
+    },
     answer: (run, checkpointId, response) => {
       // The same engine path and conflict rules as POST /runs/{runId}/human-input.
       const out = st.engine.answer(run, checkpointId === "" ? undefined : checkpointId, response);

@@ -209,7 +209,12 @@ ${d.flash ? html`<p class="flash" role="status">${d.flash}</p>` : ""}
 <dt>Idempotency key</dt><dd>${r.idempotency_key ?? "none"}</dd><dt>Model</dt><dd>${r.model ?? "default"}</dd>${r.error ? html`<dt>Error</dt><dd>${r.error.code ?? ""} ${r.error.message}</dd>` : ""}</dl>
 ${faults}
 ${human}
-<section aria-labelledby="inputs-h"><h2 id="inputs-h">Inputs (defaults applied)</h2>${jsonBlock(r.inputs)}</section>
+<section aria-labelledby="inputs-h"><h2 id="inputs-h">Inputs (defaults applied)</h2>${jsonBlock(r.inputs)}
+<details><summary>Launch again</summary><form method="post" action="${base}/relaunch" class="relaunch"><input type="hidden" name="csrf" value="${d.csrf}">
+<label for="relaunch-inputs">Inputs of the new run (JSON; edit as you like)</label>
+<textarea id="relaunch-inputs" name="inputs" rows="8" required>${JSON.stringify(r.inputs, null, 2)}</textarea>
+<p class="muted">A new run of this workflow, with this run's metadata and model, checked like any launch. File inputs keep their recorded attachments (name and type; the emulator never keeps the bytes).</p>
+<button type="submit">Launch again</button></form></details></section>
 <section aria-labelledby="meta-h"><h2 id="meta-h">Metadata</h2>${jsonBlock(r.metadata)}</section>
 <section aria-labelledby="events-h"><h2 id="events-h">Events</h2><ol class="timeline">${r.events.map(
     (e) =>

@@ -47,6 +47,14 @@ export interface WebAppHost {
   developerSession(req: IncomingMessage): string | null;
   sameOrigins(): ReadonlySet<string>;
   answer(run: RunRecord, checkpointId: string, response: unknown): { ok: boolean; message: string };
+  /**
+   * "Launch again": a new run of the run's workflow with these inputs, its metadata and model,
+   * through the public API (the same checks as any launch); the new run id, or the API's refusal.
+   */
+  relaunch(
+    run: RunRecord,
+    inputs: Record<string, unknown>,
+  ): Promise<{ ok: true; runId: string } | { ok: false; message: string }>;
   inject(run: RunRecord, kind: Fault["kind"], body: Record<string, unknown>): string | null;
   /** Arm a callback delivery fault (as the admin API does); the refusal, or null. */
   armDeliveryFault(
@@ -417,6 +425,28 @@ export async function handleWebApp(
       const run = h.run(path[1] as string, path[2] as string);
       if (!run) throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
       const back = `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(run.run_id)}`;
+      if (path[3] === "relaunch" && path.length === 4) {
+        const inputs = parseAnswer(form.get("inputs") ?? "");
+        if (inputs === null || typeof inputs !== "object" || Array.isArray(inputs)) {
+          redirect(r, `${back}?msg=${encodeURIComponent("inputs must be a JSON object")}`);
+          return true;
+        }
+        void h.relaunch(run, inputs as Record<string, unknown>).then(
+          (out) =>
+            redirect(
+              r,
+              out.ok
+                ? `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(out.runId)}?msg=${encodeURIComponent(`launched again from ${run.run_id}`)}`
+                : `${back}?msg=${encodeURIComponent(out.message)}`,
+            ),
+          (error: unknown) =>
+            redirect(
+              r,
+              `${back}?msg=${encodeURIComponent(`not launched: ${(error as Error).message}`)}`,
+            ),
+        );
+        return true;
+      }
       if (path[3] === "answer" && path.length === 4) {
         const out = h.answer(
           run,

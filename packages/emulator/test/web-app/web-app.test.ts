@@ -11,7 +11,15 @@ import { runMatches } from "../../src/web-app/pages.js";
 import { redactSignInPath, SIGN_IN_LINK_TTL_MS, SignInLinks } from "../../src/web-app/sign-in.js";
 import { parseAnswer } from "../../src/web-app/web-app.js";
 import { Receiver } from "../conformance/receiver.js";
-import { Harness, type Json, PORTAL, portalBody, sleep } from "../conformance/support.js";
+import {
+  Harness,
+  INVOICE,
+  invoiceBody,
+  type Json,
+  PORTAL,
+  portalBody,
+  sleep,
+} from "../conformance/support.js";
 
 describe("pure parts", () => {
   it("escapes every interpolated value and keeps nested fragments", () => {
@@ -268,4 +276,55 @@ describe("reset from the workflows page", () => {
       await emu.close();
     }
   }, 60_000);
+});
+
+describe("launch again from the run page", () => {
+  it("launches a new run with the edited inputs, the run's metadata and recorded attachments, marked app", async () => {
+    const h = await Harness.start();
+    try {
+      const c = await h.client();
+      const first = await c.start(INVOICE, invoiceBody({ metadata: { order: "o-1" } }));
+      const signIn = await fetch((await h.admin("POST", "/sign-in-links")).body.url, {
+        redirect: "manual",
+      });
+      const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+      const page = await (
+        await fetch(`${h.url}/_app/runs/production/${first.run_id}`, { headers: { cookie } })
+      ).text();
+      expect(page).toContain("Launch again");
+      expect(page).toContain("&#34;vendor_name&#34;: &#34;Acme Paper Co&#34;");
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+      const relaunch = (inputs: string) =>
+        fetch(`${h.url}/_app/runs/production/${first.run_id}/relaunch`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: `csrf=${encodeURIComponent(csrf)}&inputs=${encodeURIComponent(inputs)}`,
+          redirect: "manual",
+        });
+      const edited = { ...(invoiceBody().inputs as Record<string, Json>), amount: 99 };
+      const ok = await relaunch(JSON.stringify(edited));
+      expect(ok.status).toBe(303);
+      const location = ok.headers.get("location") ?? "";
+      const newId = /\/_app\/runs\/production\/(run_[^?]+)\?/.exec(location)?.[1] as string;
+      expect(newId).toBeDefined();
+      expect(newId).not.toBe(first.run_id);
+      const history = (await h.admin("GET", `/environments/production/runs/${newId}`)).body;
+      expect(history.inputs).toMatchObject({ vendor_name: "Acme Paper Co", amount: 99 });
+      expect(history.metadata).toEqual({ order: "o-1" });
+      expect(history.source).toBe("app");
+      expect(history.attachments).toMatchObject([{ id: "att_1", filename: "invoice.pdf" }]);
+
+      // Refusals come back to the run page as the API's words.
+      const refused = await relaunch(JSON.stringify({ ...edited, amount: "lots" }));
+      expect(decodeURIComponent(refused.headers.get("location") ?? "")).toContain(
+        "not launched: INVALID_INPUTS",
+      );
+      const notJson = await relaunch("[1]");
+      expect(decodeURIComponent(notJson.headers.get("location") ?? "")).toContain(
+        "inputs must be a JSON object",
+      );
+    } finally {
+      await h.close();
+    }
+  });
 });
