@@ -6,7 +6,6 @@ import {
   type CallbackEventStore,
   createCallbackHandler,
   createClient,
-  downloadFileOutput,
   type FileOutputReference,
   file,
   HumanWaitConflictError,
@@ -178,8 +177,12 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
       await invoices.saveRecording(row.id, download.contentType ?? "video/mp4", bytes);
     },
 
+    /**
+     * A file output's bytes, only from the environment or its storage origins (the runtime's
+     * download policy): a result cannot make the desk fetch and show anything else.
+     */
     async downloadOutputFile(reference: FileOutputReference): Promise<Response> {
-      return downloadFileOutput(reference);
+      return client.downloadFileOutput(reference);
     },
 
     /** The callback receiver: a hint to refresh from the API, deduplicated in the shared store. */

@@ -15,6 +15,7 @@ import {
   WorkflowNotLaunchableError,
   WorkflowRunApiError,
 } from "./errors.js";
+import { downloadFileOutput, type FileOutputReference } from "./file-output.js";
 import {
   type CallPolicy,
   createRetryingFetch,
@@ -75,6 +76,11 @@ export interface ClientOptions {
   readonly logger?: Logger;
   /** Time source for retries and polling (tests). */
   readonly clock?: Clock;
+  /**
+   * Origins of the service's file storage (`https://files.example.com`) that
+   * `downloadFileOutput` may fetch from, besides the environment's own root.
+   */
+  readonly fileOrigins?: readonly string[];
 }
 
 /** What `createBrowserAccessGrant` asks for. */
@@ -827,6 +833,28 @@ export function createClient(options: ClientOptions) {
   }
 
   /**
+   * Downloads a file output of a result from its `download_url`, only under
+   * the environment's root and the client's `fileOrigins` (plus any given
+   * here): https, or loopback http against the emulator; redirects only
+   * inside them. Anything else is a FileOutputDownloadRefusedError before any
+   * request, so result data cannot make a server fetch its own internals.
+   */
+  function downloadFile(
+    reference: FileOutputReference,
+    downloadOptions: {
+      readonly signal?: AbortSignal;
+      readonly allowedOrigins?: readonly string[];
+    } = {},
+  ): Promise<Response> {
+    return downloadFileOutput(reference, {
+      baseUrl,
+      allowedOrigins: [...(options.fileOrigins ?? []), ...(downloadOptions.allowedOrigins ?? [])],
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(downloadOptions.signal ? { signal: downloadOptions.signal } : {}),
+    });
+  }
+
+  /**
    * A short-lived grant for a browser to watch the run's live session from
    * exact origins, so that no page ever holds a workspace key
    * (docs/service-rules.md#portal-sessions-and-browser-access). The token is
@@ -892,6 +920,7 @@ export function createClient(options: ClientOptions) {
     waitForRun,
     waitForResult,
     watchRun,
+    downloadFileOutput: downloadFile,
     createBrowserAccessGrant,
     getBrowserAccessGrant,
     deleteBrowserAccessGrant,

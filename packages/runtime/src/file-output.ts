@@ -2,6 +2,7 @@
 // as given and never construct storage URLs (spec, "Result": "File outputs
 // are returned as download references; callers use those and never
 // construct storage URLs").
+import { type DownloadPolicy, fetchUnderPolicy } from "./download-policy.js";
 
 /** A `FileOutput` download reference as the result carries it. */
 export interface FileOutputReference {
@@ -12,7 +13,12 @@ export interface FileOutputReference {
   readonly expires_at?: string | null;
 }
 
-export interface DownloadFileOutputOptions {
+/**
+ * Where the download may go (download-policy.ts): under the environment's root (`baseUrl`, the
+ * client's when called through it) and the storage origins in `allowedOrigins`; one of them is
+ * required.
+ */
+export interface DownloadFileOutputOptions extends DownloadPolicy {
   readonly fetch?: typeof globalThis.fetch;
   readonly signal?: AbortSignal;
 }
@@ -29,18 +35,23 @@ export class FileOutputDownloadError extends Error {
 }
 
 /**
- * Fetches a file output's bytes from its `download_url`, unchanged. The URL
- * is pre-signed storage: no API key is sent with it.
+ * Fetches a file output's bytes from its `download_url`, unchanged, when the
+ * URL is inside the download policy (FileOutputDownloadRefusedError, before
+ * any request, otherwise). The URL is pre-signed storage: no API key is sent
+ * with it.
  */
 export async function downloadFileOutput(
   reference: FileOutputReference,
   options: DownloadFileOutputOptions = {},
 ): Promise<Response> {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const response = await doFetch(reference.download_url, {
-    method: "GET",
-    signal: options.signal ?? null,
-  });
+  const response = await fetchUnderPolicy(
+    reference.download_url,
+    reference.filename,
+    options,
+    doFetch,
+    options.signal,
+  );
   if (!response.ok) {
     await response.body?.cancel();
     throw new FileOutputDownloadError(response.status, reference.filename);

@@ -32,6 +32,8 @@ export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   RUNTIME_VERSION,
 } from "./client.js";
+export type { DownloadPolicy } from "./download-policy.js";
+export { FileOutputDownloadRefusedError } from "./download-policy.js";
 // Every error class (by HTTP status and by code); errorFromResponse stays internal.
 export type { WorkflowRunApiErrorOptions } from "./errors.js";
 export {

@@ -2,7 +2,7 @@
 // waits skip the emulator's virtual time, and typed scenarios drive its runs.
 import { performance } from "node:perf_hooks";
 import { environment as production, workflows } from "@wfr/generated/production";
-import { createClient, downloadFileOutput, file } from "@wfr/runtime";
+import { createClient, file } from "@wfr/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnvironment, fileOutput, scenario, type TestEnvironment } from "../src/index.js";
 
@@ -191,7 +191,9 @@ describe("createTestEnvironment", () => {
       mime_type: "application/pdf",
       size_bytes: receipt.length,
     });
-    const response = await downloadFileOutput(reference as NonNullable<typeof reference>);
+    const response = await env.client.downloadFileOutput(
+      reference as NonNullable<typeof reference>,
+    );
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(receipt);
   });
 

@@ -411,11 +411,9 @@ export async function exportCommand(
     const outputs = result.status === "succeeded" ? result.outputs : null;
     const files = new Map<string, Uint8Array>();
     if (options.fetchFiles && outputs) {
-      const { downloadFileOutput } = await import("@wfr/runtime");
       for (const reference of fileReferences(outputs)) {
-        const response = await downloadFileOutput(
-          reference as Parameters<typeof downloadFileOutput>[0],
-        );
+        // Only from the environment or its storage origins (the runtime's download policy).
+        const response = await client.downloadFileOutput(reference);
         files.set(reference.download_url, new Uint8Array(await response.arrayBuffer()));
       }
     }
