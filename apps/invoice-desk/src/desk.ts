@@ -6,6 +6,7 @@ import { serve } from "@hono/node-server";
 import { openPostgresStores } from "@wfr/store-postgres";
 import { authQueries } from "./auth.js";
 import { invoiceQueries, migrateDesk } from "./db.js";
+import { defaultAllowedHosts, type LoginThrottle } from "./security.js";
 import { createDeskApp } from "./server.js";
 import { createWorkflowService } from "./workflow-service.js";
 
@@ -25,6 +26,17 @@ export interface DeskOptions {
   readonly operator?: { readonly username: string; readonly password?: string | undefined };
   readonly pollIntervalMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * The URL browsers use (`https://desk.example.com`): its host is allowed, and with https the
+   * session cookie is Secure. Default: the listening address, plain http.
+   */
+  readonly publicUrl?: string | undefined;
+  /** More host names (with port) to answer to; any other Host is refused (421). */
+  readonly allowedHosts?: readonly string[];
+  /** Behind a proxy you run: believe X-Forwarded-Proto and X-Forwarded-For. */
+  readonly trustProxy?: boolean;
+  /** Login throttling (default: 5 failures per account, 20 per address, then backoff from 1 s). */
+  readonly loginThrottle?: LoginThrottle;
 }
 
 export interface RunningDesk {
@@ -58,11 +70,23 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     instance: options.instance ?? "desk",
     log,
   });
+  // Deliveries that anyone could forge: say so loudly unless this is the emulator on loopback.
+  if (!options.webhookSecret && options.callbackUrl && !isLoopbackUrl(options.baseUrl))
+    log(
+      "invoice-desk: WARNING: callbacks are accepted unsigned (no WFR_WEBHOOK_SECRET); anyone who can reach /callbacks/wfr can make the desk refresh and notify. Set the secret the service signs with.",
+    );
+  const publicUrl = options.publicUrl ? new URL(options.publicUrl) : undefined;
+  let allowed: readonly string[] = [];
   const app = createDeskApp({
     auth,
     invoices,
     service,
     callbackStore: stores.callbackEvents,
+    allowedHosts: () => allowed,
+    ...(publicUrl ? { publicProtocol: publicUrl.protocol === "https:" ? "https" : "http" } : {}),
+    ...(options.trustProxy ? { trustProxy: true } : {}),
+    ...(options.loginThrottle ? { loginThrottle: options.loginThrottle } : {}),
+    log,
   });
   const server = serve({
     fetch: app.fetch,
@@ -71,6 +95,10 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const address = server.address() as AddressInfo;
+  allowed = defaultAllowedHosts(options.host ?? "127.0.0.1", address.port, [
+    ...(publicUrl ? [publicUrl.host] : []),
+    ...(options.allowedHosts ?? []),
+  ]);
 
   // After a crash: invoices stored but never launched are launched now (same key, same run).
   await service.resumeUnlaunched();
@@ -94,4 +122,13 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
       await stores.close();
     },
   };
+}
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === "localhost" || host === "[::1]" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
 }

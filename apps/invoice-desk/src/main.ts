@@ -6,6 +6,9 @@
 //   WFR_CALLBACK_URL  the public URL the service POSTs callbacks to (optional; polling otherwise)
 //   WFR_WEBHOOK_SECRET  verify the deliveries' Standard Webhooks signatures (optional)
 //   DESK_OPERATOR, DESK_PASSWORD  the operator to create if missing
+//   DESK_PUBLIC_URL   the URL browsers use (https://desk.example.com: Secure cookies, its host allowed)
+//   DESK_ALLOWED_HOSTS  more host names (with port) to answer to, comma-separated (others: 421)
+//   DESK_TRUST_PROXY  1 behind a proxy you run: believe X-Forwarded-Proto / X-Forwarded-For
 import { startDesk } from "./desk.js";
 
 const required = (name: string) => {
@@ -25,6 +28,12 @@ const desk = await startDesk({
   host: process.env.HOST ?? "127.0.0.1",
   callbackUrl: process.env.WFR_CALLBACK_URL,
   webhookSecret: process.env.WFR_WEBHOOK_SECRET,
+  publicUrl: process.env.DESK_PUBLIC_URL,
+  allowedHosts: (process.env.DESK_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h !== ""),
+  trustProxy: process.env.DESK_TRUST_PROXY === "1",
   operator: {
     username: process.env.DESK_OPERATOR ?? "operator",
     password: process.env.DESK_PASSWORD,

@@ -1,14 +1,17 @@
 // The desk's HTTP surface: Web-standard handlers on Hono. Every page but the
 // sign-in needs a session; every form POST needs the session's CSRF token
 // and a same-origin Origin header. The API key stays on the server.
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { CallbackEventStore } from "@wfr/runtime";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type authQueries, csrfTokenMatches, SESSION_COOKIE, type Session } from "./auth.js";
 import { crashPoint } from "./crash.js";
 import type { InvoiceQueries } from "./db.js";
 import { type Html, renderHtml } from "./html.js";
 import { invoiceDetailPage, invoiceListPage, invoiceRows, loginPage, uploadPage } from "./pages.js";
+import { contentDisposition, hostAllowList, LoginThrottle, sameOriginPosts } from "./security.js";
 import type { WorkflowService } from "./workflow-service.js";
 
 export interface DeskServerOptions {
@@ -16,12 +19,32 @@ export interface DeskServerOptions {
   readonly invoices: InvoiceQueries;
   readonly service: WorkflowService;
   readonly callbackStore: CallbackEventStore;
-  /** Set the Secure flag on the session cookie (when served over HTTPS). */
-  readonly secureCookies?: boolean;
+  /** Host names (with port) the desk answers to; anything else is 421 (DNS rebinding). */
+  readonly allowedHosts: () => readonly string[];
+  /**
+   * How browsers reach the desk: "https" sets the session cookie's Secure flag and is the origin
+   * forms must come from. Behind a TLS-terminating proxy, set it (or `trustProxy`).
+   */
+  readonly publicProtocol?: "http" | "https";
+  /** Believe the proxy's X-Forwarded-Proto and X-Forwarded-For (only behind a proxy you run). */
+  readonly trustProxy?: boolean;
+  /** Failed sign-ins per account and per address, with backoff. */
+  readonly loginThrottle?: LoginThrottle;
+  readonly log?: (line: string) => void;
 }
 
 type Env = { Variables: { session: Session; sessionToken: string } };
 const MAX_PDF_BYTES = 25 * 1024 * 1024; // the API's per-attachment limit
+/** Bodies above these are refused (413) before anything is parsed. */
+const BODY_LIMITS = {
+  login: 16 * 1024,
+  form: 64 * 1024,
+  upload: MAX_PDF_BYTES + 64 * 1024,
+  callback: 1024 * 1024,
+} as const;
+
+const tooLarge = (limit: number) =>
+  bodyLimit({ maxSize: limit, onError: (c) => c.text("request body too large", 413) });
 
 const page = (c: Context, markup: Html, status = 200) =>
   c.html(renderHtml(markup), status as 200, {
@@ -33,33 +56,60 @@ export function createDeskApp(options: DeskServerOptions) {
   const { auth, invoices, service } = options;
   const app = new Hono<Env>();
   const callbackHandler = service.callbackHandler(options.callbackStore);
+  const throttle = options.loginThrottle ?? new LoginThrottle();
+  const protocolOf = (c: Context): "http" | "https" =>
+    options.publicProtocol ??
+    (options.trustProxy && c.req.header("x-forwarded-proto") === "https" ? "https" : "http");
+  const addressOf = (c: Context): string => {
+    const forwarded = options.trustProxy
+      ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim()
+      : undefined;
+    return forwarded || (getConnInfo(c).remote.address ?? "unknown");
+  };
 
-  // The service's deliveries: no session, no CSRF; deduplicated and confirmed with the API.
+  // Every request: only to this desk's own host names (DNS rebinding), bodies bounded per route.
+  app.use("*", hostAllowList(options.allowedHosts));
+  app.use("/callbacks/*", tooLarge(BODY_LIMITS.callback));
+  app.use("/login", tooLarge(BODY_LIMITS.login));
+  app.post("/invoices", tooLarge(BODY_LIMITS.upload));
+  app.use("*", async (c, next) => {
+    if (
+      c.req.method === "POST" &&
+      c.req.path !== "/invoices" &&
+      !c.req.path.startsWith("/callbacks/")
+    )
+      return tooLarge(BODY_LIMITS.form)(c, next);
+    await next();
+  });
+
+  // The service's deliveries: no session, no CSRF; signature checked when a secret is set,
+  // deduplicated and confirmed with the API.
   app.post("/callbacks/wfr", (c) => callbackHandler(c.req.raw));
 
   // Same-origin POSTs only: a cross-site form cannot act for a signed-in operator.
-  app.use("*", async (c, next) => {
-    if (c.req.method === "POST") {
-      const origin = c.req.header("origin");
-      const host = c.req.header("host");
-      if (origin && host && new URL(origin).host !== host)
-        return c.text("cross-site request refused", 403);
-      if (c.req.header("sec-fetch-site") === "cross-site")
-        return c.text("cross-site request refused", 403);
-    }
-    await next();
-  });
+  app.use("*", async (c, next) => sameOriginPosts(() => protocolOf(c))(c, next));
 
   app.get("/login", (c) => page(c, loginPage()));
   app.post("/login", async (c) => {
     const form = await c.req.parseBody();
-    const token = await auth.signIn(String(form.username ?? ""), String(form.password ?? ""));
-    if (!token) return page(c, loginPage("Wrong name or password."), 401);
+    const username = String(form.username ?? "");
+    const address = addressOf(c);
+    const wait = throttle.retryAfterMs(username, address);
+    if (wait > 0) {
+      c.header("retry-after", String(Math.ceil(wait / 1000)));
+      return page(c, loginPage("Too many failed sign-ins: wait a moment and try again."), 429);
+    }
+    const token = await auth.signIn(username, String(form.password ?? ""));
+    if (!token) {
+      throttle.failed(username, address);
+      return page(c, loginPage("Wrong name or password."), 401);
+    }
+    throttle.succeeded(username, address);
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: "Lax",
       path: "/",
-      secure: options.secureCookies ?? false,
+      secure: protocolOf(c) === "https",
     });
     return c.redirect("/", 303);
   });
@@ -195,13 +245,33 @@ export function createDeskApp(options: DeskServerOptions) {
     if (!reference || typeof reference !== "object" || !("download_url" in reference)) {
       return c.text("no such file output", 404);
     }
-    const response = await service.downloadOutputFile(reference as never);
+    let response: Response;
+    try {
+      response = await service.downloadOutputFile(reference as never);
+    } catch (error) {
+      // Refused by the download policy, or the storage failed: said without internals.
+      const refused = (error as { code?: string }).code === "FILE_OUTPUT_DOWNLOAD_REFUSED";
+      return c.text(
+        refused
+          ? "this file output points outside the environment; it was not downloaded"
+          : "the file output could not be downloaded",
+        502,
+      );
+    }
     return new Response(response.body, {
       headers: {
         "content-type": response.headers.get("content-type") ?? "application/octet-stream",
-        "content-disposition": `attachment; filename="${String((reference as { filename?: string }).filename ?? "file").replace(/["\\\r\n]/g, "_")}"`,
+        "content-disposition": contentDisposition(
+          String((reference as { filename?: string }).filename ?? "file"),
+        ),
       },
     });
+  });
+
+  // Whatever else goes wrong: a plain 500, the details only in the log, never to the browser.
+  app.onError((error, c) => {
+    options.log?.(`invoice-desk: ${c.req.method} ${c.req.path} failed: ${error.name}`);
+    return c.text("internal error", 500);
   });
 
   return app;

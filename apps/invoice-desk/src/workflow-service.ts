@@ -208,11 +208,13 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
           options.instance ?? "desk",
         );
       };
+      // Signed deliveries only, whenever a secret is configured (Standard Webhooks).
       return createCallbackHandler({
         client,
         store,
         onCompleted,
         onRequiresAction,
+        ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
       });
     },
   };
