@@ -229,6 +229,11 @@ function prepare(schema: JsonSchema, dialect: SchemaDialect): JsonSchema {
       );
     else setOwn(out, k, v);
   }
+  // `enum: []` allows nothing (JSON Schema), but Ajv refuses to compile it.
+  if (Array.isArray(out.enum) && out.enum.length === 0) {
+    delete out.enum;
+    out.not = {};
+  }
   // Ajv compiles `properties: {__proto__: ...}` to nothing; a pattern
   // matching exactly that name reads the same (it is never additional).
   if (isObject<JsonSchema>(out.properties) && Object.hasOwn(out.properties, "__proto__")) {

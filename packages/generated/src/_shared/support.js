@@ -265,6 +265,46 @@ export function constraints(rules) {
             ctx.addIssue({ code: "custom", message: problem, input: value });
     };
 }
+/**
+ * The check of an object's `__proto__` key, which the generated object shapes skip
+ * (even a strict object's unknown-key check): against `schema` when the
+ * object declares such a field (or a schema for every other key), as an
+ * unknown key when it is closed. `required`: the field must be there.
+ */
+export function protoKey(schema, required) {
+    return (value, ctx) => {
+        if (value === null || typeof value !== "object" || Array.isArray(value))
+            return;
+        if (!Object.hasOwn(value, "__proto__")) {
+            if (required)
+                ctx.addIssue({
+                    code: "custom",
+                    message: "Required input is missing",
+                    input: undefined,
+                    path: ["__proto__"],
+                });
+            return;
+        }
+        const field = Object.getOwnPropertyDescriptor(value, "__proto__")?.value;
+        if (schema === undefined) {
+            ctx.addIssue({
+                code: "unrecognized_keys",
+                message: 'Unrecognized key: "__proto__"',
+                input: value,
+                keys: ["__proto__"],
+            });
+            return;
+        }
+        const result = schema.safeParse(field);
+        for (const issue of result.error?.issues ?? [])
+            ctx.addIssue({
+                code: "custom",
+                message: issue.message,
+                input: field,
+                path: ["__proto__", ...issue.path],
+            });
+    };
+}
 /** Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes. */
 export class InvalidInputsError extends Error {
     name = "InvalidInputsError";
