@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
+import { DRAFT4_UNSUPPORTED_KEYWORDS, UNSUPPORTED_KEYWORDS } from "@wfr/definition-reader";
 import { DefinitionError } from "./definition-error.js";
 import { assignIdentifiers, IdentifierError } from "./identifiers.js";
 import { sameJson } from "./json-equal.js";
@@ -297,39 +298,6 @@ function readWorkflow(
 
 type Side = "input" | "output";
 
-/**
- * Schema keywords the model does not express. `allOf` is merged, `const` is
- * an enum of one value, and `oneOf` / `anyOf` / type lists are unions before
- * a field is read; these remain.
- */
-const UNSUPPORTED_KEYWORDS = [
-  "not",
-  "if",
-  "then",
-  "else",
-  "patternProperties",
-  "prefixItems",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "propertyNames",
-  "contains",
-  "minContains",
-  "maxContains",
-  "minProperties",
-  "maxProperties",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$recursiveRef",
-  "$recursiveAnchor",
-  "$anchor",
-  "$id",
-  "$schema",
-  "$vocabulary",
-] as const;
 /** Keywords that hold only for values of one JSON type (JSON Schema: other values pass them). */
 const TYPED_KEYWORDS = [
   "minimum",
@@ -401,7 +369,7 @@ class FieldReader {
 
   /** The unsupported keywords of this definition's version (`id` is draft 4's `$id`). */
   private unsupportedKeywords(): readonly string[] {
-    return this.openapi30 ? [...UNSUPPORTED_KEYWORDS, "id"] : UNSUPPORTED_KEYWORDS;
+    return this.openapi30 ? DRAFT4_UNSUPPORTED_KEYWORDS : UNSUPPORTED_KEYWORDS;
   }
 
   /**

@@ -4,8 +4,16 @@
 // (merged over the target), and cycles (reported, never followed forever).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import {
+  isConstraining,
+  JsonPointerError,
+  parseFragmentPointer,
+  resolveJsonPointer,
+} from "@wfr/definition-reader";
 import { parse as parseYaml } from "yaml";
 import { DefinitionError } from "./definition-error.js";
+
+export { ANNOTATION_KEYWORDS, isConstraining } from "@wfr/definition-reader";
 
 /** A schema (or any node) together with where it came from. */
 export interface Located {
@@ -172,30 +180,6 @@ export function rebaseRefs(
   );
 }
 
-/** Keywords that describe a value without constraining it (kept beside a `$ref` in any version). */
-export const ANNOTATION_KEYWORDS = new Set([
-  "description",
-  "title",
-  "default",
-  "example",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "$comment",
-  "discriminator",
-  "externalDocs",
-  "xml",
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-]);
-
-/** Whether a sibling of `$ref` constrains values (anything but an annotation or an `x-` extension). */
-export function isConstraining(keyword: string): boolean {
-  return !ANNOTATION_KEYWORDS.has(keyword) && !keyword.startsWith("x-");
-}
-
 /**
  * What `deref` does with keywords beside a `$ref` that constrain values:
  * `stop` (OpenAPI 3.1, JSON Schema 2020-12: both hold, so the node is
@@ -249,20 +233,25 @@ export class RefResolver {
         `broken $ref: ${JSON.stringify(pointer)} is not a JSON pointer`,
       );
     }
-    let node: unknown = doc;
-    for (const raw of pointer.slice(1).split("/")) {
-      const segment = decodeUriComponentAt(raw, this.display(from.file), from.pointer)
-        .replace(/~1/g, "/")
-        .replace(/~0/g, "~");
-      if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) {
-        throw new DefinitionError(
-          this.display(from.file),
-          from.pointer,
-          `broken $ref: ${this.display(file)}#${pointer} does not exist`,
-        );
-      }
-      node = (node as Record<string, unknown>)[segment];
+    let tokens: string[];
+    try {
+      // RFC 6901 section 6: the fragment is percent-decoded, then read as a pointer.
+      tokens = parseFragmentPointer(pointer);
+    } catch (error) {
+      if (!(error instanceof JsonPointerError)) throw error;
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `broken $ref: ${error.message}`,
+      );
     }
+    const node = resolveJsonPointer(doc, tokens);
+    if (node === undefined)
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `broken $ref: ${this.display(file)}#${pointer} does not exist`,
+      );
     return { node, file, pointer };
   }
 

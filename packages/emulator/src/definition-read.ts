@@ -2,6 +2,12 @@
 // JSON or YAML) back into workflows the emulator serves.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import {
+  JsonPointerError,
+  parseFragmentPointer,
+  resolveJsonPointer,
+  UNSUPPORTED_KEYWORDS,
+} from "@wfr/definition-reader";
 import { parse as parseYaml } from "yaml";
 import { isObject } from "./json-text.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./types.js";
@@ -11,15 +17,18 @@ export class DefinitionError extends Error {}
 
 function pointer(doc: JsonSchema, ref: string): JsonSchema {
   if (!ref.startsWith("#/")) throw new DefinitionError(`unsupported external $ref ${ref}`);
-  let cur = doc;
-  for (const raw of ref.slice(2).split("/")) {
-    const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObject<JsonSchema>(cur) || !Object.hasOwn(cur, part)) {
-      throw new DefinitionError(`$ref ${ref} points at nothing`);
-    }
-    cur = cur[part];
+  let tokens: string[];
+  try {
+    // RFC 6901 section 6: the fragment is percent-decoded, then read as a pointer.
+    tokens = parseFragmentPointer(ref.slice(1));
+  } catch (error) {
+    if (error instanceof JsonPointerError)
+      throw new DefinitionError(`$ref ${ref}: ${error.message}`);
+    throw error;
   }
-  return cur;
+  const target = resolveJsonPointer(doc, tokens);
+  if (target === undefined) throw new DefinitionError(`$ref ${ref} points at nothing`);
+  return target;
 }
 
 /** How a definition's schemas are read: OpenAPI 3.1 is JSON Schema 2020-12, 3.0 is draft 4 plus `nullable`. */
@@ -103,40 +112,6 @@ export function normalizeSchema(
   }
   return out;
 }
-
-/**
- * JSON Schema keywords wfr does not support in inputs: the generator refuses
- * them (codegen README), so the emulator refuses the same definitions
- * rather than accept launches the generated validators cannot check.
- */
-export const UNSUPPORTED_KEYWORDS = [
-  "not",
-  "if",
-  "then",
-  "else",
-  "patternProperties",
-  "prefixItems",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "propertyNames",
-  "contains",
-  "minContains",
-  "maxContains",
-  "minProperties",
-  "maxProperties",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$recursiveRef",
-  "$recursiveAnchor",
-  "$anchor",
-  "$id",
-  "$schema",
-  "$vocabulary",
-] as const;
 
 const SUBSCHEMA_MAPS = new Set(["properties", "$defs", "definitions"]);
 const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf"]);

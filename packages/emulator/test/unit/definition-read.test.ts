@@ -87,3 +87,18 @@ describe("readDefinition: schemas as JSON Schema reads them", () => {
     ).toThrow(DefinitionError);
   });
 });
+
+describe("readDefinition: $ref pointers (RFC 6901)", () => {
+  it("reads #/a%7E1b as the key a/b, and ~0 / percent escapes", () => {
+    const schemas = {
+      "a/b": { type: "integer", maximum: 3 },
+      "a~1b": { type: "string" },
+      "m~n x": { type: "string", maxLength: 1 },
+    };
+    const slash = validator(doc("3.1.0", { $ref: "#/components/schemas/a%7E1b" }, schemas));
+    expect(slash(2)).toBe(true);
+    expect(slash("x")).toBe(false);
+    const tilde = validator(doc("3.1.0", { $ref: "#/components/schemas/m~0n%20x" }, schemas));
+    expect(tilde("ab")).toBe(false);
+  });
+});
