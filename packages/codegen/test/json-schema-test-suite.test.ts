@@ -390,6 +390,10 @@ describe("JSON-Schema-Test-Suite: generated validator and emulator", () => {
           if (refusal === undefined && ours === undefined)
             throw new Error(`${where}: no generated workflow ${id}`);
           const emulator = emulatorFor(suite, group);
+          if (unsupported.length === 0 && typeof emulator === "string")
+            problems.push(
+              `${where}: only supported keywords, yet the emulator refused: ${emulator}`,
+            );
           for (const test of group.tests) {
             row.cases++;
             const label = `${where} / ${test.description}`;
