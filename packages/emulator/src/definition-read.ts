@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
+  DRAFT4_UNSUPPORTED_KEYWORDS,
   JsonPointerError,
   parseFragmentPointer,
   resolveJsonPointer,
@@ -118,9 +119,13 @@ const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf"]);
 const VALUE_KEYWORDS = new Set(["const", "enum", "default", "example", "examples"]);
 
 /** Throws naming the first unsupported keyword in a (normalized) schema, with its path. */
-function refuseUnsupported(schema: JsonSchema, where: string): void {
+function refuseUnsupported(
+  schema: JsonSchema,
+  where: string,
+  keywords: readonly string[] = UNSUPPORTED_KEYWORDS,
+): void {
   if (!isObject<JsonSchema>(schema)) return;
-  for (const keyword of UNSUPPORTED_KEYWORDS)
+  for (const keyword of keywords)
     if (Object.hasOwn(schema, keyword))
       throw new DefinitionError(`${where}: \`${keyword}\` is not supported`);
   if (Array.isArray(schema.items))
@@ -128,10 +133,12 @@ function refuseUnsupported(schema: JsonSchema, where: string): void {
   for (const [k, v] of Object.entries(schema)) {
     if (VALUE_KEYWORDS.has(k)) continue;
     if (SUBSCHEMA_MAPS.has(k) && isObject<JsonSchema>(v))
-      for (const [name, s] of Object.entries(v)) refuseUnsupported(s, `${where}/${k}/${name}`);
+      for (const [name, s] of Object.entries(v))
+        refuseUnsupported(s, `${where}/${k}/${name}`, keywords);
     else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v))
-      for (const [i, s] of v.entries()) refuseUnsupported(s, `${where}/${k}/${i}`);
-    else if (k === "items" || k === "additionalProperties") refuseUnsupported(v, `${where}/${k}`);
+      for (const [i, s] of v.entries()) refuseUnsupported(s, `${where}/${k}/${i}`, keywords);
+    else if (k === "items" || k === "additionalProperties")
+      refuseUnsupported(v, `${where}/${k}`, keywords);
   }
 }
 
@@ -171,7 +178,11 @@ export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDe
     if (!inputsRaw)
       throw new DefinitionError(`${where}: launch body schema has no \`inputs\` property`);
     const inputs = normalizeSchema(doc, inputsRaw, [], reading);
-    refuseUnsupported(inputs, `${where}: inputs`);
+    refuseUnsupported(
+      inputs,
+      `${where}: inputs`,
+      reading.dialect === "draft-04" ? DRAFT4_UNSUPPORTED_KEYWORDS : UNSUPPORTED_KEYWORDS,
+    );
     const outputs = xw.outputs
       ? normalizeSchema(doc, xw.outputs, [], reading)
       : { type: "object", properties: {} };
