@@ -665,7 +665,38 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
     );
   }
   if (b.kind === "union" && a.kind === "union") diffUnionVariants(side, path, b, a, emit);
+  if (b.kind === "all" && a.kind === "all") diffAllParts(side, path, b, a, emit);
   diffUnclassifiedKeys(side, path, b, a, emit);
+}
+
+/**
+ * The parts of a schema whose every part must hold (kind `all`): compared
+ * part by part with every rule when both sides have as many parts (path
+ * `inputs.a(all of 2)`); a part added or removed is reported as breaking.
+ */
+function diffAllParts(side: Side, path: string, b: FieldModel, a: FieldModel, emit: Emit): void {
+  const before = b.variants ?? [];
+  const after = a.variants ?? [];
+  if (before.length === after.length) {
+    before.forEach((part, i) =>
+      diffField(
+        side,
+        `${path}(all of ${i + 1})`,
+        { ...part, required: true },
+        { ...(after[i] as FieldModel), required: true },
+        emit,
+      ),
+    );
+    return;
+  }
+  emit(
+    "breaking",
+    `${side}-schema-changed`,
+    path,
+    `The parts of ${side} \`${path}\` that must all hold changed (${before.length} -> ${after.length}); review it by hand.`,
+    before.map(describeField),
+    after.map(describeField),
+  );
 }
 
 /**
