@@ -195,6 +195,18 @@ const combinators = {
     either: { type: ["string", "integer"], minimum: 1 },
     preset: { enum: [{ size: "a4", copies: 1 }, ["x", 2]] },
     flag: { enum: [true] },
+    // `type` and `properties` beside `oneOf`: every part holds (kind all, a TypeScript intersection).
+    tagged: {
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "string" } },
+      oneOf: [{ required: ["a"] }, { required: ["b"] }],
+    },
+    // No `type`: the rule holds for numbers only.
+    untyped: { minimum: 1 },
+    // `false`: no value (optional, so it may only be left out).
+    nothing: false,
+    // `required` beyond `properties`.
+    extra: { type: "object", required: ["x"] },
   },
 };
 
@@ -235,6 +247,9 @@ describe("allOf, oneOf, anyOf, const, type lists and JSON enum values", () => {
         `export const badAmount: Inputs = { ${good.replace('"12"', "true")} }; // BAD_AMOUNT`,
         `export const badPreset: Inputs = { ${good.replace('{ size: "a4", copies: 1 }', '{ size: "a5", copies: 1 }')} }; // BAD_PRESET`,
         `export const badEither: Inputs = { ${good.replace('"x"', "false")} }; // BAD_EITHER`,
+        `export const badNothing: Inputs = { ${good}, nothing: 1 }; // BAD_NOTHING`,
+        `export const badTagged: Inputs = { ${good}, tagged: { a: 1 } }; // BAD_TAGGED`,
+        `export const okTagged: Inputs = { ${good}, tagged: { a: "x" }, untyped: "any", extra: { x: null } };`,
         "export function read(o: Outputs): string {",
         `  const t: number | string = o.total;`,
         `  return o.source === null || o.source === undefined ? String(t) : o.source.street;`,
@@ -245,7 +260,16 @@ describe("allOf, oneOf, anyOf, const, type lists and JSON enum values", () => {
       const diagnostics = typeCheck(dir, roots, { exactOptionalPropertyTypes: true });
       expect(diagnostics.filter((d) => d.file !== "app.ts")).toEqual([]);
       expect([...new Set(diagnostics.map((d) => d.line))].sort()).toEqual(
-        ["NO_ZIP", "BAD_KIND", "BAD_AMOUNT", "BAD_PRESET", "BAD_EITHER", "BAD_TOTAL"]
+        [
+          "NO_ZIP",
+          "BAD_KIND",
+          "BAD_AMOUNT",
+          "BAD_PRESET",
+          "BAD_EITHER",
+          "BAD_NOTHING",
+          "BAD_TAGGED",
+          "BAD_TOTAL",
+        ]
           .map((m) => lineOf(app, m))
           .sort(),
       );
