@@ -795,6 +795,8 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   minItems: "compared",
   maxItems: "compared",
   uniqueItems: "compared",
+  minProperties: "compared",
+  maxProperties: "compared",
   fields: "compared",
   additionalProperties: "compared",
   values: "compared",
@@ -895,11 +897,19 @@ const CONSTRAINT_KEYS = [
   "minItems",
   "maxItems",
   "uniqueItems",
+  "minProperties",
+  "maxProperties",
 ] as const satisfies readonly (keyof FieldModel)[];
 
 /** A count limit: the length of a text, the number of items of an array. */
 interface CountLimit {
-  readonly key: "maxLength" | "minLength" | "maxItems" | "minItems";
+  readonly key:
+    | "maxLength"
+    | "minLength"
+    | "maxItems"
+    | "minItems"
+    | "maxProperties"
+    | "minProperties";
   readonly slug: string;
   readonly what: string;
   /** An upper limit narrows when lowered; a lower one when raised. */
@@ -911,6 +921,18 @@ const COUNT_LIMITS: readonly CountLimit[] = [
   { key: "minLength", slug: "min-length", what: "minimum length", upper: false },
   { key: "maxItems", slug: "max-items", what: "maximum number of items", upper: true },
   { key: "minItems", slug: "min-items", what: "minimum number of items", upper: false },
+  {
+    key: "maxProperties",
+    slug: "max-properties",
+    what: "maximum number of properties",
+    upper: true,
+  },
+  {
+    key: "minProperties",
+    slug: "min-properties",
+    what: "minimum number of properties",
+    upper: false,
+  },
 ];
 
 /** A numeric bound: `minimum` and `exclusiveMinimum` are one lower bound, the larger (exclusive on a tie) wins. */

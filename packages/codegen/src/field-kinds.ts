@@ -198,18 +198,20 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
         ctx.side === "input" && (f.additionalProperties === true || f.values !== undefined),
       );
     },
-    schema: (f, ctx) => {
+    schema: (f, ctx, rules) => {
       const fields = f.fields ?? [];
       if (f.values !== undefined && fields.length === 0)
-        return `z.record(z.string(), ${fieldSchema(f.values, ctx)})`;
+        return `z.record(z.string(), ${fieldSchema(f.values, ctx)})${rules}`;
       if (fields.length === 0 && f.additionalProperties !== false)
-        return "z.record(z.string(), z.json())";
+        return `z.record(z.string(), z.json())${rules}`;
       const strict = ctx.side === "input" && f.additionalProperties === false;
       const object = `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(fields, ctx)})`;
       const extra = f.values !== undefined ? `.catchall(${fieldSchema(f.values, ctx)})` : "";
       const proto = protoRefinement(f, ctx, strict);
       // zod's object output no longer holds `__proto__`: the key is checked on the way in.
-      return proto === "" ? `${object}${extra}` : `z.unknown()${proto}.pipe(${object}${extra})`;
+      return proto === ""
+        ? `${object}${extra}${rules}`
+        : `z.unknown()${proto}.pipe(${object}${extra})${rules}`;
     },
     docs: () => [],
     label: () => "object",
@@ -311,6 +313,8 @@ const RULE_KEYS = [
   "maxItems",
   "minItems",
   "uniqueItems",
+  "maxProperties",
+  "minProperties",
 ] as const;
 
 /**
@@ -353,6 +357,8 @@ export function fieldDocs(f: FieldModel, side: Side): string[] {
   if (f.multipleOf !== undefined) lines.push(`A multiple of ${f.multipleOf}.`);
   if (f.minItems !== undefined) lines.push(`At least ${f.minItems} items.`);
   if (f.maxItems !== undefined) lines.push(`At most ${f.maxItems} items.`);
+  if (f.minProperties !== undefined) lines.push(`At least ${f.minProperties} properties.`);
+  if (f.maxProperties !== undefined) lines.push(`At most ${f.maxProperties} properties.`);
   if (f.uniqueItems === true) lines.push("Items are unique.");
   if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
   return lines;

@@ -60,6 +60,8 @@ export interface FieldModel {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
   /** Properties, for kind `object`, in definition order. */
   readonly fields?: readonly FieldModel[];
   /** Whether an object accepts undeclared keys (`additionalProperties` not false). */

@@ -316,6 +316,8 @@ const TYPED_KEYWORDS = [
   "properties",
   "required",
   "additionalProperties",
+  "minProperties",
+  "maxProperties",
 ];
 /** Every JSON type but null (which is `nullable`). */
 const ALL_TYPES = ["string", "number", "boolean", "object", "array"];
@@ -873,6 +875,12 @@ class FieldReader {
       if (minItems !== undefined) out.minItems = minItems;
       if (maxItems !== undefined) out.maxItems = maxItems;
       if (s.uniqueItems === true) out.uniqueItems = true;
+    }
+    if (kind === "object") {
+      const minProperties = count("minProperties");
+      const maxProperties = count("maxProperties");
+      if (minProperties !== undefined) out.minProperties = minProperties;
+      if (maxProperties !== undefined) out.maxProperties = maxProperties;
     }
     return out as Partial<FieldModel>;
   }

@@ -52,6 +52,12 @@ async function changesOf(
 }
 
 describe("diff of combinators", () => {
+  it("a raised minProperties narrows inputs", async () => {
+    expect(
+      await changesOf({ type: "object", minProperties: 1 }, { type: "object", minProperties: 2 }),
+    ).toEqual([{ severity: "breaking", kind: "input-min-properties-narrowed", path: "inputs.f" }]);
+  });
+
   it("a constraint tightened inside a part that must hold beside `type` (kind all) breaks inputs", async () => {
     const field = (max: number) => ({
       type: "string",

@@ -72,6 +72,8 @@ const SUPPORTED = new Set([
   "minItems",
   "maxItems",
   "uniqueItems",
+  "minProperties",
+  "maxProperties",
   "examples",
   "$comment",
   "deprecated",

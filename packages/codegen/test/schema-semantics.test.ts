@@ -170,6 +170,18 @@ describe("the generated validator reads JSON Schema as JSON Schema", () => {
     expect(v.object?.({})).toBe(false);
   });
 
+  it("counts an object's own keys for minProperties / maxProperties, whatever `type` says", async () => {
+    const v = await validators({
+      bounded: { type: "object", minProperties: 1, maxProperties: 2 },
+      untyped: { maxProperties: 1 },
+    });
+    expect(v.bounded?.({})).toBe(false);
+    expect(v.bounded?.({ a: 1 })).toBe(true);
+    expect(v.bounded?.({ a: 1, b: 2, c: 3 })).toBe(false);
+    expect(v.untyped?.({ a: 1, b: 2 })).toBe(false);
+    expect(v.untyped?.([1, 2])).toBe(true);
+  });
+
   it("accepts `const: null` and `enum: [null]` as null only", async () => {
     const v = await validators({ c: { const: null }, e: { enum: [null] } });
     expect(v.c?.(null)).toBe(true);

@@ -24,8 +24,6 @@ export const UNSUPPORTED_KEYWORDS = [
   "contains",
   "minContains",
   "maxContains",
-  "minProperties",
-  "maxProperties",
   "$dynamicRef",
   "$dynamicAnchor",
   "$recursiveRef",

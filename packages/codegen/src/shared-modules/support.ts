@@ -249,6 +249,8 @@ export interface ValueRules {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
 }
 
 function textProblem(r: ValueRules, v: string): string | undefined {
@@ -284,6 +286,15 @@ function arrayProblem(r: ValueRules, v: readonly unknown[]): string | undefined 
   return undefined;
 }
 
+function objectProblem(r: ValueRules, v: object): string | undefined {
+  const count = Object.keys(v).length;
+  if (r.maxProperties !== undefined && count > r.maxProperties)
+    return `more than ${r.maxProperties} properties`;
+  if (r.minProperties !== undefined && count < r.minProperties)
+    return `fewer than ${r.minProperties} properties`;
+  return undefined;
+}
+
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export function constraints(
   rules: ValueRules,
@@ -299,7 +310,9 @@ export function constraints(
           ? numberProblem(rules, value)
           : Array.isArray(value)
             ? arrayProblem(rules, value)
-            : undefined;
+            : value !== null && typeof value === "object"
+              ? objectProblem(rules, value)
+              : undefined;
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
   };
 }

@@ -33,6 +33,8 @@ export interface ValueRules {
     readonly minItems?: number;
     readonly maxItems?: number;
     readonly uniqueItems?: boolean;
+    readonly minProperties?: number;
+    readonly maxProperties?: number;
 }
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export declare function constraints(rules: ValueRules): (value: unknown, ctx: {

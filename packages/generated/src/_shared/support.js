@@ -251,6 +251,14 @@ function arrayProblem(r, v) {
         return "items are not unique";
     return undefined;
 }
+function objectProblem(r, v) {
+    const count = Object.keys(v).length;
+    if (r.maxProperties !== undefined && count > r.maxProperties)
+        return `more than ${r.maxProperties} properties`;
+    if (r.minProperties !== undefined && count < r.minProperties)
+        return `fewer than ${r.minProperties} properties`;
+    return undefined;
+}
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export function constraints(rules) {
     return (value, ctx) => {
@@ -260,7 +268,9 @@ export function constraints(rules) {
                 ? numberProblem(rules, value)
                 : Array.isArray(value)
                     ? arrayProblem(rules, value)
-                    : undefined;
+                    : value !== null && typeof value === "object"
+                        ? objectProblem(rules, value)
+                        : undefined;
         if (problem !== undefined)
             ctx.addIssue({ code: "custom", message: problem, input: value });
     };
