@@ -678,15 +678,14 @@ function diffAllParts(side: Side, path: string, b: FieldModel, a: FieldModel, em
   const before = b.variants ?? [];
   const after = a.variants ?? [];
   if (before.length === after.length) {
-    before.forEach((part, i) =>
+    for (const [i, part] of before.entries())
       diffField(
         side,
         `${path}(all of ${i + 1})`,
         { ...part, required: true },
         { ...(after[i] as FieldModel), required: true },
         emit,
-      ),
-    );
+      );
     return;
   }
   emit(
