@@ -6,6 +6,7 @@ import {
   type DiffChangeKind,
   type DiffSeverity,
   defineKey,
+  describeField,
   FIELD_RULES,
   type FieldContext,
   type Finding,
@@ -288,7 +289,33 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
   if (b.kind === "union" && a.kind === "union")
     for (const [variant, match] of pairVariants(b, a).pairs)
       diffPart(side, `${path}(one of ${kindLabel(variant)})`, variant, match, emit);
+  if (b.kind === "all" && a.kind === "all") diffAllParts(side, path, b, a, emit);
   diffUnclassifiedKeys(side, path, b, a, emit);
+}
+
+/**
+ * The parts of a schema whose every part must hold (kind `all`): compared part by part with every
+ * rule when both sides have as many parts (path `inputs.a(all of 2)`); a part added or removed is
+ * `<side>-schema-changed`, breaking: whether that narrows or widens is not decided here.
+ */
+function diffAllParts(side: Side, path: string, b: FieldModel, a: FieldModel, emit: Emit): void {
+  const before = b.variants ?? [];
+  const after = a.variants ?? [];
+  if (before.length === after.length) {
+    for (const [i, part] of before.entries())
+      diffPart(side, `${path}(all of ${i + 1})`, part, after[i] as FieldModel, emit);
+    return;
+  }
+  report(
+    SCHEMA_CHANGED.sides[side],
+    {
+      message: `The parts of ${side} \`${path}\` that must all hold changed (${before.length} -> ${after.length}); review it by hand.`,
+      before: before.map(describeField),
+      after: after.map(describeField),
+    },
+    path,
+    emit,
+  );
 }
 
 /** A part of a field (items, map values, an alternative) is always there when the field is. */
@@ -328,6 +355,8 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   minItems: "compared",
   maxItems: "compared",
   uniqueItems: "compared",
+  minProperties: "compared",
+  maxProperties: "compared",
   fields: "compared",
   additionalProperties: "compared",
   values: "compared",

@@ -188,29 +188,101 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
         ctx.imports.json = true;
         return "JsonObject";
       }
+      if (f.values !== undefined && (f.fields ?? []).length === 0) {
+        const readonly = ctx.side === "output" ? "readonly " : "";
+        return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
+      }
       return objectType(
         f.fields ?? [],
         ctx,
-        ctx.side === "input" && f.additionalProperties === true,
+        ctx.side === "input" && (f.additionalProperties === true || f.values !== undefined),
       );
     },
-    schema: (f, ctx) => {
-      if (f.values !== undefined) return `z.record(z.string(), ${fieldSchema(f.values, ctx)})`;
-      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false)
-        return "z.record(z.string(), z.json())";
+    schema: (f, ctx, rules) => {
+      const fields = f.fields ?? [];
+      if (f.values !== undefined && fields.length === 0)
+        return `z.record(z.string(), ${fieldSchema(f.values, ctx)})${rules}`;
+      if (fields.length === 0 && f.additionalProperties !== false)
+        return `z.record(z.string(), z.json())${rules}`;
       const strict = ctx.side === "input" && f.additionalProperties === false;
-      return `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(f.fields ?? [], ctx)})`;
+      const object = `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(fields, ctx)})`;
+      const extra = f.values !== undefined ? `.catchall(${fieldSchema(f.values, ctx)})` : "";
+      const proto = protoRefinement(f, ctx, strict);
+      // zod's object output no longer holds `__proto__`: the key is checked on the way in.
+      return proto === ""
+        ? `${object}${extra}${rules}`
+        : `z.unknown()${proto}.pipe(${object}${extra})${rules}`;
     },
     docs: () => [],
     label: () => "object",
   },
   unknown: {
     type: () => "unknown",
-    schema: () => "z.unknown()",
+    // Constraints without a `type` hold for the values of their own JSON type (JSON Schema).
+    schema: (_f, _ctx, rules) => `z.unknown()${rules}`,
     docs: () => [],
     label: () => "unknown",
   },
+  never: {
+    type: () => "never",
+    schema: () => "z.never()",
+    docs: (f) => [f.nullable ? "Always null." : "The definition allows no value here."],
+    label: () => "nothing",
+  },
+  all: {
+    type: (f, ctx) => {
+      const types = (f.variants ?? []).map((v) => fieldType(v, ctx)).filter((t) => t !== "unknown");
+      const parts = types.filter((t, i) => types.indexOf(t) === i).map((t) => `(${t})`);
+      return parts.length === 0 ? "unknown" : parts.join(" & ");
+    },
+    schema: (f, ctx) => {
+      const inner = `${ctx.indent}  `;
+      const [first, ...rest] = (f.variants ?? []).map((v) =>
+        fieldSchema(v, { ...ctx, indent: inner }),
+      );
+      // Every part must hold, as JSON Schema's allOf says: zod's intersection, one part at a time.
+      return rest.reduce((all, part) => `z.intersection(${all}, ${part})`, first ?? "z.unknown()");
+    },
+    docs: (f) => [`All of: ${(f.variants ?? []).map(kindLabel).join(", ")}.`],
+    label: (f) => `all of (${(f.variants ?? []).map(kindLabel).join(" & ")})`,
+  },
 };
+
+/**
+ * zod's object shapes cannot hold a `__proto__` key (it is skipped, even by a
+ * strict object's unknown-key check), so an input object checks that key
+ * itself: as its field when it declares one, as an unknown key when closed.
+ */
+function protoRefinement(f: FieldModel, ctx: SchemaContext, strict: boolean): string {
+  if (ctx.side !== "input") return "";
+  const field = (f.fields ?? []).find((x) => x.name === "__proto__");
+  const valueSchema =
+    field !== undefined
+      ? fieldSchema({ ...field, name: "|" }, ctx)
+      : f.values !== undefined
+        ? fieldSchema(f.values, ctx)
+        : undefined;
+  if (valueSchema === undefined && !strict) return "";
+  return `.superRefine(protoKey$(${valueSchema ?? "undefined"}, ${field?.required === true}))`;
+}
+
+/** The input object schema of a workflow's `inputs` (closed: unknown keys are rejected). */
+export function inputsObjectSchema(fields: readonly FieldModel[], ctx: SchemaContext): string {
+  return FIELD_KINDS.object.schema(
+    {
+      name: "|",
+      kind: "object",
+      required: true,
+      nullable: false,
+      hasDefault: false,
+      fields,
+      additionalProperties: false,
+      pointer: "",
+    },
+    ctx,
+    "",
+  );
+}
 
 function noImports(): TypeImports {
   return { fileInput: false, fileOutput: false, json: false };
@@ -241,6 +313,8 @@ const RULE_KEYS = [
   "maxItems",
   "minItems",
   "uniqueItems",
+  "maxProperties",
+  "minProperties",
 ] as const;
 
 /**
@@ -260,6 +334,9 @@ function rulesRefinement(f: FieldModel, side: Side): string {
 export function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
   let z = FIELD_KINDS[f.kind].schema(f, ctx, rulesRefinement(f, ctx.side));
   if (f.nullable && f.kind !== "unknown") z += ".nullable()";
+  // zod lets a missing key through `z.unknown()`; a required one must be there.
+  if (f.required && f.kind === "unknown" && !["[]", "|", "{}"].includes(f.name))
+    z += `.refine((v${ctx.flavour === "ts" ? ": unknown" : ""}) => v !== undefined, "Required input is missing")`;
   if (!f.required && f.name !== "[]" && f.name !== "|" && f.name !== "{}") z += ".optional()";
   return z;
 }
@@ -280,6 +357,8 @@ export function fieldDocs(f: FieldModel, side: Side): string[] {
   if (f.multipleOf !== undefined) lines.push(`A multiple of ${f.multipleOf}.`);
   if (f.minItems !== undefined) lines.push(`At least ${f.minItems} items.`);
   if (f.maxItems !== undefined) lines.push(`At most ${f.maxItems} items.`);
+  if (f.minProperties !== undefined) lines.push(`At least ${f.minProperties} properties.`);
+  if (f.maxProperties !== undefined) lines.push(`At most ${f.maxProperties} properties.`);
   if (f.uniqueItems === true) lines.push("Items are unique.");
   if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
   return lines;
@@ -372,7 +451,9 @@ function objectType(fields: readonly FieldModel[], ctx: TypeContext, open: boole
 }
 
 /** `{ name: schema, ... }`, the shape of a zod object, in definition order. */
-export function objectShape(fields: readonly FieldModel[], ctx: SchemaContext): string {
+export function objectShape(all: readonly FieldModel[], ctx: SchemaContext): string {
+  // `__proto__` is checked by protoRefinement (a zod shape cannot hold it).
+  const fields = ctx.side === "input" ? all.filter((f) => f.name !== "__proto__") : all;
   if (fields.length === 0) return "{}";
   const inner = `${ctx.indent}  `;
   return `{\n${fields.map((f) => `${inner}${propertyKey(f.name, "value")}: ${fieldSchema(f, { ...ctx, indent: inner })},`).join("\n")}\n${ctx.indent}}`;

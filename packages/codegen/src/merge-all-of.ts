@@ -24,8 +24,20 @@ const FIRST_WINS = [
   "writeOnly",
   "deprecated",
 ];
-const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems"] as const;
-const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems"] as const;
+const LOWER_BOUNDS = [
+  "minimum",
+  "exclusiveMinimum",
+  "minLength",
+  "minItems",
+  "minProperties",
+] as const;
+const UPPER_BOUNDS = [
+  "maximum",
+  "exclusiveMaximum",
+  "maxLength",
+  "maxItems",
+  "maxProperties",
+] as const;
 /** Keywords every part must agree on when more than one sets them. */
 const MUST_AGREE = ["format", "pattern", "x-input-type", "x-output-type"] as const;
 /** What merging reads itself; the rest is unknown to it. */

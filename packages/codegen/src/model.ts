@@ -17,7 +17,11 @@ export type FieldKind =
   /** `oneOf` / `anyOf` of different schemas, or `type: [A, B]`: a value matches one of `variants`. */
   | "union"
   /** A schema the reader could not narrow (for example an output declared as `{}`): any JSON value. */
-  | "unknown";
+  | "unknown"
+  /** The `false` schema (or an `enum`/`const` of only `null`, with `nullable`): no value. */
+  | "never"
+  /** Several schemas that must all hold (`type` beside `oneOf`, an `allOf` that cannot be merged): `variants`. */
+  | "all";
 
 /** A JSON value allowed by `enum` or `const` (a top-level `null` makes the field nullable instead). */
 export type EnumValue =
@@ -56,19 +60,22 @@ export interface FieldModel {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
   /** Properties, for kind `object`, in definition order. */
   readonly fields?: readonly FieldModel[];
   /** Whether an object accepts undeclared keys (`additionalProperties` not false). */
   readonly additionalProperties?: boolean;
   /**
-   * For kind `object` without properties: the schema of every value
-   * (`additionalProperties: <schema>`, a map); absent for a free-form JSON
-   * object (`{type: object}` or `additionalProperties: true`). Its `name` is "{}".
+   * For kind `object`: the schema of every value not in `fields`
+   * (`additionalProperties: <schema>`; without fields, a map); absent for a
+   * free-form JSON object (`{type: object}` or `additionalProperties: true`).
+   * Its `name` is "{}".
    */
   readonly values?: FieldModel;
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
-  /** The alternatives, for kind `union` (each `name` is "|"), in definition order; at least two. */
+  /** The alternatives, for kind `union`, or the parts, for kind `all` (each `name` is "|"), in definition order; at least two. */
   readonly variants?: readonly FieldModel[];
   /** For kind `union`: `oneOf` (exactly one variant may match) rather than `anyOf` or a type list. */
   readonly exclusive?: boolean;

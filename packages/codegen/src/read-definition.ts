@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
+import { DRAFT4_UNSUPPORTED_KEYWORDS, UNSUPPORTED_KEYWORDS } from "@wfr/definition-reader";
 import { DefinitionError } from "./definition-error.js";
 import { assignIdentifiers, IdentifierError } from "./identifiers.js";
 import { sameJson } from "./json-equal.js";
@@ -12,6 +13,7 @@ import {
   child,
   decodeUriComponentAt,
   escapePointer,
+  isConstraining,
   isRecord,
   type Located,
   parseDocument,
@@ -132,7 +134,7 @@ export function readDefinition(
   }
   if (!isRecord(doc.paths)) throw new DefinitionError(sourceFile, "/paths", "no `paths` object");
 
-  const reader = new FieldReader(resolver);
+  const reader = new FieldReader(resolver, doc.openapi.startsWith("3.0"));
   const partial: Omit<WorkflowModel, "identifier">[] = [];
   for (const path of Object.keys(doc.paths).sort(compare)) {
     const match = LAUNCH_PATH.exec(path);
@@ -296,19 +298,29 @@ function readWorkflow(
 
 type Side = "input" | "output";
 
-/**
- * Schema keywords the model does not express. `allOf` is merged, `const` is
- * an enum of one value, and `oneOf` / `anyOf` / type lists are unions before
- * a field is read; these remain.
- */
-const UNSUPPORTED_KEYWORDS = [
-  "not",
-  "if",
-  "then",
-  "else",
-  "patternProperties",
-  "$dynamicRef",
-] as const;
+/** Keywords that hold only for values of one JSON type (JSON Schema: other values pass them). */
+const TYPED_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "properties",
+  "required",
+  "additionalProperties",
+  "minProperties",
+  "maxProperties",
+];
+/** Every JSON type but null (which is `nullable`). */
+const ALL_TYPES = ["string", "number", "boolean", "object", "array"];
 /** What a value of each JSON Schema `type` is read as, for unions made from a type list. */
 const SIMPLE_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array"]);
 
@@ -316,13 +328,73 @@ interface Normalized {
   readonly schema: Record<string, unknown>;
   readonly at: Located;
   readonly nullable: boolean;
+  /** The `false` schema, or an `allOf` with a `false` branch: no value. */
+  readonly never?: boolean;
+  /** An `allOf` whose branches cannot be merged into one schema: each must hold. */
+  readonly parts?: readonly Located[];
 }
 
 class FieldReader {
   /** The fields being read, outermost first, so errors can name the field that reached them. */
   private readonly reading: { readonly side: Side; readonly name: string }[] = [];
 
-  constructor(readonly resolver: RefResolver) {}
+  constructor(
+    readonly resolver: RefResolver,
+    /** OpenAPI 3.0: keywords beside a `$ref` are ignored, as its specification says. */
+    private readonly openapi30: boolean,
+  ) {
+    resolver.siblingRule = openapi30 ? "ignore" : "stop";
+  }
+
+  /**
+   * Refuses an unsupported keyword on a schema before its `$ref` is followed,
+   * and in the definitions it carries (`$defs`, `definitions`), so that an
+   * `$id` or `$anchor` is named rather than a reference it changes.
+   */
+  private refuseUnsupportedIn(at: Located): void {
+    let raw = at;
+    for (let next = standInTarget(raw.node); next !== undefined; next = standInTarget(raw.node))
+      raw = next;
+    const visit = (node: unknown, where: Located, depth: number) => {
+      if (!isRecord(node) || depth > 8) return;
+      for (const keyword of this.unsupportedKeywords())
+        if (Object.hasOwn(node, keyword)) this.unsupported(where, node);
+      for (const container of ["$defs", "definitions"]) {
+        const defs = node[container];
+        if (isRecord(defs))
+          for (const name of Object.keys(defs))
+            visit(defs[name], child(where, container, name), depth + 1);
+      }
+    };
+    visit(raw.node, raw, 0);
+  }
+
+  /** The unsupported keywords of this definition's version (`id` is draft 4's `$id`). */
+  private unsupportedKeywords(): readonly string[] {
+    return this.openapi30 ? DRAFT4_UNSUPPORTED_KEYWORDS : UNSUPPORTED_KEYWORDS;
+  }
+
+  /**
+   * A `$ref` with sibling keywords that constrain: in 3.1 (JSON Schema
+   * 2020-12) both hold, which is `{...siblings, allOf: [{$ref}]}` (the
+   * resolver stops at such a node). In 3.0 the resolver has dropped them
+   * already, as OpenAPI 3.0 says; annotations are merged over the target.
+   */
+  private refSiblings(d: Located): Located {
+    const node = d.node;
+    if (this.openapi30 || !isRecord(node) || typeof node.$ref !== "string") return d;
+    const { $ref, ...siblings } = node;
+    const kept: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(siblings))
+      Object.defineProperty(kept, k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    const allOf = [...(Array.isArray(kept.allOf) ? kept.allOf : []), { $ref }];
+    return { ...d, node: { ...kept, allOf } };
+  }
 
   /** `input \`tree.children[]\``: the field being read, as the diff and the docs name it. */
   private fieldLabel(): string {
@@ -348,9 +420,27 @@ class FieldReader {
     );
     // Definition order: the order the graph lists its fields in is the order callers read them.
     const names = Object.keys((props.node as Record<string, unknown> | undefined) ?? {});
-    return names.map((name) =>
+    const fields = names.map((name) =>
       this.field(name, child(props, name), required.has(name), side, stack),
     );
+    // A required name `properties` does not list must be there too, with any value (or, when the
+    // object is closed, cannot be: such an object has no valid value).
+    const closed = this.resolver.deref(child(at, "additionalProperties")).node === false;
+    const listed = Array.isArray(node.required) ? node.required : [];
+    for (const [i, name] of listed.entries()) {
+      if (typeof name !== "string" || names.includes(name) || fields.some((f) => f.name === name))
+        continue;
+      fields.push(
+        this.field(
+          name,
+          { node: closed ? false : {}, file: at.file, pointer: `${at.pointer}/required/${i}` },
+          true,
+          side,
+          stack,
+        ),
+      );
+    }
+    return fields;
   }
 
   /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
@@ -365,9 +455,11 @@ class FieldReader {
         `recursive $ref: ${this.fieldLabel()} refers back to ${this.resolver.display(key.slice(0, key.indexOf("#")))}${key.slice(key.indexOf("#"))}, a schema that contains it; recursive schemas cannot be generated (flatten the structure, or mark the field as JSON with x-input-type/x-output-type: json)`,
       );
     const nextStack = key !== undefined ? [...stack, key] : stack;
-    const d = this.resolver.deref(at);
+    this.refuseUnsupportedIn(at);
+    const d = this.refSiblings(this.resolver.deref(at));
+    this.refuseUnsupportedIn(d);
     if (typeof d.node === "boolean" || d.node === undefined)
-      return { schema: {}, at: d, nullable: false, stack: nextStack };
+      return { schema: {}, at: d, nullable: false, stack: nextStack, never: d.node === false };
     if (!isRecord(d.node)) this.fail(d, "a schema must be an object");
     let schema = d.node;
     let nullable = schema.nullable === true;
@@ -387,6 +479,8 @@ class FieldReader {
       const nonNull = branches.map((_, i) => i).filter((i) => !isNull(resolved[i] as Located));
       if (nonNull.length === branches.length) continue;
       nullable = true;
+      if (nonNull.length === 0)
+        return { schema: {}, at: d, nullable: true, stack: nextStack, never: true };
       const { [combiner]: _drop, ...outer } = schema;
       if (nonNull.length === 1) {
         const only = this.normalize(child(d, combiner, nonNull[0] as number), nextStack);
@@ -403,11 +497,43 @@ class FieldReader {
       const allOf = schema.allOf;
       const { allOf: _drop, nullable: _nullable, ...outer } = schema;
       const branches = allOf.map((_, i) => this.normalize(child(d, "allOf", i), nextStack));
+      if (branches.some((b) => b.never === true && !b.nullable))
+        return { schema: {}, at: d, nullable: false, stack: nextStack, never: true };
       const parts: SchemaPart[] = [
         { schema: outer, at: d },
         ...branches.map((b) => ({ schema: b.schema, at: b.at })),
       ];
-      const merged = mergeAllOf(parts, (message) => this.fail(child(d, "allOf"), message));
+      const separately = (): Normalized & { stack: readonly string[] } => ({
+        schema: outer,
+        at: d,
+        nullable: false,
+        stack: nextStack,
+        parts: [
+          { node: outer, file: d.file, pointer: d.pointer },
+          ...allOf.map((_, i) => child(d, "allOf", i)),
+        ],
+      });
+      // JSON Schema checks each branch on its own: a closed branch rejects the others' properties,
+      // and branches that cannot all hold reject everything. Such an allOf stays an intersection.
+      const closed = parts.some(
+        (p) =>
+          p.schema.additionalProperties !== undefined && p.schema.additionalProperties !== true,
+      );
+      const shaped = parts.filter(
+        (p) => isRecord(p.schema.properties) || p.schema.additionalProperties !== undefined,
+      );
+      if (
+        branches.some((b) => b.never === true || b.parts !== undefined) ||
+        (closed && shaped.length > 1)
+      )
+        return separately();
+      let merged: Record<string, unknown>;
+      try {
+        merged = mergeAllOf(parts, (message) => this.fail(child(d, "allOf"), message));
+      } catch (error) {
+        if (!(error instanceof DefinitionError)) throw error;
+        return separately();
+      }
       // Every branch must hold: null passes only when each branch (or the 3.0 `nullable` beside them) allows it.
       nullable ||= branches.length > 0 && branches.every((b) => b.nullable);
       return { schema: merged, at: d, nullable, stack: nextStack };
@@ -428,6 +554,8 @@ class FieldReader {
 
   private isJsonUnion(at: Located): boolean {
     const s = at.node as Record<string, unknown>;
+    // Only the bare shape is "any JSON object or array"; with constraints it is read as they say.
+    if (TYPED_KEYWORDS.some((k) => Object.hasOwn(s, k)) || Array.isArray(s.enum)) return false;
     if (Array.isArray(s.type)) {
       const types = new Set(s.type);
       return types.size === 2 && types.has("object") && types.has("array");
@@ -435,6 +563,11 @@ class FieldReader {
     for (const combiner of ["oneOf", "anyOf"] as const) {
       const branches = s[combiner];
       if (!Array.isArray(branches) || branches.length !== 2) continue;
+      const bare = branches.every((_, i) => {
+        const b = this.resolver.deref(child(at, combiner, i)).node;
+        return isRecord(b) && Object.keys(b).every((k) => k === "type" || !isConstraining(k));
+      });
+      if (!bare) continue;
       const types = new Set(
         branches.map((_, i) => {
           const b = this.resolver.deref(child(at, combiner, i)).node;
@@ -470,12 +603,17 @@ class FieldReader {
   ): FieldModel {
     const n = this.normalize(at, stack);
     let s = n.schema;
+    for (const keyword of this.unsupportedKeywords())
+      if (Object.hasOwn(s, keyword)) this.unsupported(n.at, s);
+    if (Array.isArray(s.items))
+      this.fail(
+        n.at,
+        "`items` as a list (a tuple, JSON Schema draft 4) is not supported; use one schema for every item",
+      );
     if (Object.hasOwn(s, "const")) {
       // `const: v` is `enum: [v]` (with an enum beside it, both must hold).
       const { const: value, ...rest } = s;
       const allowed = Array.isArray(s.enum) ? s.enum.filter((v) => sameJson(v, value)) : [value];
-      if (allowed.length === 0)
-        this.fail(n.at, "`const` is not one of the `enum` values: no value could ever match");
       s = { ...rest, enum: allowed };
     }
     const here: Located = { node: s, file: n.at.file, pointer: n.at.pointer };
@@ -490,27 +628,83 @@ class FieldReader {
       pointer: standInTarget(at.node)?.pointer ?? at.pointer,
     };
     const marker = s["x-input-type"] ?? s["x-output-type"];
-    const type = s.type;
+    let type = s.type;
     let kind: FieldKind;
     const extra: Record<string, unknown> = {};
-    if (marker === "file") {
+    const combiners = (["anyOf", "oneOf"] as const).filter((c) => Array.isArray(s[c]));
+    const constraining = Object.keys(s).filter(
+      (k) => k !== "anyOf" && k !== "oneOf" && k !== "nullable" && isConstraining(k),
+    );
+    if (type === "null" || (Array.isArray(type) && type.length === 0 && n.nullable)) {
+      // `type: null` (or a list of only null): nothing but null.
+      base.nullable = true;
+      type = undefined;
+      s = { ...s, type: undefined };
+    }
+    if (
+      type === undefined &&
+      marker === undefined &&
+      combiners.length === 0 &&
+      !Array.isArray(s.enum) &&
+      TYPED_KEYWORDS.some((k) => Object.hasOwn(s, k))
+    ) {
+      // No `type`: each keyword holds for values of its own JSON type, any other value passes.
+      base.nullable = true;
+      type = ALL_TYPES;
+      s = { ...s, type };
+    }
+    if (
+      n.never === true ||
+      (s.type === undefined && base.nullable && Object.hasOwn(n.schema, "type"))
+    ) {
+      kind = "never";
+    } else if (n.parts !== undefined) {
+      kind = "all";
+      extra.variants = n.parts.map((p) => this.field("|", p, true, side, n.stack));
+      base.nullable = false;
+    } else if (
+      marker === undefined &&
+      combiners.length > 0 &&
+      (constraining.length > 0 || combiners.length > 1) &&
+      !this.isJsonUnion(here)
+    ) {
+      // `type`, `properties`, ... beside `oneOf`/`anyOf`, or both combinators: each must hold.
+      const rest: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(s))
+        if (k !== "anyOf" && k !== "oneOf")
+          Object.defineProperty(rest, k, {
+            value: v,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+      kind = "all";
+      extra.variants = [
+        this.field(
+          "|",
+          { node: rest, file: here.file, pointer: here.pointer },
+          true,
+          side,
+          n.stack,
+        ),
+        ...combiners.map((c) =>
+          this.field(
+            "|",
+            { node: { [c]: s[c] }, file: here.file, pointer: here.pointer },
+            true,
+            side,
+            n.stack,
+          ),
+        ),
+      ];
+    } else if (marker === "file") {
       kind = "file";
     } else if (marker === "files" || (type === "array" && this.itemsAreFiles(here))) {
       kind = "files";
     } else if (marker === "json" || this.isJsonUnion(here)) {
       kind = "json";
-    } else if (UNSUPPORTED_KEYWORDS.some((k) => Object.hasOwn(s, k))) {
-      this.unsupported(n.at, s);
-      kind = "unknown";
     } else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
       const combiner = Array.isArray(s.oneOf) ? "oneOf" : "anyOf";
-      if (Array.isArray(s.oneOf) && Array.isArray(s.anyOf))
-        this.fail(n.at, "`oneOf` beside `anyOf` is not supported; use one of them");
-      if (isRecord(s.properties) || s.items !== undefined || Array.isArray(s.enum))
-        this.fail(
-          n.at,
-          `\`${combiner}\` beside \`properties\`, \`items\` or \`enum\` is not supported; put the shared schema into each alternative (with \`allOf\`)`,
-        );
       const branches = s[combiner] as unknown[];
       if (branches.length === 0) this.fail(n.at, `\`${combiner}\` has no alternative`);
       const variants = branches.map((_, i) =>
@@ -526,13 +720,29 @@ class FieldReader {
       extra.variants = variants;
       extra.exclusive = combiner === "oneOf";
     } else if (Array.isArray(s.enum)) {
-      const values = s.enum.filter((v) => v !== null) as EnumValue[];
-      if (values.length === 0)
-        this.fail(n.at, "`enum` allows no value: no input or output could ever match it");
-      if (s.enum.includes(null)) base.nullable = true;
-      kind = "enum";
-      extra.enumValues = values;
-      extra.enumBase = enumBase(type, values);
+      // Only the values of the declared type(s) can match.
+      const types = type === undefined ? undefined : Array.isArray(type) ? type : [type];
+      const ofType = s.enum.filter(
+        (v) =>
+          types === undefined ||
+          types.some(
+            (t) =>
+              t === jsonTypeOf(v) ||
+              (t === "number" && jsonTypeOf(v) === "integer") ||
+              (t === "integer" && typeof v === "number" && Number.isInteger(v)),
+          ),
+      );
+      const values = ofType.filter((v) => v !== null) as EnumValue[];
+      base.nullable =
+        ofType.includes(null) || (base.nullable && types === undefined && s.enum.includes(null));
+      if (values.length === 0) {
+        // `const: null`, `enum: [null]`: null only; a list none of whose values has the type: nothing.
+        kind = "never";
+      } else {
+        kind = "enum";
+        extra.enumValues = values;
+        extra.enumBase = enumBase(type, values);
+      }
     } else if (Array.isArray(type)) {
       // `type: [string, number]`: one alternative per type, each reading the same keywords.
       const bad = type.find((t) => typeof t !== "string" || !SIMPLE_TYPES.has(t));
@@ -560,20 +770,14 @@ class FieldReader {
       kind = "integer";
     } else if (type === "boolean") {
       kind = "boolean";
-    } else if (
-      type === "object" ||
-      (type === undefined && (isRecord(s.properties) || isRecord(s.additionalProperties)))
-    ) {
+    } else if (type === "object") {
       kind = "object";
       const fields = this.objectFields(here, side, n.stack);
       extra.fields = fields;
       extra.additionalProperties = s.additionalProperties !== false;
-      if (isRecord(s.additionalProperties)) {
-        if (fields.length > 0)
-          this.fail(
-            n.at,
-            "`properties` together with an `additionalProperties` schema is not supported; declare either the properties or the value schema of a map",
-          );
+      const additional = this.resolver.deref(child(here, "additionalProperties")).node;
+      if (additional === false) extra.additionalProperties = false;
+      if (isRecord(additional) && Object.keys(additional).length > 0) {
         extra.values = this.field("{}", child(here, "additionalProperties"), true, side, n.stack);
       }
     } else if (type === "array") {
@@ -672,6 +876,12 @@ class FieldReader {
       if (maxItems !== undefined) out.maxItems = maxItems;
       if (s.uniqueItems === true) out.uniqueItems = true;
     }
+    if (kind === "object") {
+      const minProperties = count("minProperties");
+      const maxProperties = count("maxProperties");
+      if (minProperties !== undefined) out.minProperties = minProperties;
+      if (maxProperties !== undefined) out.maxProperties = maxProperties;
+    }
     return out as Partial<FieldModel>;
   }
 
@@ -681,7 +891,7 @@ class FieldReader {
    * them (`{}`, `true`) is any JSON value on purpose.
    */
   private unsupported(at: Located, s: Record<string, unknown>): void {
-    for (const keyword of UNSUPPORTED_KEYWORDS) {
+    for (const keyword of this.unsupportedKeywords()) {
       if (Object.hasOwn(s, keyword))
         this.fail(
           at,
@@ -703,6 +913,13 @@ class FieldReader {
 export { escapePointer };
 
 /** The JSON type shared by enum values: `json` for objects, arrays or a mix of types. */
+function jsonTypeOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v === "object" ? "object" : typeof v;
+}
+
 function enumBase(
   type: unknown,
   values: readonly EnumValue[],

@@ -4,8 +4,16 @@
 // (merged over the target), and cycles (reported, never followed forever).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import {
+  isConstraining,
+  JsonPointerError,
+  parseFragmentPointer,
+  resolveJsonPointer,
+} from "@wfr/definition-reader";
 import { parse as parseYaml } from "yaml";
 import { DefinitionError } from "./definition-error.js";
+
+export { ANNOTATION_KEYWORDS, isConstraining } from "@wfr/definition-reader";
 
 /** A schema (or any node) together with where it came from. */
 export interface Located {
@@ -172,8 +180,17 @@ export function rebaseRefs(
   );
 }
 
+/**
+ * What `deref` does with keywords beside a `$ref` that constrain values:
+ * `stop` (OpenAPI 3.1, JSON Schema 2020-12: both hold, so the node is
+ * returned as it is, for the reader to take as an `allOf`), `ignore`
+ * (OpenAPI 3.0: "SHALL be ignored"; annotations still apply).
+ */
+export type SiblingRule = "stop" | "ignore";
+
 export class RefResolver {
   private readonly documents = new Map<string, unknown>();
+  siblingRule: SiblingRule = "stop";
   /** How files are named in errors (relative to the schemas folder). */
   constructor(private readonly displayName: (absoluteFile: string) => string) {}
 
@@ -216,20 +233,25 @@ export class RefResolver {
         `broken $ref: ${JSON.stringify(pointer)} is not a JSON pointer`,
       );
     }
-    let node: unknown = doc;
-    for (const raw of pointer.slice(1).split("/")) {
-      const segment = decodeUriComponentAt(raw, this.display(from.file), from.pointer)
-        .replace(/~1/g, "/")
-        .replace(/~0/g, "~");
-      if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) {
-        throw new DefinitionError(
-          this.display(from.file),
-          from.pointer,
-          `broken $ref: ${this.display(file)}#${pointer} does not exist`,
-        );
-      }
-      node = (node as Record<string, unknown>)[segment];
+    let tokens: string[];
+    try {
+      // RFC 6901 section 6: the fragment is percent-decoded, then read as a pointer.
+      tokens = parseFragmentPointer(pointer);
+    } catch (error) {
+      if (!(error instanceof JsonPointerError)) throw error;
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `broken $ref: ${error.message}`,
+      );
     }
+    const node = resolveJsonPointer(doc, tokens);
+    if (node === undefined)
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `broken $ref: ${this.display(file)}#${pointer} does not exist`,
+      );
     return { node, file, pointer };
   }
 
@@ -244,6 +266,19 @@ export class RefResolver {
     if (standsFor !== undefined) return this.deref(standsFor, seen);
     if (!isRecord(node) || typeof node.$ref !== "string") return located;
     const ref = node.$ref;
+    const { $ref: _ignored, ...all } = node;
+    const constraining = Object.keys(all).filter(isConstraining);
+    if (constraining.length > 0 && this.siblingRule === "stop") return located;
+    const siblings: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(all))
+      if (!constraining.includes(k))
+        Object.defineProperty(siblings, k, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    this.checkRemote(ref, located);
     const hash = ref.indexOf("#");
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
     const pointer = hash === -1 ? "" : ref.slice(hash + 1);
@@ -259,10 +294,11 @@ export class RefResolver {
       throw new DefinitionError(this.display(located.file), located.pointer, `cyclic $ref: ${ref}`);
     }
     const target = this.deref(this.lookup(file, pointer, located), new Set([...seen, key]));
-    const { $ref: _ignored, ...siblings } = node;
     if (Object.keys(siblings).length === 0) return target;
     if (!isRecord(target.node))
-      return { node: siblings, file: located.file, pointer: located.pointer };
+      return target.node === false
+        ? target
+        : { node: siblings, file: located.file, pointer: located.pointer };
     // The merged node lives in the target's file: sibling keywords written in
     // another file keep resolving their own `$ref`s against that other file.
     const rebased =
@@ -279,12 +315,35 @@ export class RefResolver {
     };
   }
 
+  /** Only local pointers and files beside the definition are read: a URL or URN is refused. */
+  private checkRemote(ref: string, from: Located): void {
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(ref))
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `\`$ref\` to ${JSON.stringify(ref)} is not supported: a reference must be a JSON pointer (#/...) or a file beside the definition, never a URL or URN`,
+      );
+    const hash = ref.indexOf("#");
+    if (hash !== -1 && ref.length > hash + 1 && ref[hash + 1] !== "/")
+      throw new DefinitionError(
+        this.display(from.file),
+        from.pointer,
+        `\`$ref\` to ${JSON.stringify(ref)} is not supported: a fragment must be a JSON pointer (#/...), not an \`$anchor\` name`,
+      );
+  }
+
   /** The key identifying where a `$ref` points (for cycle detection while descending). */
   refKey(located: Located): string | undefined {
     const node = located.node;
     const standsFor = standInTarget(node);
     if (standsFor !== undefined) return this.refKey(standsFor);
     if (!isRecord(node) || typeof node.$ref !== "string") return undefined;
+    // A `$ref` whose siblings constrain is read as an `allOf` holding the reference: no hop yet.
+    if (
+      this.siblingRule === "stop" &&
+      Object.keys(node).some((k) => k !== "$ref" && isConstraining(k))
+    )
+      return undefined;
     const ref = node.$ref;
     const hash = ref.indexOf("#");
     const filePart = hash === -1 ? ref : ref.slice(0, hash);

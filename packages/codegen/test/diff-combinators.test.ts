@@ -52,6 +52,27 @@ async function changesOf(
 }
 
 describe("diff of combinators", () => {
+  it("a raised minProperties narrows inputs", async () => {
+    expect(
+      await changesOf({ type: "object", minProperties: 1 }, { type: "object", minProperties: 2 }),
+    ).toEqual([{ severity: "breaking", kind: "input-min-properties-narrowed", path: "inputs.f" }]);
+  });
+
+  it("a constraint tightened inside a part that must hold beside `type` (kind all) breaks inputs", async () => {
+    const field = (max: number) => ({
+      type: "string",
+      anyOf: [{ maxLength: max }, { minLength: 4 }],
+    });
+    expect(await changesOf(field(3), field(2))).toEqual([
+      {
+        severity: "breaking",
+        kind: "input-max-length-narrowed",
+        // The alternative `{maxLength: 2}` has no type: every JSON type, its rule on text.
+        path: "inputs.f(all of 2)(one of one of (text | number | boolean | object | array))(one of text)",
+      },
+    ]);
+  });
+
   it("a constraint tightened inside an allOf branch breaks inputs", async () => {
     const before = { allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object" }] };
     expect(

@@ -188,6 +188,42 @@ const CASES: Record<DiffChangeKind, Case> = {
     { ...list, minItems: 1 },
     "breaking",
   ),
+  "input-max-properties-narrowed": input(
+    { ...obj(true), maxProperties: 3 },
+    { ...obj(true), maxProperties: 2 },
+    "breaking",
+  ),
+  "output-max-properties-narrowed": output(
+    { ...obj(true), maxProperties: 3 },
+    { ...obj(true), maxProperties: 2 },
+    "non-breaking",
+  ),
+  "input-max-properties-widened": input(
+    { ...obj(true), maxProperties: 2 },
+    obj(true),
+    "non-breaking",
+  ),
+  "output-max-properties-widened": output(
+    { ...obj(true), maxProperties: 2 },
+    { ...obj(true), maxProperties: 3 },
+    "breaking",
+  ),
+  "input-min-properties-narrowed": input(obj(true), { ...obj(true), minProperties: 1 }, "breaking"),
+  "output-min-properties-narrowed": output(
+    obj(true),
+    { ...obj(true), minProperties: 1 },
+    "non-breaking",
+  ),
+  "input-min-properties-widened": input(
+    { ...obj(true), minProperties: 1 },
+    obj(true),
+    "non-breaking",
+  ),
+  "output-min-properties-widened": output(
+    { ...obj(true), minProperties: 2 },
+    { ...obj(true), minProperties: 1 },
+    "breaking",
+  ),
   "input-minimum-narrowed": input(
     { ...num, minimum: 0 },
     { ...num, exclusiveMinimum: 0 },

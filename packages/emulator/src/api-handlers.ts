@@ -115,7 +115,7 @@ export async function launch({
       "this workflow declares no file input, so attachments cannot be used",
     );
   }
-  const v = validateInputs(wf.inputs, b.inputs);
+  const v = validateInputs(wf.inputs, b.inputs, wf.inputsDialect);
   if (!v.ok) {
     throw new HttpError(
       400,

@@ -2,33 +2,55 @@
 // JSON or YAML) back into workflows the emulator serves.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import {
+  DRAFT4_UNSUPPORTED_KEYWORDS,
+  JsonPointerError,
+  parseFragmentPointer,
+  resolveJsonPointer,
+  UNSUPPORTED_KEYWORDS,
+} from "@wfr/definition-reader";
 import { parse as parseYaml } from "yaml";
 import { isObject } from "./json-text.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./types.js";
-import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./validate-inputs.js";
+import { FILE_OUTPUT_REF, FILE_REFERENCE_REF, type SchemaDialect } from "./validate-inputs.js";
 
 export class DefinitionError extends Error {}
 
 function pointer(doc: JsonSchema, ref: string): JsonSchema {
   if (!ref.startsWith("#/")) throw new DefinitionError(`unsupported external $ref ${ref}`);
-  let cur = doc;
-  for (const raw of ref.slice(2).split("/")) {
-    const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObject<JsonSchema>(cur) || !Object.hasOwn(cur, part)) {
-      throw new DefinitionError(`$ref ${ref} points at nothing`);
-    }
-    cur = cur[part];
+  let tokens: string[];
+  try {
+    // RFC 6901 section 6: the fragment is percent-decoded, then read as a pointer.
+    tokens = parseFragmentPointer(ref.slice(1));
+  } catch (error) {
+    if (error instanceof JsonPointerError)
+      throw new DefinitionError(`$ref ${ref}: ${error.message}`);
+    throw error;
   }
-  return cur;
+  const target = resolveJsonPointer(doc, tokens);
+  if (target === undefined) throw new DefinitionError(`$ref ${ref} points at nothing`);
+  return target;
 }
 
-/** Inline local $refs (FileReference / FileOutput stay references) and 3.0 `nullable`. */
+/** How a definition's schemas are read: OpenAPI 3.1 is JSON Schema 2020-12, 3.0 is draft 4 plus `nullable`. */
+export interface SchemaReading {
+  readonly dialect: SchemaDialect;
+}
+
+/**
+ * Inline local $refs (FileReference / FileOutput stay references) and 3.0
+ * `nullable`. Keywords beside a `$ref` hold together with its target in
+ * 3.1 (JSON Schema 2020-12); OpenAPI 3.0 says they are ignored. A `$ref`
+ * that reaches itself is refused (a recursive input has no finite reading
+ * here, and the generator refuses it too).
+ */
 export function normalizeSchema(
   doc: JsonSchema,
   schema: JsonSchema,
   seen: string[] = [],
+  reading: SchemaReading = { dialect: "2020-12" },
 ): JsonSchema {
-  if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(doc, s, seen));
+  if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(doc, s, seen, reading));
   if (!isObject<JsonSchema>(schema)) return schema;
   if (typeof schema.$ref === "string") {
     const ref = schema.$ref;
@@ -45,8 +67,16 @@ export function normalizeSchema(
     ) {
       return { $ref: FILE_OUTPUT_REF };
     }
-    if (seen.includes(ref) || seen.length > 32) return {};
-    return normalizeSchema(doc, target, [...seen, ref]);
+    if (seen.includes(ref))
+      throw new DefinitionError(
+        `recursive $ref ${ref}: a schema that contains itself is not supported`,
+      );
+    const resolved = normalizeSchema(doc, target, [...seen, ref], reading);
+    const { $ref: _ref, ...siblings } = schema;
+    if (reading.dialect === "draft-04" || Object.keys(siblings).length === 0) return resolved;
+    // `{$ref: X, ...rest}` is `{...rest, allOf: [X]}` in 2020-12: the siblings stay at their level.
+    const rest = normalizeSchema(doc, siblings, seen, reading) as Record<string, JsonSchema>;
+    return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), resolved] };
   }
   const out: Record<string, JsonSchema> = {};
   for (const [k, v] of Object.entries(schema)) {
@@ -54,26 +84,62 @@ export function normalizeSchema(
       const props: Record<string, JsonSchema> = {};
       for (const [pk, pv] of Object.entries(v)) {
         Object.defineProperty(props, pk, {
-          value: normalizeSchema(doc, pv, seen),
+          value: normalizeSchema(doc, pv, seen, reading),
           enumerable: true,
           writable: true,
           configurable: true,
         });
       }
       out[k] = props;
-    } else if (k === "example" || k === "examples" || k === "default" || k === "enum") {
+    } else if (
+      k === "example" ||
+      k === "examples" ||
+      k === "default" ||
+      k === "enum" ||
+      k === "const"
+    ) {
       out[k] = v;
     } else {
-      out[k] = normalizeSchema(doc, v, seen);
+      out[k] = normalizeSchema(doc, v, seen, reading);
     }
   }
   if (out.nullable === true) {
     delete out.nullable;
+    // A nullable enum allows null too (the generated types say `| null`).
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
     if (typeof out.type === "string") return { ...out, type: [out.type, "null"] };
     if (Array.isArray(out.type)) return { ...out, type: [...out.type, "null"] };
     return { anyOf: [out, { type: "null" }] };
   }
   return out;
+}
+
+const SUBSCHEMA_MAPS = new Set(["properties", "$defs", "definitions"]);
+const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf"]);
+const VALUE_KEYWORDS = new Set(["const", "enum", "default", "example", "examples"]);
+
+/** Throws naming the first unsupported keyword in a (normalized) schema, with its path. */
+function refuseUnsupported(
+  schema: JsonSchema,
+  where: string,
+  keywords: readonly string[] = UNSUPPORTED_KEYWORDS,
+): void {
+  if (!isObject<JsonSchema>(schema)) return;
+  for (const keyword of keywords)
+    if (Object.hasOwn(schema, keyword))
+      throw new DefinitionError(`${where}: \`${keyword}\` is not supported`);
+  if (Array.isArray(schema.items))
+    throw new DefinitionError(`${where}/items: \`items\` as a list (tuples) is not supported`);
+  for (const [k, v] of Object.entries(schema)) {
+    if (VALUE_KEYWORDS.has(k)) continue;
+    if (SUBSCHEMA_MAPS.has(k) && isObject<JsonSchema>(v))
+      for (const [name, s] of Object.entries(v))
+        refuseUnsupported(s, `${where}/${k}/${name}`, keywords);
+    else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v))
+      for (const [i, s] of v.entries()) refuseUnsupported(s, `${where}/${k}/${i}`, keywords);
+    else if (k === "items" || k === "additionalProperties")
+      refuseUnsupported(v, `${where}/${k}`, keywords);
+  }
 }
 
 const STATES: WorkflowState[] = ["enabled", "draft", "disabled"];
@@ -89,6 +155,9 @@ export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDe
   const info = isObject<JsonSchema>(doc.info) ? doc.info : {};
   const name = typeof info["x-environment"] === "string" ? info["x-environment"] : fallbackEnv;
   const workspace = typeof info["x-workspace"] === "string" ? info["x-workspace"] : "ws_default";
+  const reading: SchemaReading = {
+    dialect: doc.openapi.startsWith("3.0.") ? "draft-04" : "2020-12",
+  };
   const workflows = new Map<string, WorkflowDef>();
   const paths = isObject<JsonSchema>(doc.paths) ? doc.paths : {};
   for (const [path, item] of Object.entries(paths)) {
@@ -108,9 +177,14 @@ export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDe
     const inputsRaw = launch?.properties?.inputs;
     if (!inputsRaw)
       throw new DefinitionError(`${where}: launch body schema has no \`inputs\` property`);
-    const inputs = normalizeSchema(doc, inputsRaw);
+    const inputs = normalizeSchema(doc, inputsRaw, [], reading);
+    refuseUnsupported(
+      inputs,
+      `${where}: inputs`,
+      reading.dialect === "draft-04" ? DRAFT4_UNSUPPORTED_KEYWORDS : UNSUPPORTED_KEYWORDS,
+    );
     const outputs = xw.outputs
-      ? normalizeSchema(doc, xw.outputs)
+      ? normalizeSchema(doc, xw.outputs, [], reading)
       : { type: "object", properties: {} };
     const examples = op.requestBody?.content?.["application/json"]?.examples;
     let example: Record<string, unknown> | undefined;
@@ -128,6 +202,7 @@ export function readDefinition(doc: unknown, fallbackEnv: string): EnvironmentDe
       revision: Number.isInteger(xw.revision) ? xw.revision : 1,
       model: Boolean(launch?.properties?.model),
       inputs,
+      ...(reading.dialect === "draft-04" ? { inputsDialect: reading.dialect } : {}),
       outputs,
       ...(example ? { example } : {}),
     });

@@ -16,6 +16,8 @@ export interface WorkflowDef {
   model: boolean;
   /** The `inputs` object schema (FileReference/FileOutput kept as $ref). */
   inputs: JsonSchema;
+  /** The JSON Schema dialect of `inputs`: draft 4 when read from an OpenAPI 3.0 definition (default 2020-12). */
+  inputsDialect?: "draft-04";
   /** The outputs object schema. */
   outputs: JsonSchema;
   /** Example launch body, shown in the definition. */

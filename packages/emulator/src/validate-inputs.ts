@@ -1,6 +1,11 @@
 // Strict validation of launch `inputs` against a workflow's declared input schema.
 // Spec "Input value types": values must have the declared JSON type; no automatic conversion.
 // Spec "Errors": details lists affected fields with reason INVALID_TYPE, REQUIRED or UNKNOWN_INPUT.
+import type { ErrorObject, KeywordDefinition, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { DataValidationCxt } from "ajv/dist/types/index.js";
+import DraftFour from "ajv-draft-04";
+import { ASSERTED_FORMATS } from "./formats.js";
 import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";
 
@@ -27,6 +32,8 @@ export interface InputValidation {
 
 export const FILE_REFERENCE_REF = "#/components/schemas/FileReference";
 export const FILE_OUTPUT_REF = "#/components/schemas/FileOutput";
+
+export { checkFormat } from "./formats.js";
 
 /** Set an own property safely, even for keys such as `__proto__`. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -82,17 +89,8 @@ export function declaresFileInput(schema: JsonSchema): boolean {
   return false;
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) =>
-    deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-  );
-}
+/** A schema dialect: JSON Schema 2020-12 (OpenAPI 3.1) or draft 4 (OpenAPI 3.0). */
+export type SchemaDialect = "2020-12" | "draft-04";
 
 /**
  * `v` is a whole multiple of `m`, tolerating binary rounding (0.3 is a
@@ -103,258 +101,341 @@ export function isMultipleOf(v: number, m: number): boolean {
   return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const FILE_KEYWORD = "x-wfr-file-reference";
 
-function validDate(y: number, m: number, d: number): boolean {
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
-}
+/** The file references one validation met, in document order (set while Ajv runs, synchronously). */
+let fileRefsSeen: FileRefUse[] = [];
 
-export function checkFormat(format: string, v: string): boolean {
-  switch (format) {
-    case "date": {
-      const m = DATE.exec(v);
-      return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3]));
-    }
-    case "date-time": {
-      const m = DATE_TIME.exec(v);
-      return (
-        m !== null &&
-        validDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
-        Number(m[4]) < 24 &&
-        Number(m[5]) < 60 &&
-        Number(m[6]) < 61
-      );
-    }
-    case "email":
-      return EMAIL.test(v);
-    case "uri":
-      if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v)) return false;
-      try {
-        new URL(v);
-        return true;
-      } catch {
-        return false;
-      }
-    default:
-      return true;
-  }
-}
-
-class Walker {
-  details: Detail[] = [];
-  fileRefs: FileRefUse[] = [];
-
-  fail(field: string, reason: Reason, message: string): undefined {
-    this.details.push({ field, reason, message });
-    return undefined;
-  }
-
-  /** Validate `v` at `path`; returns the value with defaults applied. */
-  check(schema: JsonSchema, v: unknown, path: string): unknown {
-    if (!isObject<JsonSchema>(schema)) return v;
-    if (schema.$ref === FILE_REFERENCE_REF) return this.fileRef(v, path);
-    if (schema["x-input-type"] === "file" && !schema.type) return this.fileRef(v, path);
-    const branches: JsonSchema[] | undefined = schema.anyOf ?? schema.oneOf;
-    if (Array.isArray(branches)) return this.union(schema, branches, v, path);
-    if (Array.isArray(schema.allOf)) {
-      let out = v;
-      for (const s of schema.allOf) out = this.check(s, out, path);
-      return out;
-    }
-    let types: string[] | undefined = typeof schema.type === "string" ? [schema.type] : schema.type;
-    if (types && schema.nullable === true && !types.includes("null")) types = [...types, "null"];
-    const actual = jsonType(v);
-    if (types) {
-      const ok = types.some((t) =>
-        t === "number" ? actual === "number" || actual === "integer" : t === actual,
-      );
-      if (!ok) {
-        return this.fail(
-          path,
-          "INVALID_TYPE",
-          `expected ${types.join(" or ")}, got ${describe(v)}${typeof v === "string" && types.some((t) => t !== "string") ? " (no conversion is done)" : ""}`,
-        );
-      }
-    }
-    if (Array.isArray(schema.enum) && !schema.enum.some((e: unknown) => deepEqual(e, v))) {
-      return this.fail(
-        path,
-        "INVALID_TYPE",
-        `must be one of ${schema.enum.map((e: unknown) => JSON.stringify(e)).join(", ")}`,
-      );
-    }
-    if (schema.const !== undefined && !deepEqual(schema.const, v)) {
-      return this.fail(path, "INVALID_TYPE", `must be ${JSON.stringify(schema.const)}`);
-    }
-    if (typeof v === "string") return this.string(schema, v, path);
-    if (typeof v === "number") return this.number(schema, v, path);
-    if (Array.isArray(v)) return this.array(schema, v, path);
-    if (isObject(v)) return this.object(schema, v, path);
-    return v;
-  }
-
-  union(schema: JsonSchema, branches: JsonSchema[], v: unknown, path: string): unknown {
-    if (v === null && schema.nullable === true) return v;
-    let best: Walker | undefined;
-    for (const b of branches) {
-      const w = new Walker();
-      const out = w.check(b, v, path);
-      if (w.details.length === 0) {
-        this.fileRefs.push(...w.fileRefs);
-        return out;
-      }
-      if (!best || w.details.length < best.details.length) best = w;
-    }
-    if (best && best.details.length === 1 && best.details[0]?.field !== path) {
-      this.details.push(...best.details);
-      return undefined;
-    }
-    return this.fail(path, "INVALID_TYPE", `${describe(v)} matches none of the allowed shapes`);
-  }
-
-  fileRef(v: unknown, path: string): unknown {
+function fileReferenceKeyword(): KeywordDefinition {
+  const validate = (_schema: unknown, data: unknown, _parent: unknown, cxt?: DataValidationCxt) => {
+    const errors = (message: string) => {
+      validate.errors = [{ keyword: FILE_KEYWORD, message, params: {} }];
+      return false;
+    };
     // Spec "Input value types": File = object {attachment_id}, never a path or filename string.
-    if (!isObject(v)) {
-      return this.fail(
-        path,
-        "INVALID_TYPE",
-        `expected a file reference {"attachment_id": "..."}, got ${describe(v)}`,
-      );
-    }
-    const keys = Object.keys(v);
-    if (typeof v.attachment_id !== "string" || keys.some((k) => k !== "attachment_id")) {
-      return this.fail(
-        path,
-        "INVALID_TYPE",
+    if (!isObject(data))
+      return errors(`expected a file reference {"attachment_id": "..."}, got ${describe(data)}`);
+    if (
+      typeof data.attachment_id !== "string" ||
+      Object.keys(data).some((k) => k !== "attachment_id")
+    )
+      return errors(
         'expected a file reference {"attachment_id": "..."} with a string id and no other keys',
       );
-    }
-    this.fileRefs.push({ field: path, attachment_id: v.attachment_id });
-    return { attachment_id: v.attachment_id };
-  }
-
-  string(schema: JsonSchema, v: string, path: string): unknown {
-    if (typeof schema.maxLength === "number" && [...v].length > schema.maxLength) {
-      return this.fail(path, "INVALID_TYPE", `longer than ${schema.maxLength} characters`);
-    }
-    if (typeof schema.minLength === "number" && [...v].length < schema.minLength) {
-      return this.fail(path, "INVALID_TYPE", `shorter than ${schema.minLength} characters`);
-    }
-    if (typeof schema.format === "string" && !checkFormat(schema.format, v)) {
-      return this.fail(path, "INVALID_TYPE", `not a valid ${schema.format}`);
-    }
-    if (typeof schema.pattern === "string") {
-      try {
-        if (!new RegExp(schema.pattern, "u").test(v)) {
-          return this.fail(path, "INVALID_TYPE", `does not match ${schema.pattern}`);
-        }
-      } catch {
-        /* an unusable pattern constrains nothing */
-      }
-    }
-    return v;
-  }
-
-  number(schema: JsonSchema, v: number, path: string): unknown {
-    if (typeof schema.minimum === "number" && v < schema.minimum) {
-      return this.fail(path, "INVALID_TYPE", `less than ${schema.minimum}`);
-    }
-    if (typeof schema.maximum === "number" && v > schema.maximum) {
-      return this.fail(path, "INVALID_TYPE", `greater than ${schema.maximum}`);
-    }
-    // OpenAPI 3.1 numeric form, and 3.0's boolean form next to minimum/maximum.
-    const exclusiveMinimum =
-      schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum;
-    if (typeof exclusiveMinimum === "number" && v <= exclusiveMinimum) {
-      return this.fail(path, "INVALID_TYPE", `not greater than ${exclusiveMinimum}`);
-    }
-    const exclusiveMaximum =
-      schema.exclusiveMaximum === true ? schema.maximum : schema.exclusiveMaximum;
-    if (typeof exclusiveMaximum === "number" && v >= exclusiveMaximum) {
-      return this.fail(path, "INVALID_TYPE", `not less than ${exclusiveMaximum}`);
-    }
-    if (
-      typeof schema.multipleOf === "number" &&
-      schema.multipleOf > 0 &&
-      !isMultipleOf(v, schema.multipleOf)
-    ) {
-      return this.fail(path, "INVALID_TYPE", `not a multiple of ${schema.multipleOf}`);
-    }
-    return v;
-  }
-
-  array(schema: JsonSchema, v: unknown[], path: string): unknown {
-    if (typeof schema.maxItems === "number" && v.length > schema.maxItems) {
-      return this.fail(path, "INVALID_TYPE", `more than ${schema.maxItems} items`);
-    }
-    if (typeof schema.minItems === "number" && v.length < schema.minItems) {
-      return this.fail(path, "INVALID_TYPE", `fewer than ${schema.minItems} items`);
-    }
-    if (
-      schema.uniqueItems === true &&
-      v.some((a, i) => v.slice(0, i).some((b) => deepEqual(a, b)))
-    ) {
-      return this.fail(path, "INVALID_TYPE", "items are not unique");
-    }
-    if (!schema.items) return v;
-    return v.map((item, i) => this.check(schema.items, item, `${path}[${i}]`));
-  }
-
-  object(schema: JsonSchema, v: Record<string, unknown>, path: string): unknown {
-    const props: Record<string, JsonSchema> = isObject<JsonSchema>(schema.properties)
-      ? schema.properties
-      : {};
-    const required: string[] = Array.isArray(schema.required) ? schema.required : [];
-    if (!schema.properties && !schema.required && schema.additionalProperties === undefined) {
-      return v; // free-form object (json inputs): accepted as it is
-    }
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v)) {
-      const field = childPath(path, key);
-      if (Object.hasOwn(props, key)) {
-        setOwn(out, key, this.check(props[key], v[key], field));
-      } else if (schema.additionalProperties === false) {
-        this.fail(field, "UNKNOWN_INPUT", "not a declared input of this workflow");
-      } else {
-        const extra = isObject<JsonSchema>(schema.additionalProperties)
-          ? this.check(schema.additionalProperties, v[key], field)
-          : v[key];
-        setOwn(out, key, extra);
-      }
-    }
-    for (const key of Object.keys(props)) {
-      if (Object.hasOwn(v, key)) continue;
-      const p = props[key];
-      // definition-format.md: a field with a saved default is not required; the default applies.
-      if (isObject<JsonSchema>(p) && p.default !== undefined) {
-        setOwn(out, key, structuredClone(p.default));
-      } else if (required.includes(key)) {
-        this.fail(childPath(path, key), "REQUIRED", "required input is missing");
-      }
-    }
-    return out;
-  }
+    fileRefsSeen.push({
+      field: fieldName(cxt?.instancePath ?? "", cxt?.rootData),
+      attachment_id: data.attachment_id,
+    });
+    return true;
+  };
+  validate.errors = undefined as Partial<ErrorObject>[] | undefined;
+  return { keyword: FILE_KEYWORD, schemaType: "boolean", errors: true, validate };
 }
 
-export function validateInputs(schema: JsonSchema, inputs: unknown): InputValidation {
-  const w = new Walker();
-  if (inputs === undefined) {
-    w.fail("inputs", "REQUIRED", "inputs is required");
-    return { ok: false, value: {}, details: w.details, fileRefs: [] };
+// ajv-draft-04 is CommonJS; its class is the module's default export.
+const AjvDraft04 = (DraftFour as unknown as { default: typeof Ajv2020 }).default;
+type Ajv = InstanceType<typeof Ajv2020>;
+
+function newAjv(dialect: SchemaDialect, fillDefaults: boolean): Ajv {
+  const options = {
+    strict: false,
+    allErrors: true,
+    // `__proto__`, `constructor`, ... are fields like any other: never inherited.
+    ownProperties: true,
+    useDefaults: fillDefaults,
+    logger: false,
+    formats: ASSERTED_FORMATS,
+  } as const;
+  const ajv = dialect === "draft-04" ? new AjvDraft04(options) : new Ajv2020(options);
+  ajv.addKeyword(fileReferenceKeyword());
+  // Binary rounding: 0.3 is a multiple of 0.1, as in the generated validators.
+  ajv.removeKeyword("multipleOf");
+  ajv.addKeyword({
+    keyword: "multipleOf",
+    type: "number",
+    schemaType: "number",
+    validate: (m: number, v: number) => !(m > 0) || isMultipleOf(v, m),
+  });
+  return ajv;
+}
+
+/**
+ * Per dialect, the validator that gives the verdict, and one that writes
+ * saved defaults into a valid copy (a default is an annotation to JSON
+ * Schema: the verdict is taken without it, so an invalid default never
+ * fails a launch that left the field out).
+ */
+type Role = "verdict" | "defaults";
+const ajvs = new Map<string, Ajv>();
+/** Compiled once per workflow: the inputs schema object is the key. */
+const compiled = new Map<string, WeakMap<object, ValidateFunction>>();
+
+const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const SCHEMA_ONE = [
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "additionalItems",
+];
+
+function mapValues(
+  value: Record<string, unknown>,
+  f: (v: unknown) => unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, f(v));
+  return out;
+}
+
+/**
+ * The schema Ajv compiles: file inputs become the file-reference keyword
+ * (the spec's `{attachment_id}` rule, and where the launch's attachments are
+ * looked up); in 2020-12, OpenAPI 3.0's boolean `exclusiveMinimum: true`
+ * beside `minimum` becomes the numeric form (one reading of both, as in the
+ * generated validators).
+ */
+function prepare(schema: JsonSchema, dialect: SchemaDialect): JsonSchema {
+  if (Array.isArray(schema)) return schema.map((s) => prepare(s, dialect));
+  if (!isObject<JsonSchema>(schema)) return schema;
+  if (isFileSchema(schema) && !Array.isArray(schema.anyOf) && !Array.isArray(schema.oneOf))
+    return { [FILE_KEYWORD]: true };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (SCHEMA_MAPS.includes(k) && isObject<JsonSchema>(v))
+      setOwn(
+        out,
+        k,
+        mapValues(v, (s) => prepare(s, dialect)),
+      );
+    else if (SCHEMA_LISTS.includes(k) && Array.isArray(v))
+      setOwn(
+        out,
+        k,
+        v.map((s) => prepare(s, dialect)),
+      );
+    else if (SCHEMA_ONE.includes(k) || k === "items") setOwn(out, k, prepare(v, dialect));
+    else if (k === "dependencies" && isObject<JsonSchema>(v))
+      setOwn(
+        out,
+        k,
+        mapValues(v, (s) => (Array.isArray(s) ? s : prepare(s, dialect))),
+      );
+    else setOwn(out, k, v);
   }
-  if (!isObject(inputs)) {
-    w.fail("inputs", "INVALID_TYPE", `inputs must be an object, got ${describe(inputs)}`);
-    return { ok: false, value: {}, details: w.details, fileRefs: [] };
+  // `enum: []` allows nothing (JSON Schema), but Ajv refuses to compile it.
+  if (Array.isArray(out.enum) && out.enum.length === 0) {
+    delete out.enum;
+    out.not = {};
   }
-  const value = w.check(schema, inputs, "") as Record<string, unknown>;
-  return {
-    ok: w.details.length === 0,
-    value: value ?? {},
-    details: w.details,
-    fileRefs: w.fileRefs,
-  };
+  // Ajv compiles `properties: {__proto__: ...}` to nothing; a pattern
+  // matching exactly that name reads the same (it is never additional).
+  if (isObject<JsonSchema>(out.properties) && Object.hasOwn(out.properties, "__proto__")) {
+    const { __proto__: proto, ...rest } = out.properties as Record<string, unknown>;
+    const patterns: Record<string, unknown> = isObject<JsonSchema>(out.patternProperties)
+      ? { ...out.patternProperties }
+      : {};
+    const existing = patterns["^__proto__$"];
+    patterns["^__proto__$"] = existing === undefined ? proto : { allOf: [existing, proto] };
+    out.properties = rest;
+    out.patternProperties = patterns;
+  }
+  // definition-format.md: a field with a saved default is not required (the default applies).
+  if (Array.isArray(out.required) && isObject<JsonSchema>(schema.properties)) {
+    const props = schema.properties as Record<string, unknown>;
+    out.required = out.required.filter(
+      (name: unknown) =>
+        typeof name !== "string" ||
+        !Object.hasOwn(props, name) ||
+        !isObject<JsonSchema>(props[name]) ||
+        !Object.hasOwn(props[name] as object, "default"),
+    );
+  }
+  if (dialect === "2020-12") {
+    for (const [exclusive, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
+      if (typeof out[exclusive] !== "boolean") continue;
+      if (out[exclusive] === true && typeof out[bound] === "number") {
+        out[exclusive] = out[bound];
+        delete out[bound];
+      } else delete out[exclusive];
+    }
+  }
+  return out;
+}
+
+/** The compiled validator of an inputs schema (compiled on first use, then cached). */
+function validatorFor(schema: JsonSchema, dialect: SchemaDialect, role: Role): ValidateFunction {
+  const name = `${dialect} ${role}`;
+  let cache = compiled.get(name);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    compiled.set(name, cache);
+  }
+  const key = isObject<JsonSchema>(schema) ? schema : { schema };
+  const validate = cache.get(key);
+  if (validate === undefined) {
+    let ajv = ajvs.get(name);
+    if (ajv === undefined) {
+      ajv = newAjv(dialect, role === "defaults");
+      ajvs.set(name, ajv);
+    }
+    const made = ajv.compile(prepare(schema, dialect));
+    cache.set(key, made);
+    return made;
+  }
+  return validate;
+}
+
+function decodePointerSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** `a.b[2].c`, the way the service names nested fields, from a JSON pointer into the inputs. */
+function fieldName(instancePath: string, data: unknown, extra?: string): string {
+  const segments =
+    instancePath === "" ? [] : instancePath.slice(1).split("/").map(decodePointerSegment);
+  if (extra !== undefined) segments.push(extra);
+  let out = "";
+  let node = data;
+  for (const segment of segments) {
+    if (Array.isArray(node)) out += `[${segment}]`;
+    else out = childPath(out, segment);
+    node =
+      isObject(node) || Array.isArray(node)
+        ? (node as Record<string, unknown>)[segment]
+        : undefined;
+  }
+  return out;
+}
+
+/** Rules about an object's fields (reported at the field), not about the object itself. */
+const FIELD_RULES = new Set([
+  "required",
+  "dependentRequired",
+  "dependencies",
+  "additionalProperties",
+  "unevaluatedProperties",
+]);
+const COMBINATORS = new Set(["anyOf", "oneOf", "not", "if", "contains", "propertyNames"]);
+
+/** Ajv's errors as the service's details: one per field, the outermost failing rule. */
+function detailsOf(errors: readonly ErrorObject[], data: unknown): Detail[] {
+  // A failed combinator is one detail at its value; the errors of its branches are not the caller's.
+  const failed = errors.filter((e) => COMBINATORS.has(e.keyword)).map((e) => `${e.schemaPath}/`);
+  // A value that breaks its own rule (a list too long, a wrong type) is reported once, at the
+  // value, not again for what it holds: the service's order, and the generated validators'.
+  const broken = errors
+    .filter((e) => !FIELD_RULES.has(e.keyword))
+    .filter((e) => !failed.some((prefix) => e.schemaPath.startsWith(prefix)))
+    .map((e) => `${e.instancePath}/`);
+  const details: Detail[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (failed.some((prefix) => e.schemaPath.startsWith(prefix))) continue;
+    if (broken.some((prefix) => e.instancePath.startsWith(prefix))) continue;
+    const params = e.params as Record<string, unknown>;
+    let detail: Detail;
+    if (
+      e.keyword === "required" ||
+      e.keyword === "dependentRequired" ||
+      e.keyword === "dependencies"
+    )
+      detail = {
+        field: fieldName(e.instancePath, data, String(params.missingProperty)),
+        reason: "REQUIRED",
+        message: "required input is missing",
+      };
+    else if (e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties")
+      detail = {
+        field: fieldName(
+          e.instancePath,
+          data,
+          String(params.additionalProperty ?? params.unevaluatedProperty),
+        ),
+        reason: "UNKNOWN_INPUT",
+        message: "not a declared input of this workflow",
+      };
+    else {
+      const value = valueAt(data, e.instancePath);
+      detail = {
+        field: fieldName(e.instancePath, data),
+        reason: "INVALID_TYPE",
+        message:
+          e.keyword === "type"
+            ? `expected ${String(params.type).split(",").join(" or ")}, got ${describe(value)}${typeof value === "string" && params.type !== "string" ? " (no conversion is done)" : ""}`
+            : e.keyword === "anyOf" || e.keyword === "oneOf"
+              ? `${describe(value)} matches ${e.keyword === "oneOf" && (params.passingSchemas ?? null) !== null ? "more than one" : "none"} of the allowed shapes`
+              : (e.message ?? "invalid"),
+      };
+    }
+    if (seen.has(detail.field)) continue;
+    seen.add(detail.field);
+    details.push(detail);
+  }
+  return details;
+}
+
+function valueAt(data: unknown, instancePath: string): unknown {
+  if (instancePath === "") return data;
+  let node = data;
+  for (const segment of instancePath.slice(1).split("/").map(decodePointerSegment))
+    node =
+      isObject(node) || Array.isArray(node)
+        ? (node as Record<string, unknown>)[segment]
+        : undefined;
+  return node;
+}
+
+/**
+ * Validates launch `inputs` with Ajv (JSON Schema 2020-12, or draft 4 for
+ * OpenAPI 3.0 definitions) and maps its errors to the spec's reason codes.
+ * `value` is a copy with saved defaults applied (definition-format.md: a
+ * field with a default is not required).
+ */
+export function validateInputs(
+  schema: JsonSchema,
+  inputs: unknown,
+  dialect: SchemaDialect = "2020-12",
+): InputValidation {
+  if (inputs === undefined)
+    return {
+      ok: false,
+      value: {},
+      details: [{ field: "inputs", reason: "REQUIRED", message: "inputs is required" }],
+      fileRefs: [],
+    };
+  if (!isObject(inputs))
+    return {
+      ok: false,
+      value: {},
+      details: [
+        {
+          field: "inputs",
+          reason: "INVALID_TYPE",
+          message: `inputs must be an object, got ${describe(inputs)}`,
+        },
+      ],
+      fileRefs: [],
+    };
+  const validate = validatorFor(schema, dialect, "verdict");
+  // A copy: the defaults are written into it (the request's own object is left alone).
+  const value = JSON.parse(JSON.stringify(inputs)) as Record<string, unknown>;
+  fileRefsSeen = [];
+  const ok = validate(value) === true;
+  const found = fileRefsSeen;
+  fileRefsSeen = [];
+  if (!ok) return { ok, value: {}, details: detailsOf(validate.errors ?? [], value), fileRefs: [] };
+  validatorFor(schema, dialect, "defaults")(value);
+  fileRefsSeen = [];
+  const fileRefs = found.filter((r, i) => found.findIndex((s) => s.field === r.field) === i);
+  return { ok, value, details: [], fileRefs };
 }

@@ -1,5 +1,6 @@
 // The workflows of one environment's downloaded definition
 // (shared/design/definition-format.md), as the tools describe them.
+import { JsonPointerError, parseFragmentPointer, resolveJsonPointer } from "@wfr/definition-reader";
 import { BackendError, type WorkflowSchema, type WorkflowState } from "./backend.js";
 
 type Json = Record<string, unknown>;
@@ -13,10 +14,13 @@ function resolve(document: Json, value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => resolve(document, item, depth + 1));
   if (!isObject(value)) return value;
   if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
-    let target: unknown = document;
-    for (const part of value.$ref.slice(2).split("/")) {
-      const key = decodeURIComponent(part.replaceAll("~1", "/").replaceAll("~0", "~"));
-      target = isObject(target) ? target[key] : undefined;
+    let target: unknown;
+    try {
+      // RFC 6901 section 6: the fragment is percent-decoded, then read as a pointer.
+      target = resolveJsonPointer(document, parseFragmentPointer(value.$ref.slice(1)));
+    } catch (error) {
+      if (!(error instanceof JsonPointerError)) throw error;
+      throw new BackendError("DEFINITION_INVALID", `reference ${value.$ref}: ${error.message}`);
     }
     if (target === undefined)
       throw new BackendError("DEFINITION_INVALID", `unresolved reference ${value.$ref}`);

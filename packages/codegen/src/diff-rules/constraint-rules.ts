@@ -26,21 +26,29 @@ const WIDENED = { input: "non-breaking", output: "breaking" } as const;
 
 type Direction = "narrowed" | "widened";
 
-/** A count limit: the length of a text, the number of items of an array. */
-type CountKey = "maxLength" | "minLength" | "maxItems" | "minItems";
+/** A count limit: the length of a text, the number of items of an array or properties of an object. */
+type CountKey =
+  | "maxLength"
+  | "minLength"
+  | "maxItems"
+  | "minItems"
+  | "maxProperties"
+  | "minProperties";
 
 const COUNT_WHAT: Record<CountKey, string> = {
   maxLength: "maximum length",
   minLength: "minimum length",
   maxItems: "maximum number of items",
   minItems: "minimum number of items",
+  maxProperties: "maximum number of properties",
+  minProperties: "minimum number of properties",
 };
 
 function countDirection(key: CountKey, b: FieldModel, a: FieldModel): Direction | undefined {
   const before = b[key];
   const after = a[key];
   if (before === after) return undefined;
-  const upper = key === "maxLength" || key === "maxItems";
+  const upper = key === "maxLength" || key === "maxItems" || key === "maxProperties";
   const narrowed =
     after !== undefined && (before === undefined || (upper ? after < before : after > before));
   return narrowed ? "narrowed" : "widened";
@@ -212,6 +220,22 @@ export const CONSTRAINT_RULES = [
   countRule("minItems", "widened", {
     input: "input-min-items-widened",
     output: "output-min-items-widened",
+  }),
+  countRule("maxProperties", "narrowed", {
+    input: "input-max-properties-narrowed",
+    output: "output-max-properties-narrowed",
+  }),
+  countRule("maxProperties", "widened", {
+    input: "input-max-properties-widened",
+    output: "output-max-properties-widened",
+  }),
+  countRule("minProperties", "narrowed", {
+    input: "input-min-properties-narrowed",
+    output: "output-min-properties-narrowed",
+  }),
+  countRule("minProperties", "widened", {
+    input: "input-min-properties-widened",
+    output: "output-min-properties-widened",
   }),
   boundRule("minimum", "narrowed", {
     input: "input-minimum-narrowed",

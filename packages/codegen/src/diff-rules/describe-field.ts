@@ -33,6 +33,8 @@ const CONSTRAINT_KEYS = [
   "minItems",
   "maxItems",
   "uniqueItems",
+  "minProperties",
+  "maxProperties",
 ] as const satisfies readonly (keyof FieldModel)[];
 
 /** Sets an own key, safe for `__proto__` and friends. */

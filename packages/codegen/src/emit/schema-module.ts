@@ -8,6 +8,7 @@ import {
   type Flavour,
   hasJsonEnum,
   hasRules,
+  inputsObjectSchema,
   objectShape,
   type Side,
   usesKind,
@@ -47,8 +48,11 @@ export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: 
       : []),
     ...(ts ? ["type InputIssue as InputIssue$", "type OutputIssue as OutputIssue$"] : []),
   ];
+  const ctx = (side: Side) => ({ side, indent: "    ", flavour });
+  const inputsBody = `z.preprocess(ownProperties, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
   const supportImports = [
     ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
+    ...(inputsBody.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
     ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
     "ownProperties",
     "toInputIssues",
@@ -69,7 +73,6 @@ export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: 
       "}",
     ].join("\n");
   };
-  const ctx = (side: Side) => ({ side, indent: "    ", flavour });
   const parts: string[] = [header(env.sourceFile, env.sourceHash)];
   if (runtimeImports.length > 0)
     parts.push(`import { ${runtimeImports.join(", ")} } from "@wfr/runtime";`);
@@ -86,7 +89,7 @@ export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: 
       "inputSchema",
       "Inputs$",
       `/** Strict schema of the inputs of ${describe(wf)}: no coercion, unknown keys rejected. Built on first use. */`,
-      `z.preprocess(ownProperties, z.strictObject(${objectShape(wf.inputs, ctx("input"))}))`,
+      inputsBody,
     ),
     "",
     builder(

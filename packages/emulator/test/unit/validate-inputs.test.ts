@@ -177,3 +177,86 @@ describe("number and array constraints the definition format allows", () => {
     expect(reasons({ tags: ["a", "b", "a"] })).toEqual(["tags:INVALID_TYPE"]);
   });
 });
+
+describe("JSON Schema semantics (Ajv: 2020-12, draft 4 for OpenAPI 3.0)", () => {
+  const one = (value: unknown) => ({
+    type: "object",
+    additionalProperties: false,
+    properties: { v: value },
+  });
+  const valid = (schema: unknown, v: unknown, dialect?: "draft-04") =>
+    validateInputs(one(schema), { v }, dialect).ok;
+
+  it("oneOf means exactly one, not anyOf", () => {
+    const s = { oneOf: [{ type: "integer" }, { minimum: 2 }] };
+    expect(valid(s, 1)).toBe(true);
+    expect(valid(s, 3)).toBe(false);
+  });
+
+  it("keeps `type`, `properties` and `required` beside a combinator", () => {
+    expect(valid({ type: "string", anyOf: [{ maxLength: 2 }, { minLength: 4 }] }, "foo")).toBe(
+      false,
+    );
+    expect(valid({ type: "string", anyOf: [{ maxLength: 2 }, { minLength: 4 }] }, 5)).toBe(false);
+    const s = {
+      type: "object",
+      required: ["a"],
+      oneOf: [{ required: ["b"] }, { required: ["c"] }],
+    };
+    expect(valid(s, { a: 1, b: 1 })).toBe(true);
+    expect(valid(s, { b: 1 })).toBe(false);
+    expect(valid(s, { a: 1, b: 1, c: 1 })).toBe(false);
+  });
+
+  it("reads a `false` subschema as nothing, `true` as anything", () => {
+    expect(valid({ type: "object", properties: { x: false } }, { x: 1 })).toBe(false);
+    expect(valid({ type: "object", properties: { x: false } }, {})).toBe(true);
+    expect(valid({ type: "array", items: false }, [])).toBe(true);
+    expect(valid({ type: "array", items: false }, [1])).toBe(false);
+    expect(valid({ allOf: [true, false] }, 1)).toBe(false);
+  });
+
+  it("requires names that `properties` does not list", () => {
+    expect(valid({ type: "object", required: ["x"] }, {})).toBe(false);
+    expect(valid({ type: "object", required: ["x"] }, { x: null })).toBe(true);
+  });
+
+  it("applies constraints whatever `type` says or omits", () => {
+    expect(valid({ minimum: 5 }, 1)).toBe(false);
+    expect(valid({ minimum: 5 }, "1")).toBe(true);
+    expect(valid({ format: "date" }, "2020-02-30")).toBe(false);
+  });
+
+  it("validates a field named __proto__", () => {
+    const s = {
+      type: "object",
+      required: ["__proto__"],
+      properties: JSON.parse('{"__proto__": {"type": "number"}}'),
+    };
+    expect(valid(s, JSON.parse('{"__proto__": 1}'))).toBe(true);
+    expect(valid(s, JSON.parse('{"__proto__": "x"}'))).toBe(false);
+    expect(valid(s, {})).toBe(false);
+  });
+
+  it("reads dates of years 0000-0099 and range-checks date-time offsets", () => {
+    expect(checkFormat("date", "0001-01-01")).toBe(true);
+    expect(checkFormat("date", "0400-02-29")).toBe(true);
+    expect(checkFormat("date", "0100-02-29")).toBe(false);
+    expect(checkFormat("date-time", "1990-12-31T15:59:59-24:00")).toBe(false);
+    expect(checkFormat("date-time", "1990-12-31T10:00:00+10:60")).toBe(false);
+    expect(checkFormat("date-time", "1998-12-31T15:59:60.123-08:00")).toBe(true);
+    expect(checkFormat("date-time", "1998-12-31T22:59:60Z")).toBe(false);
+  });
+
+  it("never fails a launch on an invalid saved default that was not used", () => {
+    const s = { type: "object", properties: { n: { type: "integer", maximum: 3, default: 5 } } };
+    expect(validateInputs(s, {}).ok).toBe(true);
+    expect(validateInputs(s, { n: 5 }).ok).toBe(false);
+  });
+
+  it("uses draft-4 bounds for OpenAPI 3.0 definitions", () => {
+    const s = { type: "number", minimum: 1, exclusiveMinimum: true };
+    expect(valid(s, 1, "draft-04")).toBe(false);
+    expect(valid(s, 1.5, "draft-04")).toBe(true);
+  });
+});

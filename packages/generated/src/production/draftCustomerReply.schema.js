@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -10,11 +10,11 @@ let inputSchema$;
 export function inputSchema() {
   if (inputSchema$ === undefined) {
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
-    inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       ticket_url: z.string().superRefine(constraints$({ format: "uri" })),
       tone: z.literal(["formal", "friendly"]).optional(),
       context: jsonObjectOrArray.nullable().optional(),
-    }));
+    })));
   }
   return inputSchema$;
 }

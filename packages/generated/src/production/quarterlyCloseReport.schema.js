@@ -2,16 +2,16 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
 /** Strict schema of the inputs of "Quarterly close report": no coercion, unknown keys rejected. Built on first use. */
 export function inputSchema() {
   if (inputSchema$ === undefined) {
-    inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       quarter: z.string(),
-    }));
+    })));
   }
   return inputSchema$;
 }

@@ -3,7 +3,7 @@
 
 import { isFileInput as isFileInput$ } from "@wfr/runtime";
 import { z } from "zod";
-import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -12,7 +12,7 @@ export function inputSchema() {
   if (inputSchema$ === undefined) {
     const fileInput = z.custom(isFileInput$, { message: "Invalid input: expected a file made with file()" });
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
-    inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       vendor_name: z.string(),
       amount: z.number(),
       currency: z.literal(["USD", "EUR", "GBP"]).optional(),
@@ -22,7 +22,7 @@ export function inputSchema() {
       invoice_pdf: fileInput,
       supporting_docs: z.array(fileInput).optional(),
       po_number: z.string(),
-    }));
+    })));
   }
   return inputSchema$;
 }

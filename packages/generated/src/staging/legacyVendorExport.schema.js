@@ -2,16 +2,16 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
 /** Strict schema of the inputs of "Legacy vendor export": no coercion, unknown keys rejected. Built on first use. */
 export function inputSchema() {
   if (inputSchema$ === undefined) {
-    inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       since: z.string().superRefine(constraints$({ format: "date" })).optional(),
-    }));
+    })));
   }
   return inputSchema$;
 }

@@ -2,18 +2,18 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "zod";
-import { constraints as constraints$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
 /** Strict schema of the inputs of "Supplier portal login check": no coercion, unknown keys rejected. Built on first use. */
 export function inputSchema() {
   if (inputSchema$ === undefined) {
-    inputSchema$ = z.preprocess(ownProperties, z.strictObject({
+    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       portal_url: z.string().superRefine(constraints$({ format: "uri" })),
       account_label: z.string(),
       max_attempts: z.number().superRefine(constraints$({ integer: true })).optional(),
-    }));
+    })));
   }
   return inputSchema$;
 }

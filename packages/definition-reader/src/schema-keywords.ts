@@ -1,0 +1,67 @@
+// The JSON Schema keywords as wfr reads them in definitions: the one list
+// the generator (it refuses these with `file#pointer`) and the emulator (it
+// refuses the same definitions) share, so both read the same set.
+
+/**
+ * Keywords wfr does not support in input and output schemas: no TypeScript
+ * type or input rule in the generated code expresses them, so a definition
+ * that uses one is refused, naming it, rather than read without it.
+ */
+export const UNSUPPORTED_KEYWORDS = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "propertyNames",
+  "contains",
+  "minContains",
+  "maxContains",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$anchor",
+  "$id",
+  "$schema",
+  "$vocabulary",
+] as const;
+
+export type UnsupportedKeyword = (typeof UNSUPPORTED_KEYWORDS)[number];
+
+/** Draft 4's `$id` (OpenAPI 3.0 schemas are draft 4): refused in 3.0 definitions too. */
+export const DRAFT4_UNSUPPORTED_KEYWORDS = [...UNSUPPORTED_KEYWORDS, "id"] as const;
+
+/**
+ * Keywords that describe a value without constraining it: they apply beside
+ * a `$ref` in any OpenAPI version (3.0 ignores the constraining ones).
+ */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  "description",
+  "title",
+  "default",
+  "example",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "discriminator",
+  "externalDocs",
+  "xml",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+]);
+
+/** Whether a keyword constrains values (anything but an annotation or an `x-` extension). */
+export function isConstraining(keyword: string): boolean {
+  return !ANNOTATION_KEYWORDS.has(keyword) && !keyword.startsWith("x-");
+}

@@ -1,0 +1,44 @@
+// The MCP tools read `$ref`s with the one pointer decoding of
+// @wfr/definition-reader (RFC 6901 section 6: percent-decode, then `~1`/`~0`).
+import { describe, expect, it } from "vitest";
+import { workflowsFromDefinition } from "../src/definition-workflows.js";
+
+function definition(ref: string, schemas: Record<string, unknown>) {
+  return {
+    openapi: "3.1.0",
+    paths: {
+      "/automations/wf_a/runs": {
+        post: {
+          "x-workflow": { id: "wf_a", name: "A", state: "enabled", revision: 1 },
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { inputs: { $ref: ref } } },
+              },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas },
+  };
+}
+
+describe("workflowsFromDefinition: $ref pointers", () => {
+  it("reads #/a%7E1b as the key a/b (percent-decoded before ~ escapes)", () => {
+    const [wf] = workflowsFromDefinition(
+      definition("#/components/schemas/a%7E1b", {
+        "a/b": { type: "object", title: "slash" },
+        "a~1b": { type: "object", title: "tilde-one" },
+      }),
+    );
+    expect(wf?.inputs).toMatchObject({ title: "slash" });
+  });
+
+  it("reads ~0 and ~1 escapes and percent-encoded characters", () => {
+    const [wf] = workflowsFromDefinition(
+      definition("#/components/schemas/m~0n%20x~1y", { "m~n x/y": { title: "found" } }),
+    );
+    expect(wf?.inputs).toMatchObject({ title: "found" });
+  });
+});
