@@ -65,9 +65,9 @@ export function definitionModule(env: EnvironmentModel, wf: WorkflowModel): stri
     "  return result.data;",
     "}",
     "",
-    "/** Fetches a file output's bytes from its download_url, as given. */",
+    "/** Fetches a file output's bytes from its download_url, as given, under the runtime's download policy: the environment's root and `allowedOrigins` only. */",
     "export function download(reference, options) {",
-    "  return downloadFileOutput$(reference, options);",
+    `  return downloadFileOutput$(reference, { baseUrl: ${stringLiteral(env.baseUrl)}, ...options });`,
     "}",
     "",
   ].join("\n");
@@ -112,7 +112,7 @@ export function definitionDeclarations(env: EnvironmentModel, wf: WorkflowModel)
     "/** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. File outputs are download references. */",
     `export declare function read${P}Outputs(outputs: unknown): Outputs$;`,
     "",
-    "/** Fetches a file output's bytes from its download_url, as given. */",
+    "/** Fetches a file output's bytes from its download_url, as given, under the runtime's download policy: this environment's root and `allowedOrigins` only (prefer `client.downloadFileOutput`, which knows the client's base URL). */",
     "export declare function download(reference: FileOutputReference$, options?: DownloadFileOutputOptions$): Promise<Response>;",
     "",
   ].join("\n");

@@ -42,7 +42,7 @@ export function readQuarterlyCloseReportOutputs(outputs) {
   return result.data;
 }
 
-/** Fetches a file output's bytes from its download_url, as given. */
+/** Fetches a file output's bytes from its download_url, as given, under the runtime's download policy: the environment's root and `allowedOrigins` only. */
 export function download(reference, options) {
-  return downloadFileOutput$(reference, options);
+  return downloadFileOutput$(reference, { baseUrl: "https://api.workflows.example.com/api/v1", ...options });
 }

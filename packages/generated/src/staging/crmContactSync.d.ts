@@ -28,5 +28,5 @@ export declare function buildCrmContactSyncInputs(inputs: Inputs$): Inputs$;
 /** Reads the outputs of a successful result; throws InvalidOutputsError when they do not match. File outputs are download references. */
 export declare function readCrmContactSyncOutputs(outputs: unknown): Outputs$;
 
-/** Fetches a file output's bytes from its download_url, as given. */
+/** Fetches a file output's bytes from its download_url, as given, under the runtime's download policy: this environment's root and `allowedOrigins` only (prefer `client.downloadFileOutput`, which knows the client's base URL). */
 export declare function download(reference: FileOutputReference$, options?: DownloadFileOutputOptions$): Promise<Response>;
