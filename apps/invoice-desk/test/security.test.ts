@@ -211,6 +211,42 @@ describe("requests", () => {
   });
 });
 
+describe("bodies without a declared length", () => {
+  it("refuses an oversized chunked sign-in body (413) while it streams in", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${desk.url}/login`,
+        {
+          method: "POST",
+          headers: {
+            host: hostOf(),
+            origin: desk.url,
+            "content-type": "application/x-www-form-urlencoded",
+            "transfer-encoding": "chunked",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on("error", (error) => (req.destroyed ? undefined : reject(error)));
+      // 64 KiB at a time, until the desk answers (it must, long before 256 MiB).
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      let sent = 0;
+      const pump = () => {
+        while (!req.destroyed && sent < 256 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return req.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+  });
+});
+
 describe("sign-in", () => {
   it("locks an account with backoff after repeated failures, even for the right password, until the lock ends", async () => {
     now += 3_600_000;
@@ -222,6 +258,17 @@ describe("sign-in", () => {
     now += 1_001;
     const ok = await signIn();
     expect(ok.status).toBe(303);
+  });
+
+  it("locks an address spraying passwords over many names, and not the other addresses", async () => {
+    const throttle = new LoginThrottle({ now: () => 0 });
+    for (let i = 0; i < 20; i += 1) throttle.failed(`name-${i}`, "10.0.0.7");
+    expect(throttle.retryAfterMs("anyone", "10.0.0.7")).toBe(0);
+    throttle.failed("name-20", "10.0.0.7");
+    expect(throttle.retryAfterMs("anyone", "10.0.0.7")).toBe(1_000);
+    expect(throttle.retryAfterMs("anyone", "10.0.0.8")).toBe(0);
+    throttle.failed("name-21", "10.0.0.7");
+    expect(throttle.retryAfterMs("anyone", "10.0.0.7")).toBe(2_000);
   });
 });
 
