@@ -134,7 +134,6 @@ export class LoginThrottle {
  */
 export function contentDisposition(filename: string): string {
   const name = filename === "" ? "file" : filename;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   const needsExtended = fallback !== name;
   const encoded = encodeURIComponent(name).replace(
