@@ -1,6 +1,7 @@
 // Fixed parts of the per-environment definition (definition-format.md "Shared components").
 // Written in the exact shape of shared/examples/schemas.
 
+import { CODE, INPUT_REASON } from "@wfr/protocol";
 export const RUN_PATHS = {
   "/runs/{runId}": {
     get: {
@@ -14,7 +15,7 @@ export const RUN_PATHS = {
           content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
         },
         "404": {
-          description: "RUN_NOT_FOUND",
+          description: CODE.RUN_NOT_FOUND,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
@@ -40,7 +41,7 @@ export const RUN_PATHS = {
           },
         },
         "404": {
-          description: "RUN_NOT_FOUND",
+          description: CODE.RUN_NOT_FOUND,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
@@ -58,7 +59,7 @@ export const RUN_PATHS = {
           content: { "application/json": { schema: { type: "object" } } },
         },
         "404": {
-          description: "RUN_NOT_FOUND",
+          description: CODE.RUN_NOT_FOUND,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
@@ -84,11 +85,11 @@ export const RUN_PATHS = {
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
         "413": {
-          description: "RECORDING_TOO_LARGE",
+          description: CODE.RECORDING_TOO_LARGE,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
         "429": {
-          description: "RECORDING_RATE_LIMITED",
+          description: CODE.RECORDING_RATE_LIMITED,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
@@ -118,7 +119,7 @@ export const RUN_PATHS = {
           content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
         },
         "404": {
-          description: "RUN_NOT_FOUND",
+          description: CODE.RUN_NOT_FOUND,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
         "409": {
@@ -126,7 +127,7 @@ export const RUN_PATHS = {
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
         "410": {
-          description: "HUMAN_WAIT_EXPIRED",
+          description: CODE.HUMAN_WAIT_EXPIRED,
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
@@ -252,7 +253,10 @@ export const SHARED_SCHEMAS = {
           required: ["field", "reason"],
           properties: {
             field: { type: "string" },
-            reason: { type: "string", enum: ["INVALID_TYPE", "REQUIRED", "UNKNOWN_INPUT"] },
+            reason: {
+              type: "string",
+              enum: [INPUT_REASON.INVALID_TYPE, INPUT_REASON.REQUIRED, INPUT_REASON.UNKNOWN_INPUT],
+            },
             message: { type: "string" },
           },
         },
@@ -273,11 +277,11 @@ export const LAUNCH_RESPONSES = {
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   },
   "404": {
-    description: "WORKFLOW_NOT_FOUND",
+    description: CODE.WORKFLOW_NOT_FOUND,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   },
   "409": {
-    description: "IDEMPOTENCY_CONFLICT",
+    description: CODE.IDEMPOTENCY_CONFLICT,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   },
   "413": {

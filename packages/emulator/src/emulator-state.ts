@@ -2,7 +2,9 @@
 // runs (through the engine), callbacks, portal sessions and the journal. Each module takes this
 // narrow view instead of the whole server, and the few actions shared by the admin API, the web
 // application and replay live here.
+
 import { createHash, randomBytes } from "node:crypto";
+import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
@@ -115,7 +117,7 @@ export interface EmulatorState {
 export function adminEnv(st: EmulatorState, name: string | undefined): EnvState {
   const env = name === undefined ? undefined : st.envs.get(name);
   if (!env)
-    throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", `no environment ${JSON.stringify(name)}`);
+    throw new HttpError(404, CODE.ENVIRONMENT_NOT_FOUND, `no environment ${JSON.stringify(name)}`);
   return env;
 }
 
@@ -161,13 +163,13 @@ export function armDeliveryFault(
   body: Record<string, unknown>,
 ): DeliveryFaultPlan {
   if (!run.callback_url)
-    throw new HttpError(409, "FAULT_NOT_APPLICABLE", "the run has no callback_url");
+    throw new HttpError(409, CODE.FAULT_NOT_APPLICABLE, "the run has no callback_url");
   let add: ReturnType<typeof parseDeliveryFault>;
   try {
     add = parseDeliveryFault(kind, body);
   } catch (e) {
     if (!(e instanceof DeliveryFaultError)) throw e;
-    throw new HttpError(400, "INVALID_FAULT", e.message, { field: e.field });
+    throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
   const plan = st.deliveryFaults.arm(run.run_id, add);
   st.recordFaultPlan(run.run_id);

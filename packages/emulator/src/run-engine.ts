@@ -1,6 +1,8 @@
 // The scenario engine: moves each run through queued -> starting -> running ->
 // (waiting_for_human_live) -> terminal, driven by its scenario on the real or virtual clock.
+
 import { randomBytes } from "node:crypto";
+import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
 import {
@@ -91,7 +93,7 @@ export class RunEngine {
     const run: RunRecord = {
       run_id: newId("run"),
       ...p,
-      status: "queued",
+      status: RUN_STATUS.queued,
       step: 0,
       next_at: now + (p.scenario.queue_ms ?? DEFAULT_QUEUE_MS),
       created_at: now,
@@ -167,28 +169,28 @@ export class RunEngine {
     const now = this.clock.now();
     const sc = run.scenario;
     switch (run.status) {
-      case "queued":
-        this.setStatus(run, "starting");
+      case RUN_STATUS.queued:
+        this.setStatus(run, RUN_STATUS.starting);
         run.next_at = now + (sc.start_ms ?? DEFAULT_START_MS);
         return;
-      case "starting":
+      case RUN_STATUS.starting:
         run.session_id = newId("ses");
         run.started_at = now;
-        this.setStatus(run, "running", { session: sc.session ?? "browser" });
+        this.setStatus(run, RUN_STATUS.running, { session: sc.session ?? "browser" });
         run.next_at = now;
         return;
-      case "waiting_for_human_live": {
+      case RUN_STATUS.waiting_for_human_live: {
         const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
         if (!cp) {
           run.next_at = now;
-          run.status = "running";
+          run.status = RUN_STATUS.running;
           return;
         }
         if (cp.answer !== undefined && cp.answered_at !== undefined) {
           cp.acknowledged = true;
           run.waiting = null;
           this.event(run, "human.acknowledged", { checkpoint_id: cp.checkpoint_id }, cp.step);
-          this.setStatus(run, "running");
+          this.setStatus(run, RUN_STATUS.running);
           run.next_at = now;
           return;
         }
@@ -197,16 +199,16 @@ export class RunEngine {
         run.waiting = null;
         this.finish(
           run,
-          "human_wait_expired",
+          RUN_STATUS.human_wait_expired,
           {
-            code: "HUMAN_WAIT_EXPIRED",
+            code: CODE.HUMAN_WAIT_EXPIRED,
             message: "nobody answered the checkpoint before it expired",
           },
           null,
         );
         return;
       }
-      case "running":
+      case RUN_STATUS.running:
         this.runStep(run);
         return;
       default:
@@ -220,7 +222,7 @@ export class RunEngine {
     const step = run.scenario.steps[index];
     const vault = this.hooks.vault(run.environment);
     if (!step) {
-      this.finish(run, "succeeded", null, this.hooks.synthesize(run));
+      this.finish(run, RUN_STATUS.succeeded, null, this.hooks.synthesize(run));
       return;
     }
     run.step += 1;
@@ -234,9 +236,9 @@ export class RunEngine {
       if (r.missing.length > 0) {
         this.finish(
           run,
-          "failed",
+          RUN_STATUS.failed,
           {
-            code: "CREDENTIAL_NOT_FOUND",
+            code: CODE.CREDENTIAL_NOT_FOUND,
             message: `vault credential ${JSON.stringify(r.missing[0])} is not configured`,
           },
           null,
@@ -262,7 +264,7 @@ export class RunEngine {
       run.checkpoints.push(cp);
       run.waiting = run.checkpoints.length - 1;
       this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind }, index);
-      this.setStatus(run, "waiting_for_human_live");
+      this.setStatus(run, RUN_STATUS.waiting_for_human_live);
       run.next_at = cp.expires_at;
       this.hooks.notify(run, "workflow.run.requires_action");
       return;
@@ -272,7 +274,7 @@ export class RunEngine {
         ? structuredClone(step.succeed.outputs)
         : this.hooks.synthesize(run);
       outputs = redactVault(outputs, vault).value as Record<string, unknown>;
-      this.finish(run, "succeeded", null, outputs);
+      this.finish(run, RUN_STATUS.succeeded, null, outputs);
       return;
     }
     if ("fail" in step) {
@@ -302,7 +304,7 @@ export class RunEngine {
             message: "a different answer was already accepted for this checkpoint",
           };
     }
-    if (!current || run.status !== "waiting_for_human_live") {
+    if (!current || run.status !== RUN_STATUS.waiting_for_human_live) {
       if (named) return { kind: "conflict", message: "this checkpoint is no longer awaited" };
       // An answer that arrives before the run reaches a checkpoint is not stored (README).
       return { kind: "not_waiting" };
@@ -338,8 +340,8 @@ export class RunEngine {
       this.active.delete(run.run_id);
       run.next_at = null;
       run.waiting = null;
-      run.status = "error";
-      run.error = { code: "EMULATOR_ERROR", message };
+      run.status = RUN_STATUS.error;
+      run.error = { code: CODE.EMULATOR_ERROR, message };
       try {
         run.finished_at = this.clock.now();
         run.updated_at = run.finished_at;
@@ -360,11 +362,12 @@ export class RunEngine {
     const now = this.clock.now();
     switch (fault.kind) {
       case "checkpoint": {
-        if (run.status === "waiting_for_human_live") return "the run already waits for a human";
+        if (run.status === RUN_STATUS.waiting_for_human_live)
+          return "the run already waits for a human";
         if (run.session_id === null) {
           run.session_id = newId("ses");
           run.started_at = now;
-          this.setStatus(run, "running", { session: run.scenario.session ?? "browser" });
+          this.setStatus(run, RUN_STATUS.running, { session: run.scenario.session ?? "browser" });
         }
         const cp: Checkpoint = {
           checkpoint_id: newId("chk"),
@@ -378,14 +381,15 @@ export class RunEngine {
         run.checkpoints.push(cp);
         run.waiting = run.checkpoints.length - 1;
         this.event(run, "human.requested", { checkpoint_id: cp.checkpoint_id, kind: cp.kind });
-        this.setStatus(run, "waiting_for_human_live");
+        this.setStatus(run, RUN_STATUS.waiting_for_human_live);
         run.next_at = cp.expires_at;
         this.hooks.notify(run, "workflow.run.requires_action");
         break;
       }
       case "expire": {
         const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
-        if (run.status !== "waiting_for_human_live" || !cp) return "the run waits for no human";
+        if (run.status !== RUN_STATUS.waiting_for_human_live || !cp)
+          return "the run waits for no human";
         if (cp.answer !== undefined) return "the checkpoint was already answered";
         cp.expires_at = now;
         run.next_at = now;
@@ -397,7 +401,7 @@ export class RunEngine {
         break;
       case "succeed":
         run.waiting = null;
-        this.finish(run, "succeeded", null, fault.outputs ?? this.hooks.synthesize(run));
+        this.finish(run, RUN_STATUS.succeeded, null, fault.outputs ?? this.hooks.synthesize(run));
         break;
     }
     this.active.add(run.run_id);

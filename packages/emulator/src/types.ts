@@ -1,5 +1,9 @@
 // Shared types of the emulator's model: environments, workflows, scenarios, runs.
 
+import type { FailStatus, KnownRunStatus } from "@wfr/protocol";
+
+export { type FailStatus, isTerminalStatus as isTerminal } from "@wfr/protocol";
+
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents are walked dynamically
 export type JsonSchema = any;
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -29,8 +33,6 @@ export interface EnvironmentDef {
   workflows: Map<string, WorkflowDef>;
   vault: Record<string, string>;
 }
-
-export type FailStatus = "failed" | "error" | "cancelled" | "terminated" | "dead_letter";
 
 export type ScenarioStep =
   | { wait_ms: number }
@@ -62,26 +64,7 @@ export interface Scenario {
   start_ms?: number;
 }
 
-export const TERMINAL_STATUSES = [
-  "succeeded",
-  "failed",
-  "error",
-  "cancelled",
-  "terminated",
-  "dead_letter",
-  "human_wait_expired",
-] as const;
-
-export type RunStatus =
-  | "queued"
-  | "starting"
-  | "running"
-  | "waiting_for_human_live"
-  | (typeof TERMINAL_STATUSES)[number];
-
-export function isTerminal(status: string): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
+export type RunStatus = KnownRunStatus;
 
 export interface RunEvent {
   id: string;

@@ -1,5 +1,6 @@
 // The workflows of one environment's downloaded definition
 // (shared/design/definition-format.md), as the tools describe them.
+import { CODE } from "@wfr/protocol";
 import { BackendError, type WorkflowSchema, type WorkflowState } from "./backend.js";
 
 type Json = Record<string, unknown>;
@@ -9,7 +10,7 @@ const isObject = (value: unknown): value is Json =>
 /** Follows local `#/...` references, with a depth bound against cycles. */
 function resolve(document: Json, value: unknown, depth = 0): unknown {
   if (depth > 64)
-    throw new BackendError("DEFINITION_INVALID", "reference chain too deep (a cycle?)");
+    throw new BackendError(CODE.DEFINITION_INVALID, "reference chain too deep (a cycle?)");
   if (Array.isArray(value)) return value.map((item) => resolve(document, item, depth + 1));
   if (!isObject(value)) return value;
   if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
@@ -19,7 +20,7 @@ function resolve(document: Json, value: unknown, depth = 0): unknown {
       target = isObject(target) ? target[key] : undefined;
     }
     if (target === undefined)
-      throw new BackendError("DEFINITION_INVALID", `unresolved reference ${value.$ref}`);
+      throw new BackendError(CODE.DEFINITION_INVALID, `unresolved reference ${value.$ref}`);
     const { $ref: _ignored, ...siblings } = value;
     return resolve(document, { ...(target as Json), ...siblings }, depth + 1);
   }
@@ -30,7 +31,7 @@ function resolve(document: Json, value: unknown, depth = 0): unknown {
 
 export function workflowsFromDefinition(definition: unknown): WorkflowSchema[] {
   if (!isObject(definition) || !isObject(definition.paths)) {
-    throw new BackendError("DEFINITION_INVALID", "not an OpenAPI definition (no paths)");
+    throw new BackendError(CODE.DEFINITION_INVALID, "not an OpenAPI definition (no paths)");
   }
   const workflows: WorkflowSchema[] = [];
   for (const [path, item] of Object.entries(definition.paths)) {

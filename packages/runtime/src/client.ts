@@ -1,5 +1,6 @@
 // The client: option checks and result shaping are pure functions in their
 // own modules; this file wires them to openapi-fetch and the retrying fetch.
+import { CODE, INPUT_REASON } from "@wfr/protocol";
 import createFetchClient from "openapi-fetch";
 import { type Clock, systemClock } from "./backoff.js";
 import {
@@ -12,7 +13,7 @@ import {
   RecordingProcessingError,
   RequestAbortedError,
   RequestTimeoutError,
-  WorkflowNotLaunchableError,
+  WorkflowNotEnabledError,
   WorkflowRunApiError,
 } from "./errors.js";
 import {
@@ -47,7 +48,6 @@ import type {
   ModelName,
   ModelOf,
   OutputsOf,
-  WorkflowDefinition,
 } from "./workflow-definition.js";
 
 /** The environment object generated code exports. */
@@ -167,7 +167,7 @@ export function checkApiKey(apiKey: unknown): void {
   if (typeof apiKey !== "string" || apiKey.length === 0) {
     throw new InvalidOptionError({
       status: null,
-      code: "INVALID_API_KEY",
+      code: CODE.INVALID_API_KEY,
       message: "apiKey is required",
     });
   }
@@ -176,7 +176,7 @@ export function checkApiKey(apiKey: unknown): void {
     if (code < 0x21 || code > 0x7e) {
       throw new InvalidOptionError({
         status: null,
-        code: "INVALID_API_KEY",
+        code: CODE.INVALID_API_KEY,
         message: `apiKey has a character that cannot be sent in a header (position ${index + 1} of ${apiKey.length}); check for a stray newline or space`,
       });
     }
@@ -205,7 +205,7 @@ function resolveBaseUrl(options: ClientOptions): string {
   if (!raw) {
     throw new InvalidOptionError({
       status: null,
-      code: "INVALID_BASE_URL",
+      code: CODE.INVALID_BASE_URL,
       message: "Give baseUrl or environment",
     });
   }
@@ -213,7 +213,7 @@ function resolveBaseUrl(options: ClientOptions): string {
   if (!checked.ok)
     throw new InvalidOptionError({
       status: null,
-      code: "INVALID_BASE_URL",
+      code: CODE.INVALID_BASE_URL,
       message: checked.reason,
     });
   return checked.baseUrl;
@@ -240,7 +240,7 @@ function toLibraryError(
   if (name === "AbortError" || name === "TimeoutError") {
     return new RequestAbortedError({
       status: null,
-      code: "ABORTED",
+      code: CODE.ABORTED,
       message: `request aborted${idempotencyKey ? `; the server may already have it: relaunch with idempotency key ${idempotencyKey}` : ""}`,
       idempotencyKey,
       cause: error,
@@ -250,7 +250,7 @@ function toLibraryError(
   if (error instanceof SyntaxError) {
     return new InvalidResponseError({
       status: null,
-      code: "INVALID_RESPONSE",
+      code: CODE.INVALID_RESPONSE,
       message: `response body is not JSON: ${message}`,
       idempotencyKey,
       cause: error,
@@ -259,7 +259,7 @@ function toLibraryError(
   }
   return new NetworkError({
     status: null,
-    code: "UNEXPECTED",
+    code: CODE.UNEXPECTED,
     message,
     idempotencyKey,
     cause: error,
@@ -322,7 +322,7 @@ export function createClient(options: ClientOptions) {
       if (!(error instanceof WorkflowRunApiError) && signal?.aborted) {
         throw new RequestAbortedError({
           status: null,
-          code: "ABORTED",
+          code: CODE.ABORTED,
           message: "aborted by the caller's signal",
           idempotencyKey,
           cause: error,
@@ -341,22 +341,28 @@ export function createClient(options: ClientOptions) {
     const definition = typeof workflow === "string" ? undefined : workflow;
     const workflowId = definition ? definition.id : (workflow as string);
     if (definition && definition.state !== "enabled") {
-      throw new WorkflowNotLaunchableError({
+      throw new WorkflowNotEnabledError({
         status: null,
-        code: "WORKFLOW_NOT_LAUNCHABLE",
+        code: CODE.WORKFLOW_NOT_ENABLED,
         message: `Workflow ${workflowId} is ${definition.state}; only an enabled workflow can be launched`,
       });
     }
     if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw new InvalidOptionError({
         status: null,
-        code: "INVALID_IDEMPOTENCY_KEY",
+        code: CODE.INVALID_IDEMPOTENCY_KEY,
         message: `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${idempotencyKey.length})`,
       });
     }
     if (!isPlainObject(launchOptions.inputs)) {
       throw new InputValidationError(
-        [{ field: "inputs", reason: "INVALID_TYPE", message: "inputs must be an object" }],
+        [
+          {
+            field: "inputs",
+            reason: INPUT_REASON.INVALID_TYPE,
+            message: "inputs must be an object",
+          },
+        ],
         workflowId,
       );
     }
@@ -367,7 +373,7 @@ export function createClient(options: ClientOptions) {
     if (launchOptions.metadata !== undefined && !isPlainObject(launchOptions.metadata)) {
       throw new InvalidMetadataError({
         status: null,
-        code: "INVALID_METADATA",
+        code: CODE.INVALID_METADATA,
         message: "metadata must be a plain JSON object",
       });
     }
@@ -376,14 +382,14 @@ export function createClient(options: ClientOptions) {
       if (!checked.ok)
         throw new InvalidOptionError({
           status: null,
-          code: "INVALID_CALLBACK_URL",
+          code: CODE.INVALID_CALLBACK_URL,
           message: checked.reason,
         });
     }
     if (launchOptions.model !== undefined && definition && !definition.modelExposed) {
       throw new InvalidOptionError({
         status: null,
-        code: "MODEL_NOT_EXPOSED",
+        code: CODE.MODEL_NOT_EXPOSED,
         message: `This environment does not expose model for workflow ${workflowId}`,
       });
     }
@@ -396,7 +402,7 @@ export function createClient(options: ClientOptions) {
     ) {
       throw new InvalidOptionError({
         status: null,
-        code: "MODEL_NOT_ALLOWED",
+        code: CODE.MODEL_NOT_ALLOWED,
         message: `This environment allows model ${definition.models.map((m) => JSON.stringify(m)).join(", ")} for workflow ${workflowId}, not ${JSON.stringify(launchOptions.model)}`,
       });
     }
@@ -704,7 +710,7 @@ export function createClient(options: ClientOptions) {
                 throw failure;
               throw new RecordingProcessingError({
                 status: 202,
-                code: "RECORDING_PROCESSING",
+                code: CODE.RECORDING_PROCESSING,
                 message: `${failure.message} (after ${attempt} GETs)`,
                 retryAfterSeconds,
               });
@@ -730,7 +736,7 @@ export function createClient(options: ClientOptions) {
                 () =>
                   new RequestTimeoutError({
                     status: null,
-                    code: "TIMEOUT",
+                    code: CODE.TIMEOUT,
                     message: `recording download of run ${runId} stalled: no bytes for ${idleMs} ms`,
                   }),
               ),
@@ -769,7 +775,7 @@ export function createClient(options: ClientOptions) {
       if (!answer.checkpointId) {
         throw new InvalidOptionError({
           status: null,
-          code: "INVALID_CHECKPOINT_ID",
+          code: CODE.INVALID_CHECKPOINT_ID,
           message: "checkpointId is required",
         });
       }

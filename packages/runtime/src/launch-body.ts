@@ -1,6 +1,7 @@
 // Pure construction of the launch body: attachments out of `inputs`, sizes
 // checked arithmetically before any encoding, then the body built once as
 // bytes (base64 written straight into it) and resent as is on every retry.
+import { CODE } from "@wfr/protocol";
 import { base64EncodedLength, writeBase64Into } from "./base64.js";
 import { AttachmentTooLargeError, BodyTooLargeError } from "./errors.js";
 import { type FileData, type FileInput, isFileInput } from "./file-input.js";
@@ -74,7 +75,7 @@ export function checkAttachmentSizes(attachments: readonly PendingAttachment[]):
     if (attachment.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new AttachmentTooLargeError({
         status: null,
-        code: "ATTACHMENT_TOO_LARGE",
+        code: CODE.ATTACHMENT_TOO_LARGE,
         message: `Attachment ${attachment.id} ("${attachment.file.filename}") in field ${attachment.field} is ${attachment.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes decoded`,
         attachmentId: attachment.id,
         field: attachment.field,
@@ -105,7 +106,7 @@ export function checkBodySize(bodyBytes: number): void {
   if (bodyBytes > MAX_LAUNCH_BODY_BYTES) {
     throw new BodyTooLargeError({
       status: null,
-      code: "BODY_TOO_LARGE",
+      code: CODE.BODY_TOO_LARGE,
       message: `Launch body would be ${bodyBytes} bytes; the limit is ${MAX_LAUNCH_BODY_BYTES} bytes including encoded attachments`,
     });
   }
