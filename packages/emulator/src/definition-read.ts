@@ -2,6 +2,7 @@
 // JSON or YAML) back into workflows the emulator serves.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import { parse as parseYaml } from "yaml";
 import { isObject } from "./json-text.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./types.js";
@@ -149,15 +150,13 @@ export function readSchemasDir(dir: string): EnvironmentDef[] {
   for (const entry of readdirSync(dir).sort()) {
     const folder = join(dir, entry);
     if (!statSync(folder).isDirectory()) continue;
-    const file = ["openapi.json", "openapi.yaml", "openapi.yml"]
-      .map((f) => join(folder, f))
-      .find((f) => {
-        try {
-          return statSync(f).isFile();
-        } catch {
-          return false;
-        }
-      });
+    const file = DEFINITION_FILE_NAMES.map((f) => join(folder, f)).find((f) => {
+      try {
+        return statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    });
     if (!file) continue;
     try {
       envs.push(readDefinition(parseDocument(readFileSync(file, "utf8"), file), entry));

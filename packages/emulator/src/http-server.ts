@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { CODE } from "@wfr/protocol";
+import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
 import { handleAdmin } from "./admin-routes.js";
 import { AgentSurface } from "./agent-surface.js";
@@ -277,8 +277,8 @@ export class Emulator implements EmulatorState {
     if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2));
     if (rest[0] === "api-docs" && rest.length === 2 && req.method === "GET") {
       const doc = emitDefinition(env.def, this.links(env.def.name).apiBase);
-      if (rest[1] === "openapi.json") return sendJson(res, 200, doc);
-      if (rest[1] === "openapi.yaml" || rest[1] === "openapi.yml") {
+      if (rest[1] === DEFINITION_FILE.json) return sendJson(res, 200, doc);
+      if (rest[1] === DEFINITION_FILE.yaml || rest[1] === DEFINITION_FILE.yml) {
         const text = toYaml(doc, { aliasDuplicateObjects: false });
         res.writeHead(200, {
           "Content-Type": "application/yaml; charset=utf-8",
