@@ -1,7 +1,8 @@
 // Fixed parts of the per-environment definition (definition-format.md "Shared components").
-// Written in the exact shape of shared/examples/schemas.
+// Written in the exact shape of shared/examples/schemas; the responses of every operation are
+// derived from the codes each can answer (definition-answers.ts).
 
-import { CODE, INPUT_REASON } from "@wfr/protocol";
+import { INPUT_REASON } from "@wfr/protocol";
 export const RUN_PATHS = {
   "/runs/{runId}": {
     get: {
@@ -9,16 +10,6 @@ export const RUN_PATHS = {
       summary: "Read a run envelope",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "Run envelope",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
-        },
-        "404": {
-          description: CODE.RUN_NOT_FOUND,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/result": {
@@ -27,24 +18,6 @@ export const RUN_PATHS = {
       summary: "Read outputs, or pending status",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "Terminal run",
-          content: {
-            "application/json": { schema: { $ref: "#/components/schemas/ResultResponse" } },
-          },
-        },
-        "202": {
-          description: "Run not terminal",
-          content: {
-            "application/json": { schema: { $ref: "#/components/schemas/ResultResponse" } },
-          },
-        },
-        "404": {
-          description: CODE.RUN_NOT_FOUND,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/events": {
@@ -53,16 +26,6 @@ export const RUN_PATHS = {
       summary: "Read a JSON snapshot of run events",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "Event snapshot",
-          content: { "application/json": { schema: { type: "object" } } },
-        },
-        "404": {
-          description: CODE.RUN_NOT_FOUND,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/recording": {
@@ -71,28 +34,6 @@ export const RUN_PATHS = {
       summary: "Download the session video",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "MP4",
-          content: { "video/mp4": { schema: { type: "string", format: "binary" } } },
-        },
-        "202": {
-          description: "RECORDING_PROCESSING (Retry-After: 3)",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "404": {
-          description: "RUN_NOT_FOUND or RECORDING_NOT_FOUND",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "413": {
-          description: CODE.RECORDING_TOO_LARGE,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "429": {
-          description: CODE.RECORDING_RATE_LIMITED,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/human-input": {
@@ -111,24 +52,6 @@ export const RUN_PATHS = {
               properties: { checkpoint_id: { type: "string" }, response: {} },
             },
           },
-        },
-      },
-      responses: {
-        "202": {
-          description: "Run envelope",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
-        },
-        "404": {
-          description: CODE.RUN_NOT_FOUND,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "409": {
-          description: "HUMAN_WAIT_CONFLICT or NOT_WAITING_FOR_HUMAN",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "410": {
-          description: CODE.HUMAN_WAIT_EXPIRED,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
     },
@@ -266,26 +189,3 @@ export const SHARED_SCHEMAS = {
 } as const;
 
 export const SECURITY_SCHEMES = { bearerAuth: { type: "http", scheme: "bearer" } } as const;
-
-export const LAUNCH_RESPONSES = {
-  "202": {
-    description: "Accepted for execution",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
-  },
-  "400": {
-    description: "INVALID_INPUTS, INVALID_METADATA, INVALID_ATTACHMENTS, INVALID_JSON",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-  "404": {
-    description: CODE.WORKFLOW_NOT_FOUND,
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-  "409": {
-    description: CODE.IDEMPOTENCY_CONFLICT,
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-  "413": {
-    description: "ATTACHMENT_TOO_LARGE or BODY_TOO_LARGE",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-} as const;
