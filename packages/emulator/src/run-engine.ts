@@ -305,7 +305,10 @@ export class RunEngine {
           };
     }
     if (!current || run.status !== RUN_STATUS.waiting_for_human_live) {
-      if (named) return { kind: "conflict", message: "this checkpoint is no longer awaited" };
+      // Naming a checkpoint that is no longer awaited is a stale checkpoint; an answer that names
+      // none while the run is not in a human wait is "Run not in a human wait" (spec).
+      if (named && checkpointId !== undefined)
+        return { kind: "conflict", message: "this checkpoint is no longer awaited" };
       // An answer that arrives before the run reaches a checkpoint is not stored (README).
       return { kind: "not_waiting" };
     }

@@ -1,6 +1,6 @@
 // The client: option checks and result shaping are pure functions in their
 // own modules; this file wires them to openapi-fetch and the retrying fetch.
-import { CODE, INPUT_REASON } from "@wfr/protocol";
+import { CODE, INPUT_REASON, LIMITS } from "@wfr/protocol";
 import createFetchClient from "openapi-fetch";
 import { type Clock, systemClock } from "./backoff.js";
 import {
@@ -26,7 +26,7 @@ import {
   type TransportSettings,
   withIdleTimeout,
 } from "./http-transport.js";
-import { buildLaunchBody } from "./launch-body.js";
+import { buildLaunchBody, characterCount, keyFitsHeader } from "./launch-body.js";
 import { type LaunchIntentOptions, launchWithJournal } from "./launch-with-journal.js";
 import { createRedactingLog, type Logger } from "./logger.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
@@ -153,7 +153,7 @@ export interface HumanInputAnswer {
   readonly signal?: AbortSignal;
 }
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = LIMITS.idempotencyKeyCharacters;
 
 /** Sent as User-Agent on every request. */
 export const RUNTIME_VERSION = "0.1.0";
@@ -347,11 +347,12 @@ export function createClient(options: ClientOptions) {
         message: `Workflow ${workflowId} is ${definition.state}; only an enabled workflow can be launched`,
       });
     }
-    if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const keyLength = characterCount(idempotencyKey);
+    if (keyLength === 0 || keyLength > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw new InvalidOptionError({
         status: null,
         code: CODE.INVALID_IDEMPOTENCY_KEY,
-        message: `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${idempotencyKey.length})`,
+        message: `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${keyLength})`,
       });
     }
     if (!isPlainObject(launchOptions.inputs)) {
@@ -411,6 +412,7 @@ export function createClient(options: ClientOptions) {
       metadata: launchOptions.metadata,
       callbackUrl: launchOptions.callbackUrl,
       model: launchOptions.model,
+      idempotencyKey: keyFitsHeader(idempotencyKey) ? undefined : idempotencyKey,
     });
     return { workflowId, body };
   }
@@ -442,7 +444,8 @@ export function createClient(options: ClientOptions) {
           headers: {
             Authorization: `Bearer ${options.apiKey}`,
             "Content-Type": "application/json",
-            "Idempotency-Key": idempotencyKey,
+            // A key no header can carry travels in the body (prepareLaunch put it there).
+            ...(keyFitsHeader(idempotencyKey) ? { "Idempotency-Key": idempotencyKey } : {}),
           },
         });
         const response = await transport({
