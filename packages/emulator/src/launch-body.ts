@@ -169,9 +169,8 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
     message,
   });
   if (!isObject(ctx)) return bad("input_context must be an object");
-  const extra = Object.keys(ctx).find((k) => k !== "attachments");
-  if (extra !== undefined)
-    return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
+  // Other input_context fields are accepted and ignored: the definition's InputContext allows
+  // them (no additionalProperties: false), and a request valid per the definition is not refused.
   if (!Object.hasOwn(ctx, "attachments")) return out;
   if (!Array.isArray(ctx.attachments)) return bad("input_context.attachments must be an array");
   for (const [i, a] of ctx.attachments.entries()) {
