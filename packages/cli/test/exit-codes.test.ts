@@ -12,7 +12,12 @@ const readmeTable = () => {
 
 describe("exit codes", () => {
   it("the README's table is the one generated from the vocabulary's tables", () => {
-    expect(readmeTable()).toBe(exitCodeTableMarkdown());
+    // Cells compared, not padding: the formatter aligns the README's columns.
+    const cells = (table: string) =>
+      table
+        .split("\n")
+        .map((line) => line.split("|").map((cell) => cell.trim().replace(/^-+$/, "-")));
+    expect(cells(readmeTable())).toEqual(cells(exitCodeTableMarkdown()));
   });
 
   it("every code of the vocabulary has an exit code, and every exit code is documented", () => {
