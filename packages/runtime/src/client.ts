@@ -80,7 +80,8 @@ interface CommonLaunchOptions {
   /** Public HTTPS receiver of run notifications. */
   readonly callbackUrl?: string;
   /**
-   * At most 200 characters. When absent, one is made per launch call; with
+   * 1 to 200 characters (code points). Visible ASCII goes in the Idempotency-Key header, any
+   * other key in the body field `idempotency_key`. When absent, one is made per launch call; with
    * `intent`, one is derived from the workflow and the intent id.
    */
   readonly idempotencyKey?: string;
