@@ -3,7 +3,7 @@
 // Authentication and the scope check happen before a handler runs (http-server.ts, auth.ts).
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CODE } from "@wfr/protocol";
+import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
 import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
@@ -210,7 +210,7 @@ export function recording({ st, res, key, param: runId }: ApiCall): void {
         res,
         202,
         { error: "the recording is still being assembled", code: CODE.RECORDING_PROCESSING },
-        { "Retry-After": "3" },
+        { "Retry-After": String(LIMITS.recordingProcessingRetryAfterSeconds) },
       );
       return;
     case "too_large":

@@ -9,7 +9,12 @@ import type { AgentSurface } from "./agent-surface.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
 import type { BrowserAccessGrants } from "./browser-access-grants.js";
-import type { CallbackDispatcher, DeliveryAttempt, PendingCallback } from "./callbacks.js";
+import {
+  CALLBACK_ATTEMPTS,
+  type CallbackDispatcher,
+  type DeliveryAttempt,
+  type PendingCallback,
+} from "./callbacks.js";
 import type { Clock } from "./clock.js";
 import {
   DeliveryFaultError,
@@ -148,7 +153,7 @@ export function resendCallback(st: EmulatorState, env: EnvState, eventId: string
   st.pending.set(cb.event_id, cb);
   st.record(callbackRecord(cb, JSON.parse(cb.body)));
   // Attempt numbers continue; a resend gets the usual three attempts.
-  st.dispatcher.send(cb, made + 1, made + 3);
+  st.dispatcher.send(cb, made + 1, made + CALLBACK_ATTEMPTS);
   return true;
 }
 

@@ -1,12 +1,12 @@
 // Checks of the launch body (spec "Launch body", "Errors", "Limits"), apart from `inputs`.
-import { CODE } from "@wfr/protocol";
+import { CODE, LIMITS } from "@wfr/protocol";
 import { checkCallbackUrl } from "./callback-url.js";
 import { isObject } from "./json-text.js";
 import type { AttachmentMeta } from "./types.js";
 
-export const BODY_LIMIT = 37_748_736; // 36 MiB, spec "Limits"
-export const ATTACHMENT_LIMIT = 26_214_400; // 25 MiB decoded, spec "Limits"
-export const IDEMPOTENCY_KEY_MAX = 200;
+export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, spec "Limits"
+export const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, spec "Limits"
+export const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
 export const MODELS = ["pro", "flash", "lite", "max"];
 const ALLOWED_KEYS = [
   "inputs",
