@@ -2,6 +2,7 @@
 // the file, only the NAME of the environment variable holding each key.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -36,7 +37,7 @@ const ENV_VAR = /^[A-Z_][A-Z0-9_]*$/;
 
 export function definitionUrlOf(env: EnvironmentConfig): string {
   if (env.definitionUrl) return env.definitionUrl;
-  return `${env.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "")}/api-docs/openapi.json`;
+  return `${env.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "")}${DEFINITION_PATH_PREFIX}${DEFINITION_FILE.json}`;
 }
 
 /** Checks the parsed file; every problem names the JSON pointer. */

@@ -393,7 +393,13 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
 
 export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
+  // Every command, not just the root: a subcommand's own parse errors (an unknown subcommand
+  // such as `runs wach`, a missing required option) would otherwise exit 1 from inside commander.
+  const overrideExit = (command: typeof program): void => {
+    command.exitOverride();
+    for (const sub of command.commands) overrideExit(sub);
+  };
+  overrideExit(program);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

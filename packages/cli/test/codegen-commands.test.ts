@@ -83,7 +83,7 @@ it("wfr generate refuses to delete an environment's generated code unless --allo
   rmSync(join(dir, "schemas", "production", "openapi.json"));
 
   const refused = await runWfr(["generate"], { cwd: dir });
-  expect(refused.code).toBe(EXIT.ERROR);
+  expect(refused.code).toBe(EXIT.DEFINITION_INVALID);
   expect(refused.stderr).toContain("--allow-remove production");
   expect(refused.stderr).not.toMatch(/\n\s+at /);
   expect(readFileSync(join(dir, "generated", "src", "production", "index.js"), "utf8")).toBe(
@@ -93,4 +93,26 @@ it("wfr generate refuses to delete an environment's generated code unless --allo
   const allowed = await runWfr(["generate", "--allow-remove", "production"], { cwd: dir });
   expect(allowed.code, allowed.stderr).toBe(EXIT.OK);
   expect(() => readFileSync(join(dir, "generated", "src", "production", "index.js"))).toThrow();
+});
+
+it("wfr generate --check on a definition that cannot be parsed exits DEFINITION_INVALID, not 'stale'", async () => {
+  const dir = project();
+  expect((await runWfr(["generate"], { cwd: dir })).code).toBe(EXIT.OK);
+  writeFileSync(join(dir, "schemas", "production", "openapi.json"), "{ not json");
+  const checked = await runWfr(["generate", "--check"], { cwd: dir });
+  expect(checked.code, checked.stderr).toBe(EXIT.DEFINITION_INVALID);
+  expect(checked.stderr).toContain("openapi.json");
+  // A definition that parses but no longer matches the output is still drift.
+  cpSync(join(EXAMPLES, "production"), join(dir, "schemas", "production"), { recursive: true });
+  rename(dir, "wf_P7Qd2Lx9", "Invoice capture");
+  expect((await runWfr(["generate", "--check"], { cwd: dir })).code).toBe(EXIT.DRIFT_NON_BREAKING);
+});
+
+it("a mistyped subcommand or a missing required option is a usage error (exit 2)", async () => {
+  const dir = project();
+  const typo = await runWfr(["runs", "wach", "run_1"], { cwd: dir });
+  expect(typo.code, typo.stderr).toBe(EXIT.USAGE);
+  const missing = await runWfr(["runs", "recording", "run_1"], { cwd: dir });
+  expect(missing.code, missing.stderr).toBe(EXIT.USAGE);
+  expect(missing.stderr).toContain("--output");
 });

@@ -384,3 +384,27 @@ describe("help and exit codes", () => {
     expect(r.stdout).toContain("IDEMPOTENCY_CONFLICT");
   });
 });
+
+describe("a workflow that is not enabled", () => {
+  it("launch exits WORKFLOW_NOT_ENABLED (the server's 409), not a human-wait conflict", async () => {
+    await adminPut(fx.emulator, "/environments/production/workflows/wf_invoice1/state", {
+      state: "disabled",
+    });
+    try {
+      const r = await wfr([
+        "launch",
+        "invoiceIntake",
+        "--input",
+        "vendor_name=A",
+        "--input",
+        "amount=1",
+      ]);
+      expect(r.code, r.stderr).toBe(EXIT.WORKFLOW_NOT_ENABLED);
+      expect(r.stderr).toContain("WORKFLOW_NOT_ENABLED");
+    } finally {
+      await adminPut(fx.emulator, "/environments/production/workflows/wf_invoice1/state", {
+        state: "enabled",
+      });
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DefinitionError } from "./definition-error.js";
 import { runDiffCommand } from "./diff-cli.js";
+import { CODEGEN_EXIT } from "./exit-codes.js";
 import { buildFiles, lockIsCurrent, writeGenerated } from "./generate.js";
 import { LOCK_FILE } from "./identifier-lock.js";
 import { checkOutput } from "./write-output.js";
@@ -91,12 +92,12 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
       io.stderr.write(
         `wfr-codegen: ${o.out} does not match ${o.schemas} (run \`pnpm generate\`):\n${problems.map((p) => `  ${p}\n`).join("")}`,
       );
-      return 1;
+      return CODEGEN_EXIT.STALE;
     }
     io.stdout.write(
       `wfr-codegen: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`,
     );
-    return 0;
+    return CODEGEN_EXIT.OK;
   }
   writeGenerated(options, result);
   for (const note of result.notes) io.stdout.write(`wfr-codegen: note: ${note}\n`);
@@ -104,7 +105,7 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
   io.stdout.write(
     `wfr-codegen: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`,
   );
-  return 0;
+  return CODEGEN_EXIT.OK;
 }
 
 export async function main(
@@ -118,18 +119,18 @@ export async function main(
       return await runDiffCommand(rest, { ...io, cwd: io.cwd ?? process.cwd() });
     if (command === "--help" || command === "-h" || command === "help") {
       io.stdout.write(`${USAGE}\n`);
-      return 0;
+      return CODEGEN_EXIT.OK;
     }
     io.stderr.write(`${USAGE}\n`);
-    return 2;
+    return CODEGEN_EXIT.USAGE;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`wfr-codegen: ${error.message}\n${USAGE}\n`);
-      return 2;
+      return CODEGEN_EXIT.USAGE;
     }
     if (error instanceof DefinitionError) {
       io.stderr.write(`wfr-codegen: ${error.message}\n`);
-      return 1;
+      return CODEGEN_EXIT.DEFINITION_INVALID;
     }
     io.stderr.write(`wfr-codegen: ${(error as Error).stack ?? String(error)}\n`);
     return 1;

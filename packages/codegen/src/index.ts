@@ -20,6 +20,7 @@ export {
 export { type DiffFormat, formatDiff } from "./diff-format.js";
 export { emit, type GeneratedFiles } from "./emit/emit.js";
 export { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
+export { CODEGEN_EXIT } from "./exit-codes.js";
 export {
   buildFiles,
   check,

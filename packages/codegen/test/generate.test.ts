@@ -74,7 +74,7 @@ describe("generate", () => {
     const bad = quiet();
     expect(
       await main(["generate", "--check", "--schemas", schemas, "--out", out], bad.streams),
-    ).toBe(1);
+    ).toBe(3);
     expect(bad.io.err).toContain("stale:   production/invoiceIntake.types.d.ts");
     expect(bad.io.err).toContain("missing: staging/index.js");
     expect(bad.io.err).toContain("extra:   old/gone.ts");

@@ -57,7 +57,7 @@ describe("identifier lock", () => {
     delete edited.environments.production?.wf_P7Qd2Lx9;
     writeJson(lockFile, edited);
     const stale = capture();
-    expect(await main([...args, "--check"], stale.streams)).toBe(1);
+    expect(await main([...args, "--check"], stale.streams)).toBe(3);
     expect(stale.io.err).toContain("identifiers.lock.json");
     expect(await main(args, capture().streams)).toBe(0);
     expect(existsSync(join(out, "production", "invoiceCapture.js"))).toBe(true);

@@ -3,6 +3,7 @@
 // request-guard.ts); the agent surface's admin routes (agent-surface.ts) are tried first.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CODE } from "@wfr/protocol";
 import { SCOPES, type Scope } from "./api-routes.js";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
 import type { DeliveryFaultKind } from "./delivery-faults.js";
@@ -46,7 +47,7 @@ async function adminJson(
   res: ServerResponse,
 ): Promise<Record<string, unknown>> {
   const body = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
-  if (!isObject(body)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
+  if (!isObject(body)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
   return body;
 }
 
@@ -90,11 +91,11 @@ export function parseFault(kind: string, body: Record<string, unknown>): Fault {
       }
     }
   } catch (e) {
-    throw new HttpError(400, "INVALID_FAULT", (e as Error).message);
+    throw new HttpError(400, CODE.INVALID_FAULT, (e as Error).message);
   }
   throw new HttpError(
     404,
-    "NOT_FOUND",
+    CODE.NOT_FOUND,
     "faults are checkpoint, expire, fail, succeed, callback-twice, callback-late and callback-fail",
   );
 }
@@ -146,18 +147,22 @@ function runHistory(st: EmulatorState, run: RunRecord): Record<string, unknown> 
 function envRun(st: EmulatorState, env: EnvState, runId: string | undefined): RunRecord {
   const run = runId === undefined ? undefined : st.engine.runs.get(runId);
   if (!run || run.environment !== env.def.name)
-    throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+    throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
   return run;
 }
 
 function envWorkflow(env: EnvState, workflowId: string | undefined): WorkflowDef {
   const wf = workflowId === undefined ? undefined : env.def.workflows.get(workflowId);
-  if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+  if (!wf) throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
   return wf;
 }
 
 function badEnvironment(name: unknown): HttpError {
-  return new HttpError(400, "INVALID_ENVIRONMENT", `unknown environment ${JSON.stringify(name)}`);
+  return new HttpError(
+    400,
+    CODE.INVALID_ENVIRONMENT,
+    `unknown environment ${JSON.stringify(name)}`,
+  );
 }
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
@@ -173,10 +178,14 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
         !Array.isArray(scopes) ||
         scopes.some((s) => !(SCOPES as readonly string[]).includes(s))
       ) {
-        throw new HttpError(400, "INVALID_SCOPE", `scopes must be a list of ${SCOPES.join(", ")}`);
+        throw new HttpError(
+          400,
+          CODE.INVALID_SCOPE,
+          `scopes must be a list of ${SCOPES.join(", ")}`,
+        );
       }
       if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
-        throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string");
+        throw new HttpError(400, CODE.INVALID_BODY, "workspace must be a non-empty string");
       }
       const { token, key } = createKey(
         st,
@@ -224,7 +233,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       if (!(st.clock instanceof VirtualClock)) {
         throw new HttpError(
           409,
-          "CLOCK_NOT_VIRTUAL",
+          CODE.CLOCK_NOT_VIRTUAL,
           "the clock is real; start with clock virtual to advance it",
         );
       }
@@ -239,7 +248,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       ) {
         throw new HttpError(
           400,
-          "INVALID_BODY",
+          CODE.INVALID_BODY,
           `ms must be a number from 0 to ${MAX_ADVANCE_MS} (and keep the clock before year 9999)`,
           { field: "ms" },
         );
@@ -257,7 +266,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       await adminJson(req, res);
       const done = await st.compactJournal();
       if (!done)
-        throw new HttpError(409, "NO_JOURNAL", "no journal to compact (start with --data)");
+        throw new HttpError(409, CODE.NO_JOURNAL, "no journal to compact (start with --data)");
       return sendJson(res, 200, {
         bytes: done.bytes,
         longest_slice_ms: Math.round(done.longestSliceMs),
@@ -311,7 +320,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       const run = envRun(st, adminEnv(st, params.env), params.runId);
       const fault = parseFault(params.kind as string, await adminJson(req, res));
       const refused = st.engine.inject(run, fault);
-      if (refused !== null) throw new HttpError(409, "FAULT_NOT_APPLICABLE", refused);
+      if (refused !== null) throw new HttpError(409, CODE.FAULT_NOT_APPLICABLE, refused);
       return sendJson(res, 200, runHistory(st, run));
     },
   },
@@ -320,7 +329,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     path: "/environments/{env}/callbacks/{eventId}/resend",
     handler: ({ st, res, params }) => {
       if (!resendCallback(st, adminEnv(st, params.env), params.eventId as string))
-        throw new HttpError(404, "EVENT_NOT_FOUND", "no callback with this event_id was sent");
+        throw new HttpError(404, CODE.EVENT_NOT_FOUND, "no callback with this event_id was sent");
       return sendJson(res, 202, { event_id: params.eventId, resent: true });
     },
   },
@@ -360,7 +369,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       try {
         scenario = parseScenario(b);
       } catch (e) {
-        throw new HttpError(400, "INVALID_SCENARIO", (e as Error).message);
+        throw new HttpError(400, CODE.INVALID_SCENARIO, (e as Error).message);
       }
       env.scenarios.set(wf.id, scenario);
       st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
@@ -389,7 +398,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       const wf = envWorkflow(env, params.workflowId);
       const b = await adminJson(req, res);
       if (!["enabled", "draft", "disabled"].includes(b.state as string)) {
-        throw new HttpError(400, "INVALID_STATE", "state must be enabled, draft or disabled");
+        throw new HttpError(400, CODE.INVALID_STATE, "state must be enabled, draft or disabled");
       }
       setWorkflowState(st, env, wf, b.state as WorkflowState);
       return sendJson(res, 200, { workflow_id: wf.id, state: wf.state });
@@ -431,5 +440,5 @@ export async function handleAdmin(
     const params = matchPath(route.path, p);
     if (params) return route.handler({ st, req, res, params });
   }
-  throw new HttpError(404, "NOT_FOUND", "no such admin route");
+  throw new HttpError(404, CODE.NOT_FOUND, "no such admin route");
 }

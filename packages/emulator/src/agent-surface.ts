@@ -3,8 +3,10 @@
 // calls), authoring sessions and drafts, the person's portal routes (enable a draft, the
 // authoring live view), and the in-memory API keys the /mcp backend launches with. It knows the
 // emulator only through `AgentHost`, so it does not depend on http-server internals.
+
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CODE } from "@wfr/protocol";
 import { AuthoringStore } from "./authoring.js";
 import { iso } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
@@ -196,13 +198,13 @@ export class AgentSurface {
     const store = this.personalAccessTokens;
     if (req.method === "POST" && p.length === 1) {
       const b = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
-      if (!isObject(b)) throw new HttpError(400, "INVALID_BODY", "body must be a JSON object");
+      if (!isObject(b)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
       const env =
         typeof b.environment === "string" ? this.host.environment(b.environment) : undefined;
       if (!env) {
         throw new HttpError(
           400,
-          "INVALID_ENVIRONMENT",
+          CODE.INVALID_ENVIRONMENT,
           `unknown environment ${JSON.stringify(b.environment)}`,
           {
             field: "environment",
@@ -210,7 +212,7 @@ export class AgentSurface {
         );
       }
       if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
-        throw new HttpError(400, "INVALID_BODY", "workspace must be a non-empty string", {
+        throw new HttpError(400, CODE.INVALID_BODY, "workspace must be a non-empty string", {
           field: "workspace",
         });
       }
@@ -224,7 +226,7 @@ export class AgentSurface {
     }
     if (req.method === "DELETE" && p.length === 2) {
       if (!revokePersonalAccessToken(store, p[1] as string)) {
-        throw new HttpError(404, "TOKEN_NOT_FOUND", "no personal access token with this id");
+        throw new HttpError(404, CODE.TOKEN_NOT_FOUND, "no personal access token with this id");
       }
       sendJson(res, 200, { id: p[1], revoked: true });
       return true;

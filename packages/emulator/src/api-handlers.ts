@@ -1,7 +1,9 @@
 // The public API's handlers, one per row of the spec's endpoint table (api-routes.ts names
 // them): launch, status, result, events, recording, human-input, and the browser-access grants.
 // Authentication and the scope check happen before a handler runs (http-server.ts, auth.ts).
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
 import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
@@ -44,7 +46,7 @@ function findRun(st: EmulatorState, key: ApiKey, runId: string): RunRecord {
   const run = st.engine.runs.get(runId);
   // Spec "Authentication" 3: 404 for a run outside the workspace or environment, no leak.
   if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
-    throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+    throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
   }
   st.engine.process(run);
   return run;
@@ -63,7 +65,7 @@ export async function launch({
   const wf = env.def.workflows.get(workflowId);
   // Only a saved workflow id is valid; anything else (run or session ids) is not found.
   if (!wf || env.def.workspace !== key.workspace) {
-    throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+    throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
   }
   const body = parseJsonBody(buf);
   const top = checkTopLevel(body);
@@ -87,7 +89,7 @@ export async function launch({
       noteRequest(res, { idempotency: "conflict" });
       throw new HttpError(
         409,
-        "IDEMPOTENCY_CONFLICT",
+        CODE.IDEMPOTENCY_CONFLICT,
         "this idempotency key was used with a different request for this workflow",
       );
     }
@@ -95,7 +97,7 @@ export async function launch({
   if (wf.state !== "enabled") {
     throw new HttpError(
       409,
-      "WORKFLOW_NOT_ENABLED",
+      CODE.WORKFLOW_NOT_ENABLED,
       `workflow is ${wf.state}; only an enabled workflow can be launched`,
       {
         state: wf.state,
@@ -111,7 +113,7 @@ export async function launch({
   if (att.meta.length > 0 && !declaresFileInput(wf.inputs)) {
     throw new HttpError(
       400,
-      "INVALID_ATTACHMENTS",
+      CODE.INVALID_ATTACHMENTS,
       "this workflow declares no file input, so attachments cannot be used",
     );
   }
@@ -119,7 +121,7 @@ export async function launch({
   if (!v.ok) {
     throw new HttpError(
       400,
-      "INVALID_INPUTS",
+      CODE.INVALID_INPUTS,
       "inputs failed validation against the workflow's input schema",
       {
         details: v.details,
@@ -130,7 +132,7 @@ export async function launch({
     if (!att.ids.has(ref.attachment_id)) {
       throw new HttpError(
         400,
-        "INVALID_ATTACHMENTS",
+        CODE.INVALID_ATTACHMENTS,
         `input ${ref.field} references attachment ${JSON.stringify(ref.attachment_id)}, which is not in input_context.attachments`,
       );
     }
@@ -187,7 +189,7 @@ export function recording({ st, res, key, param: runId }: ApiCall): void {
   if (wait !== null) {
     throw new HttpError(
       429,
-      "RECORDING_RATE_LIMITED",
+      CODE.RECORDING_RATE_LIMITED,
       "more than 10 recording downloads this hour for this workspace",
       {},
       {
@@ -198,19 +200,23 @@ export function recording({ st, res, key, param: runId }: ApiCall): void {
   const state = recordingState(run, now);
   switch (state.kind) {
     case "not_found":
-      throw new HttpError(404, "RECORDING_NOT_FOUND", `no recording is available: ${state.reason}`);
+      throw new HttpError(
+        404,
+        CODE.RECORDING_NOT_FOUND,
+        `no recording is available: ${state.reason}`,
+      );
     case "processing":
       sendJson(
         res,
         202,
-        { error: "the recording is still being assembled", code: "RECORDING_PROCESSING" },
-        { "Retry-After": "3" },
+        { error: "the recording is still being assembled", code: CODE.RECORDING_PROCESSING },
+        { "Retry-After": String(LIMITS.recordingProcessingRetryAfterSeconds) },
       );
       return;
     case "too_large":
       throw new HttpError(
         413,
-        "RECORDING_TOO_LARGE",
+        CODE.RECORDING_TOO_LARGE,
         `the recording is ${state.size} bytes, above the 128 MiB limit`,
       );
     case "ready": {
@@ -243,12 +249,12 @@ export async function humanInput({
   if (!isObject(body) || !Object.hasOwn(body, "response")) {
     throw new HttpError(
       400,
-      "INVALID_BODY",
+      CODE.INVALID_BODY,
       "body must be an object with `response` (and `checkpoint_id`)",
     );
   }
   if (body.checkpoint_id !== undefined && typeof body.checkpoint_id !== "string") {
-    throw new HttpError(400, "INVALID_BODY", "checkpoint_id must be a string");
+    throw new HttpError(400, CODE.INVALID_BODY, "checkpoint_id must be a string");
   }
   const out = st.engine.answer(run, body.checkpoint_id as string | undefined, body.response);
   switch (out.kind) {
@@ -256,15 +262,15 @@ export async function humanInput({
     case "idempotent":
       return sendJson(res, 202, envelope(run, links));
     case "conflict":
-      throw new HttpError(409, "HUMAN_WAIT_CONFLICT", out.message);
+      throw new HttpError(409, CODE.HUMAN_WAIT_CONFLICT, out.message);
     case "not_waiting":
       throw new HttpError(
         409,
-        "NOT_WAITING_FOR_HUMAN",
+        CODE.NOT_WAITING_FOR_HUMAN,
         "the run is not waiting for a human; nothing was stored",
       );
     case "expired":
-      throw new HttpError(410, "HUMAN_WAIT_EXPIRED", "the human wait expired");
+      throw new HttpError(410, CODE.HUMAN_WAIT_EXPIRED, "the human wait expired");
   }
 }
 
@@ -274,7 +280,7 @@ export async function humanInput({
 export async function grantCreate({ st, req, res, key, param: runId }: ApiCall): Promise<void> {
   const body = parseJsonBody(await readBodyWithin(req, res, HUMAN_INPUT_LIMIT));
   const run = findRun(st, key, runId);
-  if (!isObject(body)) throw new HttpError(400, "INVALID_GRANT", "body must be a JSON object");
+  if (!isObject(body)) throw new HttpError(400, CODE.INVALID_GRANT, "body must be a JSON object");
   let parsed: ReturnType<typeof parseGrantRequest>;
   try {
     parsed = parseGrantRequest(body);
@@ -285,7 +291,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
   if (run.session_id === null) {
     throw new HttpError(
       409,
-      "SESSION_NOT_STARTED",
+      CODE.SESSION_NOT_STARTED,
       "the run has no browser session yet; poll the run until session_id is set",
     );
   }
@@ -306,7 +312,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
 
 function findGrant({ st, key, param: grantId }: ApiCall) {
   const grant = st.grants.find(grantId, key.environment, key.workspace);
-  if (!grant) throw new HttpError(404, "GRANT_NOT_FOUND", "browser-access grant not found");
+  if (!grant) throw new HttpError(404, CODE.GRANT_NOT_FOUND, "browser-access grant not found");
   return grant;
 }
 

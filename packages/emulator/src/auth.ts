@@ -1,6 +1,8 @@
 // Authentication of the public API (spec "Authentication"): bearer keys, scopes, and keys never
 // in a URL.
+
 import type { IncomingMessage } from "node:http";
+import { CODE } from "@wfr/protocol";
 import type { Scope } from "./api-routes.js";
 import { type ApiKey, type EmulatorState, type EnvState, tokenHash } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
@@ -15,7 +17,7 @@ export function authenticate(st: EmulatorState, req: IncomingMessage, env: EnvSt
   if (!key || key.environment !== env.def.name) {
     throw new HttpError(
       401,
-      "UNAUTHENTICATED",
+      CODE.UNAUTHENTICATED,
       st.agents.refusalMessage(m?.[1]) ??
         "a valid API key is required: Authorization: Bearer <API_KEY>",
       {},
@@ -30,7 +32,7 @@ export function authenticate(st: EmulatorState, req: IncomingMessage, env: EnvSt
 export function requireScope(key: ApiKey, scope: Scope): void {
   // Spec "Authentication" 2: workflows:run for launch and human-input; runs:read for reads.
   if (!key.scopes.includes(scope)) {
-    throw new HttpError(403, "INSUFFICIENT_SCOPE", `this API key lacks the ${scope} scope`, {
+    throw new HttpError(403, CODE.INSUFFICIENT_SCOPE, `this API key lacks the ${scope} scope`, {
       required_scope: scope,
     });
   }
@@ -49,7 +51,7 @@ export function refuseKeyInQuery(st: EmulatorState, params: URLSearchParams): vo
     ) {
       throw new HttpError(
         400,
-        "API_KEY_IN_QUERY",
+        CODE.API_KEY_IN_QUERY,
         "API keys are accepted only in the Authorization header, never in the URL",
       );
     }

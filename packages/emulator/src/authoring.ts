@@ -4,7 +4,9 @@
 // draft`, definition-format.md) but cannot be launched (spec "Workflow": only an enabled
 // workflow can be launched); enabling it is a person's action (the portal route). Drafts and
 // sessions are journalled, so a restart keeps them.
+
 import { randomBytes } from "node:crypto";
+import { CODE } from "@wfr/protocol";
 import type { JournalRecord } from "./journal.js";
 import { isObject } from "./json-text.js";
 import { parseScenario } from "./scenario.js";
@@ -42,7 +44,7 @@ export interface AuthoringSession {
 /** A draft the emulator refuses, naming the field (a JSON pointer into the request). */
 export class AuthoringError extends Error {
   constructor(
-    readonly code: "INVALID_WORKFLOW" | "INVALID_SCENARIO",
+    readonly code: typeof CODE.INVALID_WORKFLOW | typeof CODE.INVALID_SCENARIO,
     readonly pointer: string,
     message: string,
   ) {
@@ -124,14 +126,14 @@ function objectSchema(
     const at = `/${where}/${i}`;
     if (!isObject(f) || typeof f.name !== "string" || f.name === "" || f.name.length > 200) {
       throw new AuthoringError(
-        "INVALID_WORKFLOW",
+        CODE.INVALID_WORKFLOW,
         `${at}/name`,
         "a non-empty name of at most 200 characters is required",
       );
     }
     if (!FIELD_TYPES.includes(f.type)) {
       throw new AuthoringError(
-        "INVALID_WORKFLOW",
+        CODE.INVALID_WORKFLOW,
         `${at}/type`,
         `must be one of ${FIELD_TYPES.join(", ")}`,
       );
@@ -141,14 +143,14 @@ function objectSchema(
       (f.type !== "text" || !f.enum.every((v) => typeof v === "string"))
     ) {
       throw new AuthoringError(
-        "INVALID_WORKFLOW",
+        CODE.INVALID_WORKFLOW,
         `${at}/enum`,
         "enum is a list of strings, for text fields only",
       );
     }
     if (Object.hasOwn(properties, f.name)) {
       throw new AuthoringError(
-        "INVALID_WORKFLOW",
+        CODE.INVALID_WORKFLOW,
         `${at}/name`,
         `duplicate field ${JSON.stringify(f.name)}`,
       );
@@ -174,7 +176,7 @@ function objectSchema(
 export function draftWorkflow(request: DraftRequest, id: string): WorkflowDef {
   if (typeof request.name !== "string" || request.name.trim() === "" || request.name.length > 200) {
     throw new AuthoringError(
-      "INVALID_WORKFLOW",
+      CODE.INVALID_WORKFLOW,
       "/name",
       "a non-empty name of at most 200 characters is required",
     );
@@ -184,7 +186,7 @@ export function draftWorkflow(request: DraftRequest, id: string): WorkflowDef {
     try {
       scenario = parseScenario(request.scenario);
     } catch (e) {
-      throw new AuthoringError("INVALID_SCENARIO", "/scenario", (e as Error).message);
+      throw new AuthoringError(CODE.INVALID_SCENARIO, "/scenario", (e as Error).message);
     }
   }
   return {
@@ -235,7 +237,8 @@ export class AuthoringStore {
   /** Saves a draft into the environment's catalog; throws AuthoringError. */
   saveDraft(environment: string, request: DraftRequest): WorkflowDef {
     const env = this.envs(environment);
-    if (!env) throw new AuthoringError("INVALID_WORKFLOW", "/environment", "unknown environment");
+    if (!env)
+      throw new AuthoringError(CODE.INVALID_WORKFLOW, "/environment", "unknown environment");
     let id: string;
     do
       id = `wf_${randomBytes(6)

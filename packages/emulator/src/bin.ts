@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // wfr-emulator: start the local twin of the Workflow Run service.
 import { parseArgs } from "node:util";
+import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
 import { type EmulatorOptions, launchEmulator } from "./index.js";
 
 const USAGE = `Usage: wfr-emulator [options]
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
   process.stdout.write(`  web application: ${emu.url}/  (sign in once with ${emu.signInUrl})\n`);
   for (const e of environments) {
     process.stdout.write(
-      `  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}/api-docs/openapi.json)\n`,
+      `  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}${DEFINITION_PATH_PREFIX}${DEFINITION_FILE.json})\n`,
     );
   }
   if (opts.admin === false) process.stdout.write("  admin API disabled\n");

@@ -3,7 +3,9 @@
 // a workspace key. The spec does not show the schema; the shape chosen here is in the README.
 // Spec "States and transitions" 3: deleting a grant does not cancel the run, so nothing here
 // reaches the run engine.
+
 import { createHash, randomBytes } from "node:crypto";
+import { CODE } from "@wfr/protocol";
 
 export const GRANT_TOKEN_PREFIX = "wfr_grant_";
 export const GRANT_DEFAULT_SECONDS = 600;
@@ -44,7 +46,7 @@ const sha256 = (t: string) => createHash("sha256").update(t, "utf8").digest("hex
  */
 export function parseExactOrigin(value: unknown, field: string): string {
   const bad = (why: string) =>
-    new GrantError(400, "INVALID_GRANT", `${field} ${JSON.stringify(value)}: ${why}`, field);
+    new GrantError(400, CODE.INVALID_GRANT, `${field} ${JSON.stringify(value)}: ${why}`, field);
   if (typeof value !== "string" || value === "") throw bad("must be a non-empty string");
   if (value === "null") throw bad("the null origin identifies no site");
   if (value.includes("*")) throw bad("wildcards are not allowed; list each exact origin");
@@ -69,13 +71,13 @@ export interface GrantRequest {
 export function parseGrantRequest(body: Record<string, unknown>): GrantRequest {
   for (const k of Object.keys(body)) {
     if (k !== "origins" && k !== "expires_in_seconds")
-      throw new GrantError(400, "INVALID_GRANT", `unknown field ${JSON.stringify(k)}`, k);
+      throw new GrantError(400, CODE.INVALID_GRANT, `unknown field ${JSON.stringify(k)}`, k);
   }
   const { origins, expires_in_seconds: secs = GRANT_DEFAULT_SECONDS } = body;
   if (!Array.isArray(origins) || origins.length === 0 || origins.length > GRANT_MAX_ORIGINS) {
     throw new GrantError(
       400,
-      "INVALID_GRANT",
+      CODE.INVALID_GRANT,
       `origins must be a list of 1 to ${GRANT_MAX_ORIGINS} exact origins`,
       "origins",
     );
@@ -84,7 +86,7 @@ export function parseGrantRequest(body: Record<string, unknown>): GrantRequest {
   if (typeof secs !== "number" || !Number.isInteger(secs) || secs < 1 || secs > GRANT_MAX_SECONDS) {
     throw new GrantError(
       400,
-      "INVALID_GRANT",
+      CODE.INVALID_GRANT,
       `expires_in_seconds must be an integer from 1 to ${GRANT_MAX_SECONDS}`,
       "expires_in_seconds",
     );
@@ -180,18 +182,18 @@ export class BrowserAccessGrants {
     if (!g || g.environment !== environment || g.expires_at <= now) {
       throw new GrantError(
         401,
-        "BROWSER_GRANT_INVALID",
+        CODE.BROWSER_GRANT_INVALID,
         "the browser-access grant is unknown, deleted or expired",
       );
     }
     if (origin === undefined || origin === "null" || !g.origins.includes(origin)) {
       throw new GrantError(
         403,
-        "ORIGIN_NOT_PERMITTED",
+        CODE.ORIGIN_NOT_PERMITTED,
         "this page's Origin is not one of the grant's exact origins",
       );
     }
-    if (g.run_id !== runId) throw new GrantError(404, "RUN_NOT_FOUND", "run not found");
+    if (g.run_id !== runId) throw new GrantError(404, CODE.RUN_NOT_FOUND, "run not found");
     return g;
   }
 }

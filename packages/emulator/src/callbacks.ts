@@ -14,10 +14,11 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { LIMITS } from "@wfr/protocol";
 import { isPrivateAddress } from "./callback-url.js";
 
-export const CALLBACK_ATTEMPTS = 3;
-export const CALLBACK_TIMEOUT_MS = 10_000;
+export const CALLBACK_ATTEMPTS: number = LIMITS.callbackAttempts;
+export const CALLBACK_TIMEOUT_MS: number = LIMITS.callbackAttemptTimeoutMs;
 
 export interface PendingCallback {
   event_id: string;

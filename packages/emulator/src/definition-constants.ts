@@ -1,6 +1,8 @@
 // Fixed parts of the per-environment definition (definition-format.md "Shared components").
-// Written in the exact shape of shared/examples/schemas.
+// Written in the exact shape of shared/examples/schemas; the responses of every operation are
+// derived from the codes each can answer (definition-answers.ts).
 
+import { INPUT_REASON } from "@wfr/protocol";
 export const RUN_PATHS = {
   "/runs/{runId}": {
     get: {
@@ -8,16 +10,6 @@ export const RUN_PATHS = {
       summary: "Read a run envelope",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "Run envelope",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
-        },
-        "404": {
-          description: "RUN_NOT_FOUND",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/result": {
@@ -26,24 +18,6 @@ export const RUN_PATHS = {
       summary: "Read outputs, or pending status",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "Terminal run",
-          content: {
-            "application/json": { schema: { $ref: "#/components/schemas/ResultResponse" } },
-          },
-        },
-        "202": {
-          description: "Run not terminal",
-          content: {
-            "application/json": { schema: { $ref: "#/components/schemas/ResultResponse" } },
-          },
-        },
-        "404": {
-          description: "RUN_NOT_FOUND",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/events": {
@@ -52,16 +26,6 @@ export const RUN_PATHS = {
       summary: "Read a JSON snapshot of run events",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "Event snapshot",
-          content: { "application/json": { schema: { type: "object" } } },
-        },
-        "404": {
-          description: "RUN_NOT_FOUND",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/recording": {
@@ -70,28 +34,6 @@ export const RUN_PATHS = {
       summary: "Download the session video",
       tags: ["Runs"],
       parameters: [{ name: "runId", in: "path", required: true, schema: { type: "string" } }],
-      responses: {
-        "200": {
-          description: "MP4",
-          content: { "video/mp4": { schema: { type: "string", format: "binary" } } },
-        },
-        "202": {
-          description: "RECORDING_PROCESSING (Retry-After: 3)",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "404": {
-          description: "RUN_NOT_FOUND or RECORDING_NOT_FOUND",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "413": {
-          description: "RECORDING_TOO_LARGE",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "429": {
-          description: "RECORDING_RATE_LIMITED",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-      },
     },
   },
   "/runs/{runId}/human-input": {
@@ -110,24 +52,6 @@ export const RUN_PATHS = {
               properties: { checkpoint_id: { type: "string" }, response: {} },
             },
           },
-        },
-      },
-      responses: {
-        "202": {
-          description: "Run envelope",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
-        },
-        "404": {
-          description: "RUN_NOT_FOUND",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "409": {
-          description: "HUMAN_WAIT_CONFLICT or NOT_WAITING_FOR_HUMAN",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
-        "410": {
-          description: "HUMAN_WAIT_EXPIRED",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },
     },
@@ -252,7 +176,10 @@ export const SHARED_SCHEMAS = {
           required: ["field", "reason"],
           properties: {
             field: { type: "string" },
-            reason: { type: "string", enum: ["INVALID_TYPE", "REQUIRED", "UNKNOWN_INPUT"] },
+            reason: {
+              type: "string",
+              enum: [INPUT_REASON.INVALID_TYPE, INPUT_REASON.REQUIRED, INPUT_REASON.UNKNOWN_INPUT],
+            },
             message: { type: "string" },
           },
         },
@@ -262,26 +189,3 @@ export const SHARED_SCHEMAS = {
 } as const;
 
 export const SECURITY_SCHEMES = { bearerAuth: { type: "http", scheme: "bearer" } } as const;
-
-export const LAUNCH_RESPONSES = {
-  "202": {
-    description: "Accepted for execution",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/RunEnvelope" } } },
-  },
-  "400": {
-    description: "INVALID_INPUTS, INVALID_METADATA, INVALID_ATTACHMENTS, INVALID_JSON",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-  "404": {
-    description: "WORKFLOW_NOT_FOUND",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-  "409": {
-    description: "IDEMPOTENCY_CONFLICT",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-  "413": {
-    description: "ATTACHMENT_TOO_LARGE or BODY_TOO_LARGE",
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  },
-} as const;

@@ -1,11 +1,7 @@
 // The per-environment OpenAPI definition served at /<env>/api-docs/openapi.(json|yaml),
 // in the exact shape of design/definition-format.md (same structure as shared/examples/schemas).
-import {
-  LAUNCH_RESPONSES,
-  RUN_PATHS,
-  SECURITY_SCHEMES,
-  SHARED_SCHEMAS,
-} from "./definition-constants.js";
+import { type OperationKind, operationResponses, RESPONSE_HEADERS } from "./definition-answers.js";
+import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef } from "./types.js";
 import { FILE_REFERENCE_REF, isFileSchema, setOwn } from "./validate-inputs.js";
 
@@ -120,7 +116,7 @@ function launchOperation(wf: WorkflowDef): JsonSchema {
         },
       },
     },
-    responses: clone(LAUNCH_RESPONSES),
+    responses: operationResponses("launch"),
     callbacks: {
       runNotification: {
         "{$request.body#/callback_url}": {
@@ -175,7 +171,12 @@ export function emitDefinition(env: EnvironmentDef, baseUrl: string): Record<str
       ],
     };
   }
-  Object.assign(paths, clone(RUN_PATHS));
+  for (const [path, item] of Object.entries(clone(RUN_PATHS))) {
+    for (const operation of Object.values(item) as JsonSchema[]) {
+      operation.responses = operationResponses(operation.operationId as OperationKind);
+    }
+    paths[path] = item;
+  }
   return {
     openapi: "3.1.0",
     info: {
@@ -187,7 +188,11 @@ export function emitDefinition(env: EnvironmentDef, baseUrl: string): Record<str
     servers: [{ url: baseUrl }],
     security: [{ bearerAuth: [] }],
     paths,
-    components: { schemas, securitySchemes: clone(SECURITY_SCHEMES) },
+    components: {
+      schemas,
+      headers: clone(RESPONSE_HEADERS),
+      securitySchemes: clone(SECURITY_SCHEMES),
+    },
   };
 }
 

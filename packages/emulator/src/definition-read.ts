@@ -9,6 +9,7 @@ import {
   resolveJsonPointer,
   UNSUPPORTED_KEYWORDS,
 } from "@wfr/definition-reader";
+import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import { parse as parseYaml } from "yaml";
 import { isObject } from "./json-text.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./types.js";
@@ -224,15 +225,13 @@ export function readSchemasDir(dir: string): EnvironmentDef[] {
   for (const entry of readdirSync(dir).sort()) {
     const folder = join(dir, entry);
     if (!statSync(folder).isDirectory()) continue;
-    const file = ["openapi.json", "openapi.yaml", "openapi.yml"]
-      .map((f) => join(folder, f))
-      .find((f) => {
-        try {
-          return statSync(f).isFile();
-        } catch {
-          return false;
-        }
-      });
+    const file = DEFINITION_FILE_NAMES.map((f) => join(folder, f)).find((f) => {
+      try {
+        return statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    });
     if (!file) continue;
     try {
       envs.push(readDefinition(parseDocument(readFileSync(file, "utf8"), file), entry));

@@ -2,12 +2,19 @@
 // runs (through the engine), callbacks, portal sessions and the journal. Each module takes this
 // narrow view instead of the whole server, and the few actions shared by the admin API, the web
 // application and replay live here.
+
 import { createHash, randomBytes } from "node:crypto";
+import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
 import type { BrowserAccessGrants } from "./browser-access-grants.js";
-import type { CallbackDispatcher, DeliveryAttempt, PendingCallback } from "./callbacks.js";
+import {
+  CALLBACK_ATTEMPTS,
+  type CallbackDispatcher,
+  type DeliveryAttempt,
+  type PendingCallback,
+} from "./callbacks.js";
 import type { Clock } from "./clock.js";
 import {
   DeliveryFaultError,
@@ -115,7 +122,7 @@ export interface EmulatorState {
 export function adminEnv(st: EmulatorState, name: string | undefined): EnvState {
   const env = name === undefined ? undefined : st.envs.get(name);
   if (!env)
-    throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", `no environment ${JSON.stringify(name)}`);
+    throw new HttpError(404, CODE.ENVIRONMENT_NOT_FOUND, `no environment ${JSON.stringify(name)}`);
   return env;
 }
 
@@ -146,7 +153,7 @@ export function resendCallback(st: EmulatorState, env: EnvState, eventId: string
   st.pending.set(cb.event_id, cb);
   st.record(callbackRecord(cb, JSON.parse(cb.body)));
   // Attempt numbers continue; a resend gets the usual three attempts.
-  st.dispatcher.send(cb, made + 1, made + 3);
+  st.dispatcher.send(cb, made + 1, made + CALLBACK_ATTEMPTS);
   return true;
 }
 
@@ -161,13 +168,13 @@ export function armDeliveryFault(
   body: Record<string, unknown>,
 ): DeliveryFaultPlan {
   if (!run.callback_url)
-    throw new HttpError(409, "FAULT_NOT_APPLICABLE", "the run has no callback_url");
+    throw new HttpError(409, CODE.FAULT_NOT_APPLICABLE, "the run has no callback_url");
   let add: ReturnType<typeof parseDeliveryFault>;
   try {
     add = parseDeliveryFault(kind, body);
   } catch (e) {
     if (!(e instanceof DeliveryFaultError)) throw e;
-    throw new HttpError(400, "INVALID_FAULT", e.message, { field: e.field });
+    throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
   const plan = st.deliveryFaults.arm(run.run_id, add);
   st.recordFaultPlan(run.run_id);

@@ -1,6 +1,8 @@
 // The HTTP kit: typed errors, JSON responses, bounded body reading and JSON parsing. Nothing here
 // knows about runs, keys or routes.
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CODE } from "@wfr/protocol";
 import { jsonTextDepth } from "./json-text.js";
 import type { BodyProblem } from "./launch-body.js";
 
@@ -43,7 +45,7 @@ export function failResponse(res: ServerResponse, e: unknown): void {
   }
   if (res.destroyed || res.socket?.destroyed) return; // the client went away mid-request
   console.error("wfr-emulator: internal error:", (e as Error)?.message ?? e);
-  sendJson(res, 500, { error: "internal emulator error", code: "INTERNAL" });
+  sendJson(res, 500, { error: "internal emulator error", code: CODE.INTERNAL });
 }
 
 export function problemError(p: BodyProblem): HttpError {
@@ -106,7 +108,7 @@ export async function readBodyWithin(
     res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
     throw new HttpError(
       413,
-      "BODY_TOO_LARGE",
+      CODE.BODY_TOO_LARGE,
       `request body exceeds ${limit} bytes`,
       {},
       { Connection: "close" },
@@ -120,13 +122,13 @@ export function parseJsonBody(buf: Buffer): unknown {
   if (jsonTextDepth(buf, MAX_DEPTH) > MAX_DEPTH) {
     throw new HttpError(
       400,
-      "INVALID_JSON",
+      CODE.INVALID_JSON,
       `JSON nesting deeper than ${MAX_DEPTH} levels is not accepted`,
     );
   }
   try {
     return JSON.parse(buf.toString("utf8"));
   } catch {
-    throw new HttpError(400, "INVALID_JSON", "request body is not parseable as JSON");
+    throw new HttpError(400, CODE.INVALID_JSON, "request body is not parseable as JSON");
   }
 }

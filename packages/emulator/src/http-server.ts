@@ -2,9 +2,11 @@
 // The public API's routes and handlers are in api-routes.ts / api-handlers.ts, auth in auth.ts,
 // CORS in cors.ts, the admin API in admin-routes.ts, replay in persistence.ts, the web
 // application's host in web-app-host.ts, the engine's callbacks in engine-hooks.ts.
+
 import { statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
 import { handleAdmin } from "./admin-routes.js";
 import { AgentSurface } from "./agent-surface.js";
@@ -276,7 +278,7 @@ export class Emulator implements EmulatorState {
     }
     if (parts[0] === "mcp" && parts.length === 1) return this.agents.mcp(req, res);
     if (parts[0] === "_emulator") {
-      if (!this.cfg.admin) throw new HttpError(404, "NOT_FOUND", "no such route");
+      if (!this.cfg.admin) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
       const bad = checkAdminRequest(
         req.method ?? "GET",
         req.headers,
@@ -287,13 +289,13 @@ export class Emulator implements EmulatorState {
       return handleAdmin(this, req, res, parts.slice(1));
     }
     const env = parts[0] !== undefined ? this.envs.get(parts[0]) : undefined;
-    if (!env) throw new HttpError(404, "NOT_FOUND", "no such route");
+    if (!env) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
     const rest = parts.slice(1);
     if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2));
     if (rest[0] === "api-docs" && rest.length === 2 && req.method === "GET") {
       const doc = emitDefinition(env.def, this.links(env.def.name).apiBase);
-      if (rest[1] === "openapi.json") return sendJson(res, 200, doc);
-      if (rest[1] === "openapi.yaml" || rest[1] === "openapi.yml") {
+      if (rest[1] === DEFINITION_FILE.json) return sendJson(res, 200, doc);
+      if (rest[1] === DEFINITION_FILE.yaml || rest[1] === DEFINITION_FILE.yml) {
         const text = toYaml(doc, { aliasDuplicateObjects: false });
         res.writeHead(200, {
           "Content-Type": "application/yaml; charset=utf-8",
@@ -328,7 +330,7 @@ export class Emulator implements EmulatorState {
         return;
       }
     }
-    throw new HttpError(404, "NOT_FOUND", "no such route");
+    throw new HttpError(404, CODE.NOT_FOUND, "no such route");
   }
 
   /** /{env}/api/v1/...: the route table (api-routes.ts), then auth, scope and the handler. */
@@ -339,7 +341,7 @@ export class Emulator implements EmulatorState {
     p: string[],
   ): Promise<void> {
     const match = matchApiRoute(req.method ?? "GET", p);
-    if (match === null) throw new HttpError(404, "NOT_FOUND", "no such route");
+    if (match === null) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
     const key = authenticate(this, req, env);
     requireScope(key, match.route.scope);
     const id = match.param;

@@ -1,11 +1,12 @@
 // Checks of the launch body (spec "Launch body", "Errors", "Limits"), apart from `inputs`.
+import { CODE, LIMITS } from "@wfr/protocol";
 import { checkCallbackUrl } from "./callback-url.js";
 import { isObject } from "./json-text.js";
 import type { AttachmentMeta } from "./types.js";
 
-export const BODY_LIMIT = 37_748_736; // 36 MiB, spec "Limits"
-export const ATTACHMENT_LIMIT = 26_214_400; // 25 MiB decoded, spec "Limits"
-export const IDEMPOTENCY_KEY_MAX = 200;
+export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, spec "Limits"
+export const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, spec "Limits"
+export const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
 export const MODELS = ["pro", "flash", "lite", "max"];
 const ALLOWED_KEYS = [
   "inputs",
@@ -39,14 +40,18 @@ export function isStrictBase64(s: string): boolean {
 
 export function checkTopLevel(body: unknown): BodyProblem | null {
   if (!isObject(body)) {
-    return { status: 400, code: "INVALID_BODY", message: "the launch body must be a JSON object" };
+    return {
+      status: 400,
+      code: CODE.INVALID_BODY,
+      message: "the launch body must be a JSON object",
+    };
   }
   const keys = Object.keys(body);
   const override = keys.find((k) => !ALLOWED_KEYS.includes(k) && OVERRIDE_KEY.test(k));
   if (override !== undefined) {
     return {
       status: 400,
-      code: "RUN_OVERRIDE_NOT_ALLOWED",
+      code: CODE.RUN_OVERRIDE_NOT_ALLOWED,
       message: `per-run browser or proxy overrides are not accepted (${JSON.stringify(override)}); they come from the saved workflow or workspace defaults`,
     };
   }
@@ -54,7 +59,7 @@ export function checkTopLevel(body: unknown): BodyProblem | null {
   if (unknown !== undefined) {
     return {
       status: 400,
-      code: "INVALID_BODY",
+      code: CODE.INVALID_BODY,
       message: `unknown launch body field ${JSON.stringify(unknown.slice(0, 100))}; allowed: ${ALLOWED_KEYS.join(", ")}`,
     };
   }
@@ -64,7 +69,7 @@ export function checkTopLevel(body: unknown): BodyProblem | null {
 export function checkMetadata(body: Record<string, unknown>): BodyProblem | null {
   // Spec: metadata must be a JSON object (null, array, string, number, boolean are invalid).
   if (Object.hasOwn(body, "metadata") && !isObject(body.metadata)) {
-    return { status: 400, code: "INVALID_METADATA", message: "metadata must be a JSON object" };
+    return { status: 400, code: CODE.INVALID_METADATA, message: "metadata must be a JSON object" };
   }
   return null;
 }
@@ -92,7 +97,7 @@ export function idempotencyKeyOf(
     if (typeof v !== "string" || v.length === 0) {
       return {
         status: 400,
-        code: "INVALID_IDEMPOTENCY_KEY",
+        code: CODE.INVALID_IDEMPOTENCY_KEY,
         message: `${where} must be a non-empty string`,
       };
     }
@@ -100,7 +105,7 @@ export function idempotencyKeyOf(
     if (codePointsOver(v, IDEMPOTENCY_KEY_MAX)) {
       return {
         status: 400,
-        code: "INVALID_IDEMPOTENCY_KEY",
+        code: CODE.INVALID_IDEMPOTENCY_KEY,
         message: `${where} is longer than ${IDEMPOTENCY_KEY_MAX} characters`,
       };
     }
@@ -124,14 +129,14 @@ export function checkModel(body: Record<string, unknown>, exposed: boolean): Bod
   if (!exposed) {
     return {
       status: 400,
-      code: "INVALID_MODEL",
+      code: CODE.INVALID_MODEL,
       message: "this environment's schema does not expose `model` for this workflow",
     };
   }
   if (typeof body.model !== "string" || !MODELS.includes(body.model)) {
     return {
       status: 400,
-      code: "INVALID_MODEL",
+      code: CODE.INVALID_MODEL,
       message: `model must be one of ${MODELS.join(", ")}`,
     };
   }
@@ -144,7 +149,7 @@ export function checkCallback(
 ): { url: string | null } | BodyProblem {
   if (!Object.hasOwn(body, "callback_url")) return { url: null };
   const c = checkCallbackUrl(body.callback_url, allowLocal);
-  if (!c.ok) return { status: 400, code: "INVALID_CALLBACK_URL", message: c.reason };
+  if (!c.ok) return { status: 400, code: CODE.INVALID_CALLBACK_URL, message: c.reason };
   return { url: c.url };
 }
 
@@ -160,13 +165,12 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
   const ctx = body.input_context;
   const bad = (message: string): BodyProblem => ({
     status: 400,
-    code: "INVALID_ATTACHMENTS",
+    code: CODE.INVALID_ATTACHMENTS,
     message,
   });
   if (!isObject(ctx)) return bad("input_context must be an object");
-  const extra = Object.keys(ctx).find((k) => k !== "attachments");
-  if (extra !== undefined)
-    return bad(`input_context holds only attachments, not ${JSON.stringify(extra.slice(0, 100))}`);
+  // Other input_context fields are accepted and ignored: the definition's InputContext allows
+  // them (no additionalProperties: false), and a request valid per the definition is not refused.
   if (!Object.hasOwn(ctx, "attachments")) return out;
   if (!Array.isArray(ctx.attachments)) return bad("input_context.attachments must be an array");
   for (const [i, a] of ctx.attachments.entries()) {
@@ -189,7 +193,7 @@ export function checkAttachments(body: Record<string, unknown>): ParsedAttachmen
     if (size > ATTACHMENT_LIMIT) {
       return {
         status: 413,
-        code: "ATTACHMENT_TOO_LARGE",
+        code: CODE.ATTACHMENT_TOO_LARGE,
         message: `attachment ${JSON.stringify(id)} is ${size} bytes decoded; the limit is ${ATTACHMENT_LIMIT}`,
         attachment_id: id,
       };

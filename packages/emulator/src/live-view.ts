@@ -2,7 +2,9 @@
 // only for a signed-in portal user (auth.ts portalSession); an API key is not a portal session.
 // Spec "Authentication" 6: or for a browser presenting a browser-access grant of that run, from
 // one of the grant's exact origins (browser-access-grants.ts).
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CODE } from "@wfr/protocol";
 import { portalSession } from "./auth.js";
 import { GRANT_TOKEN_PREFIX, GrantError } from "./browser-access-grants.js";
 import type { EmulatorState, EnvState } from "./emulator-state.js";
@@ -33,7 +35,7 @@ export function liveView(
   if (!session || (session.environment !== env.def.name && !session.everywhere)) {
     throw new HttpError(
       401,
-      "PORTAL_SESSION_REQUIRED",
+      CODE.PORTAL_SESSION_REQUIRED,
       "the live view opens only for a signed-in portal user; an API key is not a portal session",
     );
   }
@@ -43,7 +45,7 @@ export function liveView(
     run.environment !== env.def.name ||
     (run.workspace !== session.workspace && !session.everywhere)
   ) {
-    throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+    throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
   }
   st.engine.process(run);
   const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

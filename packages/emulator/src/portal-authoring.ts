@@ -4,7 +4,9 @@
 //   the web application calls it. Cookie-authenticated, so it refuses cross-site requests the
 //   way the admin API does (Origin / Sec-Fetch-Site, JSON-only bodies).
 // - GET /<env>/portal/authoring/{sessionId}/live: the live view of an authoring session.
+
 import type { IncomingHttpHeaders } from "node:http";
+import { CODE } from "@wfr/protocol";
 import type { AuthoringSession } from "./authoring.js";
 import { HttpError } from "./http-kit.js";
 import { checkAdminRequest } from "./request-guard.js";
@@ -27,7 +29,7 @@ export function requirePortalSession(
   if (!session || session.environment !== env.name) {
     throw new HttpError(
       401,
-      "PORTAL_SESSION_REQUIRED",
+      CODE.PORTAL_SESSION_REQUIRED,
       "this page is for a signed-in portal user; an API key or a personal access token is not a portal session",
     );
   }
@@ -49,7 +51,7 @@ export function enableWorkflowAsPerson(
   const workflow = env.workflows.get(workflowId);
   // Spec "Authentication" 3: another workspace's workflow is not found, not forbidden.
   if (!workflow || env.workspace !== person.workspace) {
-    throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+    throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
   }
   if (workflow.state === "enabled") return { workflow, changed: false };
   workflow.state = "enabled";
@@ -69,10 +71,10 @@ export function authoringLiveView(
     authoring.environment !== env.name ||
     authoring.workspace !== person.workspace
   ) {
-    throw new HttpError(404, "AUTHORING_SESSION_NOT_FOUND", "authoring session not found");
+    throw new HttpError(404, CODE.AUTHORING_SESSION_NOT_FOUND, "authoring session not found");
   }
   if (authoring.expires_at <= now) {
-    throw new HttpError(410, "AUTHORING_SESSION_EXPIRED", "this authoring session has expired");
+    throw new HttpError(410, CODE.AUTHORING_SESSION_EXPIRED, "this authoring session has expired");
   }
   return `<!doctype html><meta charset="utf-8"><title>Authoring ${esc(authoring.session_id)}</title><h1>Authoring session ${esc(authoring.session_id)}</h1><p>${esc(authoring.purpose)}</p><p>Cloud browser: live (emulated). Expires ${esc(new Date(authoring.expires_at).toISOString())}.</p>`;
 }

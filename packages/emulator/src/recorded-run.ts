@@ -8,9 +8,10 @@
 // this reads the emulator's (`type`, `at`, `data`) and, for other services, any top-level fields.
 // Caller metadata never enters the file (a scenario has none), and event fields whose names say
 // they hold a secret are replaced unless asked to keep them.
+import { isFailStatus, RUN_STATUS } from "@wfr/protocol";
 import { isObject } from "./json-text.js";
 import { MAX_SCENARIO_MS, parseScenario } from "./scenario.js";
-import type { FailStatus, Scenario, ScenarioStep } from "./types.js";
+import type { Scenario, ScenarioStep } from "./types.js";
 
 export const RECORDED_RUN_FORMAT = "wfr-recorded-run/1";
 
@@ -46,13 +47,6 @@ export class RecordedRunError extends Error {
   override name = "RecordedRunError";
 }
 
-const FAIL_STATUSES: readonly string[] = [
-  "failed",
-  "error",
-  "cancelled",
-  "terminated",
-  "dead_letter",
-];
 /** Events the replay makes by itself: copying them would repeat them. */
 const ENGINE_EVENTS = new Set([
   "run.queued",
@@ -143,7 +137,11 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
   const status = typeof result.status === "string" ? result.status : "";
   if (!runId || !workflowId)
     throw new RecordedRunError("the run envelope has no run_id or workflow_id");
-  if (status !== "succeeded" && status !== "human_wait_expired" && !FAIL_STATUSES.includes(status))
+  if (
+    status !== RUN_STATUS.succeeded &&
+    status !== RUN_STATUS.human_wait_expired &&
+    !isFailStatus(status)
+  )
     throw new RecordedRunError(
       `run ${runId} is ${status || "not terminal"}: only a finished run can be recorded`,
     );
@@ -190,16 +188,16 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
     steps.push({ event: { ...(data as Record<string, unknown>), type: event.type } });
   }
   waitUntil(timeOf(`run.${status}`));
-  if (status === "succeeded") {
+  if (status === RUN_STATUS.succeeded) {
     const outputs = isObject(result.outputs) ? result.outputs : {};
     steps.push({
       succeed: { outputs: fileMarkers(outputs, input.files) as Record<string, unknown> },
     });
-  } else if (FAIL_STATUSES.includes(status)) {
+  } else if (isFailStatus(status)) {
     const error = isObject(result.error) ? result.error : {};
     steps.push({
       fail: {
-        status: status as FailStatus,
+        status,
         error: {
           ...(typeof error.code === "string" ? { code: error.code } : {}),
           message:

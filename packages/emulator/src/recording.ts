@@ -1,13 +1,15 @@
 // Spec "GET /runs/{runId}/recording": MP4 when ready; 202 RECORDING_PROCESSING + Retry-After: 3;
 // 404 RECORDING_NOT_FOUND (also a computer session); 413 above 128 MiB; 429 after 10 attempts
 // per workspace per hour. Plain GET only: Range requests still get the full 200.
+
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LIMITS } from "@wfr/protocol";
 import { isTerminal, type RunRecord } from "./types.js";
 
-export const RECORDING_MAX_BYTES = 128 * 1024 * 1024;
-export const RECORDING_ATTEMPTS_PER_HOUR = 10;
+export const RECORDING_MAX_BYTES = LIMITS.recordingBytes;
+export const RECORDING_ATTEMPTS_PER_HOUR = LIMITS.recordingAttemptsPerHour;
 const HOUR = 3_600_000;
 export const DEFAULT_PROCESSING_MS = 5_000;
 

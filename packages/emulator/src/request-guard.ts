@@ -4,9 +4,11 @@
 // - the admin API refuses cross-site browser requests (Origin / Sec-Fetch-Site) and bodies that
 //   are not JSON (a cross-site form or text/plain POST needs no preflight);
 // - with an admin token, the admin API needs it as a bearer token.
+
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { networkInterfaces } from "node:os";
+import { CODE } from "@wfr/protocol";
 
 export interface GuardProblem {
   status: number;
@@ -45,7 +47,7 @@ export function checkHost(
   if (name !== null && allowed.has(name)) return null;
   return {
     status: 421,
-    code: "HOST_NOT_ALLOWED",
+    code: CODE.HOST_NOT_ALLOWED,
     message:
       "the Host header names no address this emulator listens on (start it with --host or --allowed-host to accept another)",
   };
@@ -63,7 +65,7 @@ export function checkAdminRequest(
   if (typeof site === "string" && site !== "same-origin" && site !== "none") {
     return {
       status: 403,
-      code: "CROSS_SITE_ADMIN_REQUEST",
+      code: CODE.CROSS_SITE_ADMIN_REQUEST,
       message: `the admin API refuses ${site} browser requests`,
     };
   }
@@ -71,7 +73,7 @@ export function checkAdminRequest(
   if (typeof origin === "string" && !sameOrigins.has(origin.toLowerCase())) {
     return {
       status: 403,
-      code: "CROSS_SITE_ADMIN_REQUEST",
+      code: CODE.CROSS_SITE_ADMIN_REQUEST,
       message: "the admin API refuses requests from another origin",
     };
   }
@@ -80,7 +82,7 @@ export function checkAdminRequest(
     if (!m?.[1] || !timingSafeEqual(hash(m[1]), hash(adminToken))) {
       return {
         status: 401,
-        code: "ADMIN_TOKEN_REQUIRED",
+        code: CODE.ADMIN_TOKEN_REQUIRED,
         message: "this emulator was started with --admin-token: send Authorization: Bearer <token>",
       };
     }
@@ -93,7 +95,7 @@ export function checkAdminRequest(
     if (type !== "application/json") {
       return {
         status: 415,
-        code: "UNSUPPORTED_MEDIA_TYPE",
+        code: CODE.UNSUPPORTED_MEDIA_TYPE,
         message: "the admin API accepts only Content-Type: application/json",
       };
     }

@@ -1,6 +1,8 @@
 // The scenario engine: moves each run through queued -> starting -> running ->
 // (waiting_for_human_live) -> terminal, driven by its scenario on the real or virtual clock.
+
 import { randomBytes } from "node:crypto";
+import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
 import {
@@ -93,7 +95,7 @@ export class RunEngine {
     const run: RunRecord = {
       run_id: newId("run"),
       ...p,
-      status: "queued",
+      status: RUN_STATUS.queued,
       step: 0,
       next_at: now + (p.scenario.queue_ms ?? DEFAULT_QUEUE_MS),
       created_at: now,
@@ -169,28 +171,28 @@ export class RunEngine {
     const now = this.clock.now();
     const sc = run.scenario;
     switch (run.status) {
-      case "queued":
-        this.setStatus(run, "starting");
+      case RUN_STATUS.queued:
+        this.setStatus(run, RUN_STATUS.starting);
         run.next_at = now + (sc.start_ms ?? DEFAULT_START_MS);
         return;
-      case "starting":
+      case RUN_STATUS.starting:
         run.session_id = newId("ses");
         run.started_at = now;
-        this.setStatus(run, "running", { session: sc.session ?? "browser" });
+        this.setStatus(run, RUN_STATUS.running, { session: sc.session ?? "browser" });
         run.next_at = now;
         return;
-      case "waiting_for_human_live": {
+      case RUN_STATUS.waiting_for_human_live: {
         const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
         if (!cp) {
           run.next_at = now;
-          run.status = "running";
+          run.status = RUN_STATUS.running;
           return;
         }
         if (cp.answer !== undefined && cp.answered_at !== undefined) {
           cp.acknowledged = true;
           run.waiting = null;
           this.event(run, "human.acknowledged", { checkpoint_id: cp.checkpoint_id }, cp.step);
-          this.setStatus(run, "running");
+          this.setStatus(run, RUN_STATUS.running);
           run.next_at = now;
           return;
         }
@@ -199,16 +201,16 @@ export class RunEngine {
         run.waiting = null;
         this.finish(
           run,
-          "human_wait_expired",
+          RUN_STATUS.human_wait_expired,
           {
-            code: "HUMAN_WAIT_EXPIRED",
+            code: CODE.HUMAN_WAIT_EXPIRED,
             message: "nobody answered the checkpoint before it expired",
           },
           null,
         );
         return;
       }
-      case "running":
+      case RUN_STATUS.running:
         this.runStep(run);
         return;
       default:
@@ -222,7 +224,7 @@ export class RunEngine {
     const step = run.scenario.steps[index];
     const vault = this.hooks.vault(run.environment);
     if (!step) {
-      this.finish(run, "succeeded", null, this.hooks.synthesize(run));
+      this.finish(run, RUN_STATUS.succeeded, null, this.hooks.synthesize(run));
       return;
     }
     run.step += 1;
@@ -236,9 +238,9 @@ export class RunEngine {
       if (r.missing.length > 0) {
         this.finish(
           run,
-          "failed",
+          RUN_STATUS.failed,
           {
-            code: "CREDENTIAL_NOT_FOUND",
+            code: CODE.CREDENTIAL_NOT_FOUND,
             message: `vault credential ${JSON.stringify(r.missing[0])} is not configured`,
           },
           null,
@@ -264,7 +266,7 @@ export class RunEngine {
       run.checkpoints.push(cp);
       run.waiting = run.checkpoints.length - 1;
       this.event(run, "human.requested", checkpointEventData(cp), index);
-      this.setStatus(run, "waiting_for_human_live");
+      this.setStatus(run, RUN_STATUS.waiting_for_human_live);
       run.next_at = cp.expires_at;
       this.hooks.notify(run, "workflow.run.requires_action");
       return;
@@ -274,7 +276,7 @@ export class RunEngine {
         ? this.hooks.fileOutputs(run, structuredClone(step.succeed.outputs))
         : this.hooks.synthesize(run);
       outputs = redactVault(outputs, vault).value as Record<string, unknown>;
-      this.finish(run, "succeeded", null, outputs);
+      this.finish(run, RUN_STATUS.succeeded, null, outputs);
       return;
     }
     if ("fail" in step) {
@@ -304,8 +306,11 @@ export class RunEngine {
             message: "a different answer was already accepted for this checkpoint",
           };
     }
-    if (!current || run.status !== "waiting_for_human_live") {
-      if (named) return { kind: "conflict", message: "this checkpoint is no longer awaited" };
+    if (!current || run.status !== RUN_STATUS.waiting_for_human_live) {
+      // Naming a checkpoint that is no longer awaited is a stale checkpoint; an answer that names
+      // none while the run is not in a human wait is "Run not in a human wait" (spec).
+      if (named && checkpointId !== undefined)
+        return { kind: "conflict", message: "this checkpoint is no longer awaited" };
       // An answer that arrives before the run reaches a checkpoint is not stored (README).
       return { kind: "not_waiting" };
     }
@@ -340,8 +345,8 @@ export class RunEngine {
       this.active.delete(run.run_id);
       run.next_at = null;
       run.waiting = null;
-      run.status = "error";
-      run.error = { code: "EMULATOR_ERROR", message };
+      run.status = RUN_STATUS.error;
+      run.error = { code: CODE.EMULATOR_ERROR, message };
       try {
         run.finished_at = this.clock.now();
         run.updated_at = run.finished_at;
@@ -362,11 +367,12 @@ export class RunEngine {
     const now = this.clock.now();
     switch (fault.kind) {
       case "checkpoint": {
-        if (run.status === "waiting_for_human_live") return "the run already waits for a human";
+        if (run.status === RUN_STATUS.waiting_for_human_live)
+          return "the run already waits for a human";
         if (run.session_id === null) {
           run.session_id = newId("ses");
           run.started_at = now;
-          this.setStatus(run, "running", { session: run.scenario.session ?? "browser" });
+          this.setStatus(run, RUN_STATUS.running, { session: run.scenario.session ?? "browser" });
         }
         const cp: Checkpoint = {
           checkpoint_id: newId("chk"),
@@ -380,14 +386,15 @@ export class RunEngine {
         run.checkpoints.push(cp);
         run.waiting = run.checkpoints.length - 1;
         this.event(run, "human.requested", checkpointEventData(cp));
-        this.setStatus(run, "waiting_for_human_live");
+        this.setStatus(run, RUN_STATUS.waiting_for_human_live);
         run.next_at = cp.expires_at;
         this.hooks.notify(run, "workflow.run.requires_action");
         break;
       }
       case "expire": {
         const cp = run.waiting === null ? undefined : run.checkpoints[run.waiting];
-        if (run.status !== "waiting_for_human_live" || !cp) return "the run waits for no human";
+        if (run.status !== RUN_STATUS.waiting_for_human_live || !cp)
+          return "the run waits for no human";
         if (cp.answer !== undefined) return "the checkpoint was already answered";
         cp.expires_at = now;
         run.next_at = now;
@@ -399,7 +406,7 @@ export class RunEngine {
         break;
       case "succeed":
         run.waiting = null;
-        this.finish(run, "succeeded", null, fault.outputs ?? this.hooks.synthesize(run));
+        this.finish(run, RUN_STATUS.succeeded, null, fault.outputs ?? this.hooks.synthesize(run));
         break;
     }
     this.active.add(run.run_id);

@@ -1,5 +1,6 @@
 // Public views of a run: the RunEnvelope, the result response and the events snapshot
 // (definition-format.md components). Internal fields (scenario, fingerprint, step...) never leak.
+import { RUN_STATUS } from "@wfr/protocol";
 import { iso } from "./clock.js";
 import { hasBrowserRecording } from "./recording.js";
 import { isTerminal, type RunRecord } from "./types.js";
@@ -16,7 +17,7 @@ export function liveUrl(run: RunRecord, links: Links): string {
 }
 
 export function humanAction(run: RunRecord, links: Links): Record<string, unknown> | null {
-  if (run.status !== "waiting_for_human_live" || run.waiting === null) return null;
+  if (run.status !== RUN_STATUS.waiting_for_human_live || run.waiting === null) return null;
   const cp = run.checkpoints[run.waiting];
   if (!cp) return null;
   const live = liveUrl(run, links);
@@ -71,7 +72,7 @@ export function resultView(run: RunRecord): Record<string, unknown> {
     status: run.status,
     error: run.error,
     metadata: run.metadata,
-    outputs: terminal && run.status === "succeeded" ? run.outputs : null,
+    outputs: terminal && run.status === RUN_STATUS.succeeded ? run.outputs : null,
   };
 }
 

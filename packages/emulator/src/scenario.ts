@@ -1,12 +1,11 @@
 // Scenario format (README "Scenario format"): ordered steps that drive a run on the clock.
 
+import { FAIL_STATUSES, isFailStatus, RUN_STATUS } from "@wfr/protocol";
 import { fileMarkerProblem } from "./file-markers.js";
 import { isObject } from "./json-text.js";
-import type { FailStatus, RecordingConfig, Scenario, ScenarioStep } from "./types.js";
+import type { RecordingConfig, Scenario, ScenarioStep } from "./types.js";
 
 export class ScenarioError extends Error {}
-
-const FAIL_STATUSES: FailStatus[] = ["failed", "error", "cancelled", "terminated", "dead_letter"];
 
 /** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
 export const MAX_SCENARIO_MS = 365 * 86_400_000;
@@ -69,8 +68,8 @@ export function parseStep(raw: unknown, i: number): ScenarioStep {
       return { succeed: isObject(v) && isObject(v.outputs) ? { outputs: v.outputs } : {} };
     case "fail": {
       if (!isObject(v)) throw new ScenarioError(`${where}.fail must be an object`);
-      const status = (v.status ?? "failed") as FailStatus;
-      if (!FAIL_STATUSES.includes(status)) {
+      const status = v.status ?? RUN_STATUS.failed;
+      if (!isFailStatus(status)) {
         throw new ScenarioError(`${where}.fail.status must be one of ${FAIL_STATUSES.join(", ")}`);
       }
       const err = isObject(v.error) ? v.error : {};

@@ -1,5 +1,9 @@
 // Shared types of the emulator's model: environments, workflows, scenarios, runs.
 
+import type { FailStatus, KnownRunStatus } from "@wfr/protocol";
+
+export { type FailStatus, isTerminalStatus as isTerminal } from "@wfr/protocol";
+
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents are walked dynamically
 export type JsonSchema = any;
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -32,8 +36,6 @@ export interface EnvironmentDef {
   vault: Record<string, string>;
 }
 
-export type FailStatus = "failed" | "error" | "cancelled" | "terminated" | "dead_letter";
-
 export type ScenarioStep =
   | { wait_ms: number }
   | { event: { type: string; [k: string]: unknown } }
@@ -64,26 +66,7 @@ export interface Scenario {
   start_ms?: number;
 }
 
-export const TERMINAL_STATUSES = [
-  "succeeded",
-  "failed",
-  "error",
-  "cancelled",
-  "terminated",
-  "dead_letter",
-  "human_wait_expired",
-] as const;
-
-export type RunStatus =
-  | "queued"
-  | "starting"
-  | "running"
-  | "waiting_for_human_live"
-  | (typeof TERMINAL_STATUSES)[number];
-
-export function isTerminal(status: string): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
+export type RunStatus = KnownRunStatus;
 
 export interface RunEvent {
   id: string;

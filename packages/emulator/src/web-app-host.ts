@@ -1,5 +1,7 @@
 // The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
+
 import { randomBytes } from "node:crypto";
+import { CODE } from "@wfr/protocol";
 import { parseFault } from "./admin-routes.js";
 import { SCOPES, type Scope } from "./api-routes.js";
 import {
@@ -166,7 +168,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     setWorkflowState: (env, workflowId, state) => {
       const e = adminEnv(st, env);
       const wf = e.def.workflows.get(workflowId);
-      if (!wf) throw new HttpError(404, "WORKFLOW_NOT_FOUND", "workflow not found");
+      if (!wf) throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
       setWorkflowState(st, e, wf, state);
     },
     // The web application's recording downloads do not count against the API budget.

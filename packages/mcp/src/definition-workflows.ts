@@ -1,6 +1,8 @@
 // The workflows of one environment's downloaded definition
 // (shared/design/definition-format.md), as the tools describe them.
+
 import { JsonPointerError, parseFragmentPointer, resolveJsonPointer } from "@wfr/definition-reader";
+import { CODE } from "@wfr/protocol";
 import { BackendError, type WorkflowSchema, type WorkflowState } from "./backend.js";
 
 type Json = Record<string, unknown>;
@@ -10,7 +12,7 @@ const isObject = (value: unknown): value is Json =>
 /** Follows local `#/...` references, with a depth bound against cycles. */
 function resolve(document: Json, value: unknown, depth = 0): unknown {
   if (depth > 64)
-    throw new BackendError("DEFINITION_INVALID", "reference chain too deep (a cycle?)");
+    throw new BackendError(CODE.DEFINITION_INVALID, "reference chain too deep (a cycle?)");
   if (Array.isArray(value)) return value.map((item) => resolve(document, item, depth + 1));
   if (!isObject(value)) return value;
   if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
@@ -20,10 +22,10 @@ function resolve(document: Json, value: unknown, depth = 0): unknown {
       target = resolveJsonPointer(document, parseFragmentPointer(value.$ref.slice(1)));
     } catch (error) {
       if (!(error instanceof JsonPointerError)) throw error;
-      throw new BackendError("DEFINITION_INVALID", `reference ${value.$ref}: ${error.message}`);
+      throw new BackendError(CODE.DEFINITION_INVALID, `reference ${value.$ref}: ${error.message}`);
     }
     if (target === undefined)
-      throw new BackendError("DEFINITION_INVALID", `unresolved reference ${value.$ref}`);
+      throw new BackendError(CODE.DEFINITION_INVALID, `unresolved reference ${value.$ref}`);
     const { $ref: _ignored, ...siblings } = value;
     return resolve(document, { ...(target as Json), ...siblings }, depth + 1);
   }
@@ -34,7 +36,7 @@ function resolve(document: Json, value: unknown, depth = 0): unknown {
 
 export function workflowsFromDefinition(definition: unknown): WorkflowSchema[] {
   if (!isObject(definition) || !isObject(definition.paths)) {
-    throw new BackendError("DEFINITION_INVALID", "not an OpenAPI definition (no paths)");
+    throw new BackendError(CODE.DEFINITION_INVALID, "not an OpenAPI definition (no paths)");
   }
   const workflows: WorkflowSchema[] = [];
   for (const [path, item] of Object.entries(definition.paths)) {

@@ -1,5 +1,6 @@
 // The client: option checks and result shaping are pure functions in their
 // own modules; this file wires them to openapi-fetch and the retrying fetch.
+import { CODE, INPUT_REASON, LIMITS } from "@wfr/protocol";
 import createFetchClient from "openapi-fetch";
 import { type Clock, systemClock } from "./backoff.js";
 import {
@@ -12,7 +13,7 @@ import {
   RecordingProcessingError,
   RequestAbortedError,
   RequestTimeoutError,
-  WorkflowNotLaunchableError,
+  WorkflowNotEnabledError,
   WorkflowRunApiError,
 } from "./errors.js";
 import { downloadFileOutput, type FileOutputReference } from "./file-output.js";
@@ -26,7 +27,7 @@ import {
   type TransportSettings,
   withIdleTimeout,
 } from "./http-transport.js";
-import { buildLaunchBody } from "./launch-body.js";
+import { buildLaunchBody, characterCount, keyFitsHeader } from "./launch-body.js";
 import { type LaunchIntentOptions, launchWithJournal } from "./launch-with-journal.js";
 import { createRedactingLog, type Logger } from "./logger.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
@@ -51,7 +52,6 @@ import type {
   ModelName,
   ModelOf,
   OutputsOf,
-  WorkflowDefinition,
 } from "./workflow-definition.js";
 
 /** The environment object generated code exports. */
@@ -97,7 +97,8 @@ interface CommonLaunchOptions {
   /** Public HTTPS receiver of run notifications. */
   readonly callbackUrl?: string;
   /**
-   * At most 200 characters. When absent, one is made per launch call; with
+   * 1 to 200 characters (code points). Visible ASCII goes in the Idempotency-Key header, any
+   * other key in the body field `idempotency_key`. When absent, one is made per launch call; with
    * `intent`, one is derived from the workflow and the intent id.
    */
   readonly idempotencyKey?: string;
@@ -170,7 +171,7 @@ export interface HumanInputAnswer {
   readonly signal?: AbortSignal;
 }
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = LIMITS.idempotencyKeyCharacters;
 
 /** Sent as User-Agent on every request. */
 export const RUNTIME_VERSION = "0.1.0";
@@ -184,7 +185,7 @@ export function checkApiKey(apiKey: unknown): void {
   if (typeof apiKey !== "string" || apiKey.length === 0) {
     throw new InvalidOptionError({
       status: null,
-      code: "INVALID_API_KEY",
+      code: CODE.INVALID_API_KEY,
       message: "apiKey is required",
     });
   }
@@ -193,7 +194,7 @@ export function checkApiKey(apiKey: unknown): void {
     if (code < 0x21 || code > 0x7e) {
       throw new InvalidOptionError({
         status: null,
-        code: "INVALID_API_KEY",
+        code: CODE.INVALID_API_KEY,
         message: `apiKey has a character that cannot be sent in a header (position ${index + 1} of ${apiKey.length}); check for a stray newline or space`,
       });
     }
@@ -222,7 +223,7 @@ function resolveBaseUrl(options: ClientOptions): string {
   if (!raw) {
     throw new InvalidOptionError({
       status: null,
-      code: "INVALID_BASE_URL",
+      code: CODE.INVALID_BASE_URL,
       message: "Give baseUrl or environment",
     });
   }
@@ -230,7 +231,7 @@ function resolveBaseUrl(options: ClientOptions): string {
   if (!checked.ok)
     throw new InvalidOptionError({
       status: null,
-      code: "INVALID_BASE_URL",
+      code: CODE.INVALID_BASE_URL,
       message: checked.reason,
     });
   return checked.baseUrl;
@@ -257,7 +258,7 @@ function toLibraryError(
   if (name === "AbortError" || name === "TimeoutError") {
     return new RequestAbortedError({
       status: null,
-      code: "ABORTED",
+      code: CODE.ABORTED,
       message: `request aborted${idempotencyKey ? `; the server may already have it: relaunch with idempotency key ${idempotencyKey}` : ""}`,
       idempotencyKey,
       cause: error,
@@ -267,7 +268,7 @@ function toLibraryError(
   if (error instanceof SyntaxError) {
     return new InvalidResponseError({
       status: null,
-      code: "INVALID_RESPONSE",
+      code: CODE.INVALID_RESPONSE,
       message: `response body is not JSON: ${message}`,
       idempotencyKey,
       cause: error,
@@ -276,7 +277,7 @@ function toLibraryError(
   }
   return new NetworkError({
     status: null,
-    code: "UNEXPECTED",
+    code: CODE.UNEXPECTED,
     message,
     idempotencyKey,
     cause: error,
@@ -339,7 +340,7 @@ export function createClient(options: ClientOptions) {
       if (!(error instanceof WorkflowRunApiError) && signal?.aborted) {
         throw new RequestAbortedError({
           status: null,
-          code: "ABORTED",
+          code: CODE.ABORTED,
           message: "aborted by the caller's signal",
           idempotencyKey,
           cause: error,
@@ -358,22 +359,29 @@ export function createClient(options: ClientOptions) {
     const definition = typeof workflow === "string" ? undefined : workflow;
     const workflowId = definition ? definition.id : (workflow as string);
     if (definition && definition.state !== "enabled") {
-      throw new WorkflowNotLaunchableError({
+      throw new WorkflowNotEnabledError({
         status: null,
-        code: "WORKFLOW_NOT_LAUNCHABLE",
+        code: CODE.WORKFLOW_NOT_ENABLED,
         message: `Workflow ${workflowId} is ${definition.state}; only an enabled workflow can be launched`,
       });
     }
-    if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const keyLength = characterCount(idempotencyKey);
+    if (keyLength === 0 || keyLength > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw new InvalidOptionError({
         status: null,
-        code: "INVALID_IDEMPOTENCY_KEY",
-        message: `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${idempotencyKey.length})`,
+        code: CODE.INVALID_IDEMPOTENCY_KEY,
+        message: `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters (got ${keyLength})`,
       });
     }
     if (!isPlainObject(launchOptions.inputs)) {
       throw new InputValidationError(
-        [{ field: "inputs", reason: "INVALID_TYPE", message: "inputs must be an object" }],
+        [
+          {
+            field: "inputs",
+            reason: INPUT_REASON.INVALID_TYPE,
+            message: "inputs must be an object",
+          },
+        ],
         workflowId,
       );
     }
@@ -384,7 +392,7 @@ export function createClient(options: ClientOptions) {
     if (launchOptions.metadata !== undefined && !isPlainObject(launchOptions.metadata)) {
       throw new InvalidMetadataError({
         status: null,
-        code: "INVALID_METADATA",
+        code: CODE.INVALID_METADATA,
         message: "metadata must be a plain JSON object",
       });
     }
@@ -393,14 +401,14 @@ export function createClient(options: ClientOptions) {
       if (!checked.ok)
         throw new InvalidOptionError({
           status: null,
-          code: "INVALID_CALLBACK_URL",
+          code: CODE.INVALID_CALLBACK_URL,
           message: checked.reason,
         });
     }
     if (launchOptions.model !== undefined && definition && !definition.modelExposed) {
       throw new InvalidOptionError({
         status: null,
-        code: "MODEL_NOT_EXPOSED",
+        code: CODE.MODEL_NOT_EXPOSED,
         message: `This environment does not expose model for workflow ${workflowId}`,
       });
     }
@@ -413,7 +421,7 @@ export function createClient(options: ClientOptions) {
     ) {
       throw new InvalidOptionError({
         status: null,
-        code: "MODEL_NOT_ALLOWED",
+        code: CODE.MODEL_NOT_ALLOWED,
         message: `This environment allows model ${definition.models.map((m) => JSON.stringify(m)).join(", ")} for workflow ${workflowId}, not ${JSON.stringify(launchOptions.model)}`,
       });
     }
@@ -422,6 +430,7 @@ export function createClient(options: ClientOptions) {
       metadata: launchOptions.metadata,
       callbackUrl: launchOptions.callbackUrl,
       model: launchOptions.model,
+      idempotencyKey: keyFitsHeader(idempotencyKey) ? undefined : idempotencyKey,
     });
     return { workflowId, body };
   }
@@ -453,7 +462,8 @@ export function createClient(options: ClientOptions) {
           headers: {
             Authorization: `Bearer ${options.apiKey}`,
             "Content-Type": "application/json",
-            "Idempotency-Key": idempotencyKey,
+            // A key no header can carry travels in the body (prepareLaunch put it there).
+            ...(keyFitsHeader(idempotencyKey) ? { "Idempotency-Key": idempotencyKey } : {}),
           },
         });
         const response = await transport({
@@ -749,7 +759,7 @@ export function createClient(options: ClientOptions) {
                 throw failure;
               throw new RecordingProcessingError({
                 status: 202,
-                code: "RECORDING_PROCESSING",
+                code: CODE.RECORDING_PROCESSING,
                 message: `${failure.message} (after ${attempt} GETs)`,
                 retryAfterSeconds,
               });
@@ -775,7 +785,7 @@ export function createClient(options: ClientOptions) {
                 () =>
                   new RequestTimeoutError({
                     status: null,
-                    code: "TIMEOUT",
+                    code: CODE.TIMEOUT,
                     message: `recording download of run ${runId} stalled: no bytes for ${idleMs} ms`,
                   }),
               ),
@@ -814,7 +824,7 @@ export function createClient(options: ClientOptions) {
       if (!answer.checkpointId) {
         throw new InvalidOptionError({
           status: null,
-          code: "INVALID_CHECKPOINT_ID",
+          code: CODE.INVALID_CHECKPOINT_ID,
           message: "checkpointId is required",
         });
       }

@@ -7,6 +7,7 @@
 // caller names for the service's storage; https only, except loopback http
 // when the environment itself is loopback http (the emulator); redirects are
 // followed by hand, only while they stay inside the allowed prefixes.
+import { CODE } from "@wfr/protocol";
 import { WorkflowRunApiError } from "./errors.js";
 import { isLoopbackHost } from "./url-checks.js";
 
@@ -26,7 +27,7 @@ export class FileOutputDownloadRefusedError extends WorkflowRunApiError {
   constructor(filename: string, origin: string, why: string) {
     super({
       status: null,
-      code: "FILE_OUTPUT_DOWNLOAD_REFUSED",
+      code: CODE.FILE_OUTPUT_DOWNLOAD_REFUSED,
       message: `File output "${filename}": not downloaded from ${origin}: ${why}`,
     });
     this.filename = filename;

@@ -2,6 +2,7 @@
 // the spec's error table, and one pure function that maps an HTTP response
 // to the right class. Messages are redacted when the error is built.
 
+import { type ApiErrorCode, CODE, isApiErrorCode } from "@wfr/protocol";
 import { redact, redactValue } from "./redact.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
 import type { ErrorDetail } from "./wire-types.js";
@@ -109,7 +110,7 @@ export class InputValidationError extends InvalidInputsError {
     const list = issues.map((issue) => `${issue.field} (${issue.reason})`).join(", ");
     super({
       status: null,
-      code: "INVALID_INPUTS",
+      code: CODE.INVALID_INPUTS,
       message: `Inputs for workflow ${workflowId} failed validation: ${list}`,
       details: issues,
     });
@@ -181,10 +182,17 @@ export class RecordingRateLimitedError extends RateLimitError {
 /** @deprecated use PermissionDeniedError (same class). */
 export const PermissionError = PermissionDeniedError;
 // Local errors
-/** A draft or disabled definition reached `launch` (spec: "Only an enabled workflow can be launched"). */
-export class WorkflowNotLaunchableError extends WorkflowRunApiError {
-  override name = "WorkflowNotLaunchableError";
+/**
+ * A draft or disabled workflow (spec: "Only an enabled workflow can be launched"): found locally
+ * from the definition (status null) or answered by the server (409 WORKFLOW_NOT_ENABLED). One
+ * code either way, as INVALID_INPUTS is one code whoever finds it.
+ */
+export class WorkflowNotEnabledError extends ConflictError {
+  override name = "WorkflowNotEnabledError";
 }
+/** @deprecated use WorkflowNotEnabledError (same class); its code is WORKFLOW_NOT_ENABLED. */
+export const WorkflowNotLaunchableError = WorkflowNotEnabledError;
+export type WorkflowNotLaunchableError = WorkflowNotEnabledError;
 /** A launch or client option is invalid (callback URL, idempotency key, base URL, API key). */
 export class InvalidOptionError extends WorkflowRunApiError {
   override name = "InvalidOptionError";
@@ -197,7 +205,7 @@ export class OutputValidationError extends WorkflowRunApiError {
     const list = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
     super({
       status: 200,
-      code: "INVALID_OUTPUTS",
+      code: CODE.INVALID_OUTPUTS,
       message: `Outputs of run ${runId} do not match the schema: ${list}`,
     });
     this.issues = issues;
@@ -226,7 +234,11 @@ export class RequestAbortedError extends WorkflowRunApiError {
 
 type ErrorClass = new (options: Options) => WorkflowRunApiError;
 
-const CLASS_BY_CODE: Readonly<Record<string, ErrorClass>> = {
+/**
+ * Every code the API answers, and the class it becomes: a Record over the closed union, so a
+ * code added to the vocabulary does not compile until it is given a class here.
+ */
+const CLASS_BY_CODE: Readonly<Record<ApiErrorCode, ErrorClass>> = {
   INVALID_INPUTS: InvalidInputsError,
   INVALID_METADATA: InvalidMetadataError,
   INVALID_ATTACHMENTS: InvalidAttachmentsError,
@@ -244,6 +256,19 @@ const CLASS_BY_CODE: Readonly<Record<string, ErrorClass>> = {
   BODY_TOO_LARGE: BodyTooLargeError,
   RECORDING_TOO_LARGE: RecordingTooLargeError,
   RECORDING_RATE_LIMITED: RecordingRateLimitedError,
+  UNAUTHENTICATED: AuthenticationError,
+  INSUFFICIENT_SCOPE: PermissionDeniedError,
+  API_KEY_IN_QUERY: BadRequestError,
+  WORKFLOW_NOT_ENABLED: WorkflowNotEnabledError,
+  INVALID_BODY: BadRequestError,
+  RUN_OVERRIDE_NOT_ALLOWED: BadRequestError,
+  INVALID_IDEMPOTENCY_KEY: BadRequestError,
+  INVALID_MODEL: BadRequestError,
+  INVALID_CALLBACK_URL: BadRequestError,
+  INVALID_GRANT: BadRequestError,
+  SESSION_NOT_STARTED: ConflictError,
+  GRANT_NOT_FOUND: NotFoundError,
+  INTERNAL: InternalServerError,
 };
 
 const CLASS_BY_STATUS: Readonly<Record<number, ErrorClass>> = {
@@ -289,7 +314,10 @@ export function errorFromResponse(
   const code = readString(record.code) ?? `HTTP_${status}`;
   const serverMessage =
     readString(record.error) ?? (typeof body === "string" ? body.slice(0, 500) : "");
-  const ErrorType = CLASS_BY_CODE[code] ?? classByStatus(status) ?? WorkflowRunApiError;
+  const ErrorType =
+    (isApiErrorCode(code) ? CLASS_BY_CODE[code] : undefined) ??
+    classByStatus(status) ??
+    WorkflowRunApiError;
   const details = Array.isArray(record.details) ? (record.details as ErrorDetail[]) : undefined;
   return new ErrorType({
     status,

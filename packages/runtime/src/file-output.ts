@@ -2,7 +2,9 @@
 // as given and never construct storage URLs (spec, "Result": "File outputs
 // are returned as download references; callers use those and never
 // construct storage URLs").
+import { CODE } from "@wfr/protocol";
 import { type DownloadPolicy, fetchUnderPolicy } from "./download-policy.js";
+import { WorkflowRunApiError } from "./errors.js";
 
 /** A `FileOutput` download reference as the result carries it. */
 export interface FileOutputReference {
@@ -23,14 +25,17 @@ export interface DownloadFileOutputOptions extends DownloadPolicy {
   readonly signal?: AbortSignal;
 }
 
-/** The error thrown when a file output's download_url does not answer 2xx. */
-export class FileOutputDownloadError extends Error {
-  override readonly name = "FileOutputDownloadError";
-  constructor(
-    readonly status: number,
-    readonly filename: string,
-  ) {
-    super(`Downloading file output "${filename}" failed with HTTP ${status}`);
+/** The error thrown when a file output's download_url does not answer 2xx; `status` is the storage's. */
+export class FileOutputDownloadError extends WorkflowRunApiError {
+  override name = "FileOutputDownloadError";
+  readonly filename: string;
+  constructor(status: number, filename: string) {
+    super({
+      status,
+      code: CODE.FILE_OUTPUT_DOWNLOAD_FAILED,
+      message: `Downloading file output "${filename}" failed with HTTP ${status}`,
+    });
+    this.filename = filename;
   }
 }
 

@@ -3,6 +3,7 @@
 // 504) with full-jitter backoff honouring Retry-After. 409 is never retried:
 // every 409 of this API is final (IDEMPOTENCY_CONFLICT, HUMAN_WAIT_CONFLICT,
 // NOT_WAITING_FOR_HUMAN).
+import { CODE } from "@wfr/protocol";
 import { type Clock, fullJitterDelay } from "./backoff.js";
 import {
   InvalidResponseError,
@@ -239,7 +240,7 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
           if (response.ok && bytes.byteLength > 0 && !isJsonText(bytes)) {
             throw new InvalidResponseError({
               status: response.status,
-              code: "INVALID_RESPONSE",
+              code: CODE.INVALID_RESPONSE,
               message: `${request.method} ${path} answered HTTP ${response.status} with a body that is not JSON (content-type ${response.headers.get("content-type") ?? "none"}); a proxy may be in the way`,
               idempotencyKey,
               requestId: response.headers.get("x-request-id") ?? undefined,
@@ -288,7 +289,7 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
           delayMs: delay,
         });
         await sleepOrAbort(clock, delay, policy.signal, () =>
-          fail(RequestAbortedError, "ABORTED", "was aborted", policy.signal?.reason),
+          fail(RequestAbortedError, CODE.ABORTED, "was aborted", policy.signal?.reason),
         );
         continue;
       } catch (error) {
@@ -296,7 +297,7 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
         if (error instanceof InvalidResponseError || error instanceof RequestAbortedError)
           throw error;
         if (policy.signal?.aborted)
-          throw fail(RequestAbortedError, "ABORTED", "was aborted", policy.signal.reason);
+          throw fail(RequestAbortedError, CODE.ABORTED, "was aborted", policy.signal.reason);
         failure = error;
       }
       const timedOut = attemptTimeout.signal.aborted;
@@ -315,14 +316,14 @@ export function createRetryingFetch(settings: TransportSettings, policy: CallPol
           error: failure,
         });
         await sleepOrAbort(clock, delay, policy.signal, () =>
-          fail(RequestAbortedError, "ABORTED", "was aborted", policy.signal?.reason),
+          fail(RequestAbortedError, CODE.ABORTED, "was aborted", policy.signal?.reason),
         );
         continue;
       }
       const reason = failure instanceof Error ? failure.message : String(failure);
       throw fail(
         timedOut ? RequestTimeoutError : NetworkError,
-        timedOut ? "TIMEOUT" : "NETWORK_ERROR",
+        timedOut ? CODE.TIMEOUT : CODE.NETWORK_ERROR,
         `failed after ${attempt} attempt(s): ${redact(reason, settings.secrets)}`,
         failure,
       );

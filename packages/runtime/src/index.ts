@@ -1,5 +1,26 @@
 // The public API of @wfr/runtime. Internals (body serialisers, backoff,
 // redaction, status helpers used by polling) stay unexported.
+
+// The vocabulary (@wfr/protocol), so callers and generated code name statuses and codes through
+// the one package they already depend on.
+export {
+  ACTIVE_STATUSES,
+  API_ERROR_CODES,
+  type ApiErrorCode,
+  CLIENT_ERROR_CODES,
+  type ClientErrorCode,
+  CODE,
+  HUMAN_WAIT_STATUSES,
+  INPUT_REASON,
+  INPUT_REASONS,
+  type InputReason,
+  LOCAL_ERROR_CODES,
+  type LocalErrorCode,
+  RUN_STATUS,
+  RUN_STATUSES,
+  TERMINAL_STATUSES,
+  UNSUCCESSFUL_TERMINAL_STATUSES,
+} from "@wfr/protocol";
 export type {
   CallbackEventStore,
   ClaimResult,
@@ -74,6 +95,7 @@ export {
   RunNotFoundError,
   TimeoutError,
   UnprocessableEntityError,
+  WorkflowNotEnabledError,
   WorkflowNotFoundError,
   WorkflowNotLaunchableError,
   WorkflowRunApiError,

@@ -1,6 +1,7 @@
 // Pure construction of the launch body: attachments out of `inputs`, sizes
 // checked arithmetically before any encoding, then the body built once as
 // bytes (base64 written straight into it) and resent as is on every retry.
+import { CODE } from "@wfr/protocol";
 import { base64EncodedLength, writeBase64Into } from "./base64.js";
 import { AttachmentTooLargeError, BodyTooLargeError } from "./errors.js";
 import { type FileData, type FileInput, isFileInput } from "./file-input.js";
@@ -74,7 +75,7 @@ export function checkAttachmentSizes(attachments: readonly PendingAttachment[]):
     if (attachment.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new AttachmentTooLargeError({
         status: null,
-        code: "ATTACHMENT_TOO_LARGE",
+        code: CODE.ATTACHMENT_TOO_LARGE,
         message: `Attachment ${attachment.id} ("${attachment.file.filename}") in field ${attachment.field} is ${attachment.byteLength} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes decoded`,
         attachmentId: attachment.id,
         field: attachment.field,
@@ -105,7 +106,7 @@ export function checkBodySize(bodyBytes: number): void {
   if (bodyBytes > MAX_LAUNCH_BODY_BYTES) {
     throw new BodyTooLargeError({
       status: null,
-      code: "BODY_TOO_LARGE",
+      code: CODE.BODY_TOO_LARGE,
       message: `Launch body would be ${bodyBytes} bytes; the limit is ${MAX_LAUNCH_BODY_BYTES} bytes including encoded attachments`,
     });
   }
@@ -122,6 +123,25 @@ export interface LaunchBodyParts {
   readonly metadata?: Record<string, unknown> | undefined;
   readonly callbackUrl?: string | undefined;
   readonly model?: string | undefined;
+  /** Sent as the body field `idempotency_key` (a key no header can carry; see `keyFitsHeader`). */
+  readonly idempotencyKey?: string | undefined;
+}
+
+/**
+ * Whether a key can travel in the Idempotency-Key header: visible ASCII and inner spaces only.
+ * A header value is bytes (fetch refuses any character above U+00FF, and servers read bytes
+ * above 0x7F differently), so other keys go in the body field, which the spec offers for this
+ * and which takes precedence when both are sent.
+ */
+export function keyFitsHeader(key: string): boolean {
+  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(key);
+}
+
+/** The key's length in characters (Unicode code points), as the spec's 200-character limit counts. */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
 }
 
 /**
@@ -137,7 +157,14 @@ export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Arra
   if (parts.metadata !== undefined) skeleton.metadata = parts.metadata;
   if (parts.callbackUrl !== undefined) skeleton.callback_url = parts.callbackUrl;
   if (parts.model !== undefined) skeleton.model = parts.model as LaunchBody["model"];
-  if (attachments.length === 0) return encoder.encode(JSON.stringify(skeleton));
+  if (parts.idempotencyKey !== undefined) skeleton.idempotency_key = parts.idempotencyKey;
+  if (attachments.length === 0) {
+    // The 36 MiB limit is the whole body's, with or without files: a large inputs or metadata
+    // object is refused here, before a byte is sent, not cut off by the server mid-upload.
+    const bytes = encoder.encode(JSON.stringify(skeleton));
+    checkBodySize(bytes.byteLength);
+    return bytes;
+  }
   // A marker no caller string can produce by chance stands where each base64 goes.
   const marker = `wfr-base64-${crypto.randomUUID()}`;
   skeleton.input_context = {

@@ -3,6 +3,8 @@
 // remembers, before anything is sent, which key and which body belong to one
 // intent of the caller, so that after a crash any instance resends exactly
 // that request and the service returns the original run.
+import { CODE } from "@wfr/protocol";
+import { WorkflowRunApiError } from "./errors.js";
 
 /**
  * - `recorded`: the intent is written; nothing may have been sent yet.
@@ -59,13 +61,13 @@ export interface LaunchJournal {
   listUnacknowledged(options?: ListUnacknowledgedOptions): Promise<LaunchIntent[]>;
 }
 
-export class LaunchJournalInvariantError extends Error {
-  override readonly name = "LaunchJournalInvariantError";
-  constructor(
-    readonly intentId: string,
-    message: string,
-  ) {
-    super(message);
+/** A journal was asked for a transition its invariants forbid (a bug or a corrupted store). */
+export class LaunchJournalInvariantError extends WorkflowRunApiError {
+  override name = "LaunchJournalInvariantError";
+  readonly intentId: string;
+  constructor(intentId: string, message: string) {
+    super({ status: null, code: CODE.LAUNCH_JOURNAL_INVARIANT, message });
+    this.intentId = intentId;
   }
 
   static unknownIntent(intentId: string): LaunchJournalInvariantError {

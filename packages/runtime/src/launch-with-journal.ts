@@ -3,6 +3,8 @@
 // body with the original key." This module makes that hold across crashes and
 // instances: the intent is written to a shared journal before anything is
 // sent, and every later attempt for the same intent reuses its key.
+import { CODE } from "@wfr/protocol";
+import { WorkflowRunApiError } from "./errors.js";
 import { isFileInput } from "./file-input.js";
 import { fingerprintBody, type LaunchIntent, type LaunchJournal } from "./launch-journal.js";
 
@@ -22,17 +24,20 @@ export interface LaunchRequestParts {
   readonly callbackUrl?: string | undefined;
 }
 
-export class LaunchIntentConflictError extends Error {
-  override readonly name = "LaunchIntentConflictError";
-  readonly code = "LAUNCH_INTENT_CONFLICT";
-  constructor(
-    readonly intentId: string,
-    readonly idempotencyKey: string,
-  ) {
-    super(
-      `launch intent ${JSON.stringify(intentId)} was recorded with a different request; ` +
+/** The journal holds this intent with a different request (found locally: status null). */
+export class LaunchIntentConflictError extends WorkflowRunApiError {
+  override name = "LaunchIntentConflictError";
+  readonly intentId: string;
+  constructor(intentId: string, idempotencyKey: string) {
+    super({
+      status: null,
+      code: CODE.LAUNCH_INTENT_CONFLICT,
+      idempotencyKey,
+      message:
+        `launch intent ${JSON.stringify(intentId)} was recorded with a different request; ` +
         "the service would answer 409 IDEMPOTENCY_CONFLICT. A new intended execution needs a new intent id.",
-    );
+    });
+    this.intentId = intentId;
   }
 }
 

@@ -3,6 +3,7 @@
 // failed, error, cancelled, terminated, dead_letter and human_wait_expired
 // runs". So the result is discriminated on `status`, and only "succeeded"
 // carries outputs.
+import { RUN_STATUS } from "@wfr/protocol";
 import { OutputValidationError } from "./errors.js";
 import {
   type ActiveStatus,
@@ -32,7 +33,7 @@ export interface PendingResult extends ResultFields {
 /** HTTP 200 with status "succeeded": the only result that carries outputs. */
 export interface SucceededResult<Outputs> extends ResultFields {
   readonly state: "terminal";
-  readonly status: "succeeded";
+  readonly status: typeof RUN_STATUS.succeeded;
   readonly outputs: Outputs;
 }
 
@@ -70,11 +71,16 @@ export function toRunResult<Outputs>(
       status: isActiveStatus(serverStatus) ? serverStatus : "unrecognized",
     };
   }
-  if (serverStatus === "succeeded") {
+  if (serverStatus === RUN_STATUS.succeeded) {
     const outputs = body.outputs ?? {};
     const issues = workflow ? workflow.checkOutputs(outputs) : [];
     if (issues.length > 0) throw new OutputValidationError(issues, fields.run_id);
-    return { ...fields, state: "terminal", status: "succeeded", outputs: outputs as Outputs };
+    return {
+      ...fields,
+      state: "terminal",
+      status: RUN_STATUS.succeeded,
+      outputs: outputs as Outputs,
+    };
   }
   const status = isTerminalStatus(serverStatus)
     ? (serverStatus as UnsuccessfulTerminalStatus)

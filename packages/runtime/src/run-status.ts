@@ -1,22 +1,25 @@
-// Statuses (definition-format, "Statuses this project names"): queued,
-// starting, running, waiting_for_human_live, and terminal succeeded, failed,
-// error, cancelled, terminated, dead_letter, human_wait_expired. "Clients
-// must treat any other string as a status they do not know (not terminal
-// until the result endpoint answers 200)."
+// The run statuses come from @wfr/protocol (the one list); this module adds what the runtime
+// exposes on top: "unrecognized" for a status it does not know, and the wire-to-RunStatus step.
+import {
+  type ActiveStatus,
+  isActiveStatus,
+  isKnownStatus,
+  isTerminalStatus,
+  type KnownRunStatus,
+  type TerminalStatus,
+  type UnsuccessfulTerminalStatus,
+} from "@wfr/protocol";
 
-export const ACTIVE_STATUSES = ["queued", "starting", "running", "waiting_for_human_live"] as const;
-export const UNSUCCESSFUL_TERMINAL_STATUSES = [
-  "failed",
-  "error",
-  "cancelled",
-  "terminated",
-  "dead_letter",
-  "human_wait_expired",
-] as const;
+export {
+  ACTIVE_STATUSES,
+  HUMAN_WAIT_STATUSES,
+  RUN_STATUSES,
+  TERMINAL_STATUSES,
+  UNSUCCESSFUL_TERMINAL_STATUSES,
+} from "@wfr/protocol";
+export type { ActiveStatus, TerminalStatus, UnsuccessfulTerminalStatus };
+export { isActiveStatus, isKnownStatus, isTerminalStatus };
 
-export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
-export type UnsuccessfulTerminalStatus = (typeof UNSUCCESSFUL_TERMINAL_STATUSES)[number];
-export type TerminalStatus = "succeeded" | UnsuccessfulTerminalStatus;
 /**
  * What `status` holds when the server sent a string this runtime does not
  * know; the wire value is kept in `serverStatus`. A status this runtime does
@@ -24,6 +27,7 @@ export type TerminalStatus = "succeeded" | UnsuccessfulTerminalStatus;
  * (200 = terminal), so it is never misclassified.
  */
 export type UnrecognizedStatus = "unrecognized";
+export const UNRECOGNIZED_STATUS: UnrecognizedStatus = "unrecognized";
 
 /**
  * A run status as envelopes and results expose it: a closed union of the
@@ -36,24 +40,10 @@ export type UnrecognizedStatus = "unrecognized";
  * it can be checked for exhaustiveness. A new server status never crashes
  * the client: it arrives as "unrecognized" with `serverStatus` set.
  */
-export type RunStatus = ActiveStatus | TerminalStatus | UnrecognizedStatus;
-
-export function isTerminalStatus(status: string): status is TerminalStatus {
-  return (
-    status === "succeeded" || (UNSUCCESSFUL_TERMINAL_STATUSES as readonly string[]).includes(status)
-  );
-}
-
-export function isActiveStatus(status: string): status is ActiveStatus {
-  return (ACTIVE_STATUSES as readonly string[]).includes(status);
-}
-
-export function isKnownStatus(status: string): status is ActiveStatus | TerminalStatus {
-  return isTerminalStatus(status) || isActiveStatus(status);
-}
+export type RunStatus = KnownRunStatus | UnrecognizedStatus;
 
 /** The wire string as a RunStatus: a known status as it is, anything else "unrecognized". */
 export function toRunStatus(serverStatus: unknown): RunStatus {
   const status = String(serverStatus);
-  return isKnownStatus(status) ? status : "unrecognized";
+  return isKnownStatus(status) ? status : UNRECOGNIZED_STATUS;
 }

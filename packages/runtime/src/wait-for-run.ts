@@ -1,4 +1,5 @@
 // Polling: "Callers poll with delay and backoff" (GET /runs/{runId}).
+import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { type Clock, fullJitterDelay } from "./backoff.js";
 import { WorkflowRunApiError } from "./errors.js";
 import { isTerminalStatus } from "./run-status.js";
@@ -58,7 +59,7 @@ export function awaitsPerson(
   run: RunEnvelope,
   answeredCheckpointIds: ReadonlySet<string>,
 ): boolean {
-  if (run.status !== "waiting_for_human_live") return false;
+  if (run.status !== RUN_STATUS.waiting_for_human_live) return false;
   const action = run.human_action;
   // Spec: human_action is populated while waiting; without it nothing shows an answer.
   if (!action) return true;
@@ -77,7 +78,7 @@ export async function stopReason(
 ): Promise<"terminal" | "waiting_for_human" | undefined> {
   const { status } = run;
   if (isTerminalStatus(status)) return "terminal";
-  if (status === "waiting_for_human_live")
+  if (status === RUN_STATUS.waiting_for_human_live)
     return !options.keepWaitingOnHuman && awaitsPerson(run, answered)
       ? "waiting_for_human"
       : undefined;
@@ -111,7 +112,7 @@ export async function waitForRunWith<Envelope extends RunEnvelope>(
   const timedOut = () =>
     new WaitTimeoutError({
       status: null,
-      code: "WAIT_TIMEOUT",
+      code: CODE.WAIT_TIMEOUT,
       message: `Run ${runId} was still ${lastStatus} when waiting timed out after ${timeoutMs} ms; the run itself continues`,
     });
   for (let attempt = 0; ; attempt += 1) {

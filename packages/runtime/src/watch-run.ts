@@ -6,6 +6,7 @@
 // runtime does not know is decided by the result endpoint (200: terminal);
 // aborting stops watching only (docs/service-rules.md#endpoints: there is no
 // cancellation).
+import { RUN_STATUS } from "@wfr/protocol";
 import { type Clock, fullJitterDelay } from "./backoff.js";
 import { isTerminalStatus } from "./run-status.js";
 import type { EventSnapshot, HumanAction, RunEnvelope } from "./wire-types.js";
@@ -99,7 +100,7 @@ export async function* watchRunWith(
     }
     const action = run.human_action;
     if (
-      run.status === "waiting_for_human_live" &&
+      run.status === RUN_STATUS.waiting_for_human_live &&
       action &&
       typeof action.checkpoint_id === "string" &&
       !seenCheckpoints.has(action.checkpoint_id)

@@ -3,6 +3,7 @@
 // the runtime only ever reads them through this interface, so neither side
 // depends on how the other is built (and the runtime never imports zod).
 
+import type { InputReason } from "@wfr/protocol";
 /** `x-workflow.state`: only an enabled workflow can be launched (spec: "Only an enabled workflow can be launched"). */
 export type WorkflowState = "enabled" | "draft" | "disabled";
 
@@ -10,7 +11,7 @@ export type WorkflowState = "enabled" | "draft" | "disabled";
 export type ModelName = "pro" | "flash" | "lite" | "max";
 
 /** The server's per-field reason codes for INVALID_INPUTS. */
-export type InputIssueReason = "INVALID_TYPE" | "REQUIRED" | "UNKNOWN_INPUT";
+export type InputIssueReason = InputReason;
 
 /**
  * One problem with one input field, in the shape of the server's

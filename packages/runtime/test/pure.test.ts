@@ -9,6 +9,7 @@ import {
   AuthenticationError,
   BillingError,
   BodyTooLargeError,
+  ConflictError,
   checkPublicCallbackUrl,
   createClient,
   file,
@@ -28,6 +29,7 @@ import {
   RecordingRateLimitedError,
   RouteNotFoundError,
   WaitTimeoutError,
+  WorkflowNotEnabledError,
   WorkflowNotFoundError,
   WorkflowNotLaunchableError,
   WorkflowRunApiError,
@@ -241,7 +243,20 @@ describe("launch checks before sending", () => {
     const launching = wfr.launch(draftInvoice, { inputs: { vendor_name: "A", amount: 1 } });
     const error = await launching.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowNotLaunchableError);
+    expect(error).toBeInstanceOf(WorkflowNotEnabledError);
+    expect((error as WorkflowNotEnabledError).code).toBe("WORKFLOW_NOT_ENABLED");
     expect((error as WorkflowNotLaunchableError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("the server's refusal of a draft or disabled workflow is the same class and code as the local one", () => {
+    const error = errorFromResponse(
+      409,
+      { error: "workflow is draft", code: "WORKFLOW_NOT_ENABLED", state: "draft" },
+      new Headers(),
+    );
+    expect(error).toBeInstanceOf(WorkflowNotEnabledError);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.code).toBe("WORKFLOW_NOT_ENABLED");
   });
 
   it("Undeclared keys are rejected; missing required values are rejected: reported per field with INVALID_TYPE, REQUIRED, UNKNOWN_INPUT", async () => {

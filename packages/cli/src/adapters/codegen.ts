@@ -18,7 +18,7 @@ async function codegen() {
   return import("@wfr/codegen");
 }
 
-/** `wfr-codegen generate ...`; returns its exit code (0 ok, 1 stale or error, 2 usage). */
+/** `wfr-codegen generate ...`; returns its exit code (`CODEGEN_EXIT`). */
 export async function runGenerate(
   io: Io,
   options: { schemas: string; out: string; check: boolean; allowRemove?: readonly string[] },

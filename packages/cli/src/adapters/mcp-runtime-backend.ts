@@ -9,6 +9,7 @@ import {
   type WorkflowSchema,
   workflowsFromDefinition,
 } from "@wfr/mcp";
+import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { createClient, file, type WorkflowRunClient } from "@wfr/runtime";
 
 export interface RuntimeBackendOptions {
@@ -29,7 +30,7 @@ function toBackendError(error: unknown): never {
     message?: unknown;
   };
   throw new BackendError(
-    typeof code === "string" ? code : "REQUEST_FAILED",
+    typeof code === "string" ? code : CODE.REQUEST_FAILED,
     typeof message === "string" ? message : "the request failed",
     typeof status === "number" ? status : undefined,
   );
@@ -46,7 +47,7 @@ export function createRuntimeBackend(options: RuntimeBackendOptions): WorkflowBa
     const workflow = workflows.find((w) => w.id === workflowId);
     if (!workflow)
       throw new BackendError(
-        "WORKFLOW_NOT_FOUND",
+        CODE.WORKFLOW_NOT_FOUND,
         `no workflow ${workflowId} in the ${options.environment} definition`,
       );
     return workflow;
@@ -90,7 +91,7 @@ export function createRuntimeBackend(options: RuntimeBackendOptions): WorkflowBa
         return {
           state: result.state,
           status: result.state === "terminal" ? result.serverStatus : String(result.status),
-          succeeded: result.state === "terminal" && result.status === "succeeded",
+          succeeded: result.state === "terminal" && result.status === RUN_STATUS.succeeded,
           outputs: result.outputs ?? null,
           error: result.error ?? null,
           metadata: result.metadata ?? {},

@@ -6,6 +6,7 @@
 // waitForRun(id, {timeoutMs, onUpdate, keepWaitingOnHuman, signal}),
 // answerHumanInput(id, {checkpointId, response}), downloadRecording(id, {maxProcessingAttempts});
 // file(bytes, {filename, mimeType}); MAX_ATTACHMENT_BYTES; errors with `code`/`status`.
+import { RUN_STATUS } from "@wfr/protocol";
 import {
   createClient,
   file,
@@ -49,5 +50,5 @@ export { isTerminalStatus } from "@wfr/runtime";
 
 /** Terminal and not "succeeded": a failure status the run ended in. */
 export function isUnsuccessfulTerminalStatus(status: string): boolean {
-  return isTerminalStatus(status) && status !== "succeeded";
+  return isTerminalStatus(status) && status !== RUN_STATUS.succeeded;
 }

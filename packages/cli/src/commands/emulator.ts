@@ -1,5 +1,6 @@
 // `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
 import { readFileSync } from "node:fs";
+import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
 import { launch, readRecordedRuns } from "../adapters/emulator.js";
 import { CliError } from "../cli-error.js";
 import { EXIT } from "../exit-codes.js";
@@ -48,7 +49,7 @@ export async function emulatorCommand(options: {
   process.stdout.write(`  sign in (one-time link): ${running.signInUrl}\n`);
   for (const e of environments) {
     process.stdout.write(
-      `  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}/api-docs/openapi.json\n`,
+      `  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}${DEFINITION_PATH_PREFIX}${DEFINITION_FILE.json}\n`,
     );
     if (options.admin) {
       // A ready-made key and a portal sign-in through the admin API (emulator README).

@@ -46,9 +46,23 @@ export async function generateCommand(options: {
       allowRemove: options.allowRemove ?? [],
     },
   );
-  // codegen answers 1 for stale output under --check; wfr keeps 3 for "drift".
-  if (options.check && code === 1) return EXIT.DRIFT_NON_BREAKING;
-  return code;
+  const { CODEGEN_EXIT } = await import("@wfr/codegen");
+  return exitCodeForGenerate(code, CODEGEN_EXIT);
+}
+
+/** wfr's exit code for the codegen's (codegen README "Exit codes"). */
+export function exitCodeForGenerate(
+  codegenExit: number,
+  CODEGEN_EXIT: {
+    readonly STALE: number;
+    readonly DEFINITION_INVALID: number;
+    readonly USAGE: number;
+  },
+): number {
+  if (codegenExit === CODEGEN_EXIT.STALE) return EXIT.DRIFT_NON_BREAKING;
+  if (codegenExit === CODEGEN_EXIT.DEFINITION_INVALID) return EXIT.DEFINITION_INVALID;
+  if (codegenExit === CODEGEN_EXIT.USAGE) return EXIT.USAGE;
+  return codegenExit === 0 ? EXIT.OK : EXIT.ERROR;
 }
 
 export async function diffCommand(

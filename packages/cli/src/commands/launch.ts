@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import { readEnvironmentModel, type WorkflowModel } from "../adapters/codegen.js";
 import { fileInput, MAX_ATTACHMENT_BYTES, toCliError } from "../adapters/runtime.js";
 import { CliError } from "../cli-error.js";
@@ -66,9 +67,7 @@ export function definitionFile(
   environment: string,
 ): string {
   const dir = resolve(config.root, config.schemas, environment);
-  const definition = ["openapi.json", "openapi.yaml", "openapi.yml"]
-    .map((n) => join(dir, n))
-    .find((f) => existsSync(f));
+  const definition = DEFINITION_FILE_NAMES.map((n) => join(dir, n)).find((f) => existsSync(f));
   if (!definition)
     throw new CliError(
       `no definition for ${environment} in ${dir} (run \`wfr schemas pull ${environment}\`)`,

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createWorkflowMcpServer } from "@wfr/mcp";
+import { DEFINITION_FILE, DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {
@@ -25,10 +26,8 @@ import { CliError } from "../cli-error.js";
 import { definitionUrlOf, loadConfig, pickEnvironment } from "../config.js";
 import { EXIT } from "../exit-codes.js";
 
-const NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
-
 function committedDefinition(dir: string): string | undefined {
-  return NAMES.map((name) => join(dir, name)).find((file) => existsSync(file));
+  return DEFINITION_FILE_NAMES.map((name) => join(dir, name)).find((file) => existsSync(file));
 }
 
 function parseDefinition(file: string): unknown {
@@ -148,7 +147,7 @@ export async function mcpCommand(options: {
         const downloaded = join(
           tmp,
           env.name,
-          committed.endsWith(".json") ? "openapi.json" : "openapi.yaml",
+          committed.endsWith(".json") ? DEFINITION_FILE.json : DEFINITION_FILE.yaml,
         );
         writeFileAtomic(downloaded, body);
         let report: DiffReport;

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { createWriteStream, readFileSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { RUN_STATUS } from "@wfr/protocol";
 import {
   type Client,
   isTerminalStatus,
@@ -48,7 +49,7 @@ export function readCommand(kind: ReadKind) {
 
 /** The exit code a run's state stands for (README "Exit codes"). */
 export function exitCodeForRun(run: RunEnvelope): ExitCode {
-  if (run.status === "waiting_for_human_live") return EXIT.HUMAN_NEEDED;
+  if (run.status === RUN_STATUS.waiting_for_human_live) return EXIT.HUMAN_NEEDED;
   if (isUnsuccessfulTerminalStatus(String(run.status))) return EXIT.RUN_FAILED;
   if (isTerminalStatus(run.status)) return EXIT.OK;
   return EXIT.OK;
@@ -141,7 +142,7 @@ export async function followRun(
       t.stdout.write("\n");
     }
   }
-  if (final.status === "waiting_for_human_live") {
+  if (final.status === RUN_STATUS.waiting_for_human_live) {
     const h = final.human_action as Record<string, unknown> | null | undefined;
     t.stderr.write(
       `wfr: ${runId} waits for a person${h?.checkpoint_id ? ` (checkpoint ${h.checkpoint_id})` : ""}: wfr runs answer ${runId}\n`,
@@ -191,7 +192,7 @@ export async function answerCommand(
     throw toCliError(error);
   }
   const h = run.human_action as Record<string, unknown> | null | undefined;
-  if (run.status !== "waiting_for_human_live" || !h)
+  if (run.status !== RUN_STATUS.waiting_for_human_live || !h)
     throw new CliError(
       `${runId} is not waiting for a person (status ${statusLabel(run)})`,
       EXIT.HUMAN_WAIT_CONFLICT,
@@ -408,7 +409,7 @@ export async function exportCommand(
         `run ${runId} is ${result.serverStatus}: only a finished run can be exported; try again when it has ended`,
         EXIT.RUN_FAILED,
       );
-    const outputs = result.status === "succeeded" ? result.outputs : null;
+    const outputs = result.status === RUN_STATUS.succeeded ? result.outputs : null;
     const files = new Map<string, Uint8Array>();
     if (options.fetchFiles && outputs) {
       for (const reference of fileReferences(outputs)) {

@@ -3,6 +3,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { DEFINITION_FILE, DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import {
   DiffDefinitionError,
   type DriftReport,
@@ -14,8 +15,6 @@ import { CliError } from "../cli-error.js";
 import { definitionUrlOf, type EnvironmentConfig, loadConfig, pickEnvironment } from "../config.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { terminal, writeJson } from "../terminal.js";
-
-const NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
 
 export function looksLikeJson(body: string): boolean {
   const t = body.trimStart();
@@ -44,7 +43,7 @@ async function download(env: EnvironmentConfig): Promise<{ body: string; fileNam
   const body = await response.text();
   const type = response.headers.get("content-type") ?? "";
   const json = type.includes("json") || (!type.includes("yaml") && looksLikeJson(body));
-  return { body, fileName: json ? "openapi.json" : "openapi.yaml" };
+  return { body, fileName: json ? DEFINITION_FILE.json : DEFINITION_FILE.yaml };
 }
 
 export async function schemasPullCommand(
@@ -64,11 +63,12 @@ export async function schemasPullCommand(
     if (!options.check) {
       writeFileAtomic(join(dir, fileName), body);
       // A definition served in the other format replaces the old file.
-      for (const other of NAMES) if (other !== fileName) rmSync(join(dir, other), { force: true });
+      for (const other of DEFINITION_FILE_NAMES)
+        if (other !== fileName) rmSync(join(dir, other), { force: true });
       t.stderr.write(`wfr: ${env.name}: wrote ${join(config.schemas, env.name, fileName)}\n`);
       continue;
     }
-    const committed = NAMES.map((n) => join(dir, n)).find((f) => existsSync(f));
+    const committed = DEFINITION_FILE_NAMES.map((n) => join(dir, n)).find((f) => existsSync(f));
     if (committed === undefined) {
       t.stderr.write(
         `wfr: ${env.name}: no committed definition in ${join(config.schemas, env.name)}\n`,

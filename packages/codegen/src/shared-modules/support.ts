@@ -1,8 +1,16 @@
 // Copied into every generated package as `_shared/support` (compiled: `.js`
 // and `.d.ts`, see emit/shared-modules.ts): what the generated schema and
-// definition modules share. It may import only types (from @wfr/runtime):
-// the generated package depends on @wfr/runtime and zod, nothing else.
-import type { InputIssue, OutputIssue } from "@wfr/runtime";
+// definition modules share. It imports only @wfr/runtime: the generated
+// package depends on @wfr/runtime and zod, nothing else. Its errors extend the
+// runtime's, so everything a wfr package throws is a WorkflowRunApiError.
+import {
+  CODE,
+  INPUT_REASON,
+  type InputIssue,
+  InputValidationError,
+  type OutputIssue,
+  WorkflowRunApiError,
+} from "@wfr/runtime";
 
 /**
  * A deep copy of plain objects without a prototype, so that a field named
@@ -67,20 +75,20 @@ export function toInputIssues(issues: readonly unknown[], data: unknown): InputI
       for (const key of issue.keys ?? []) {
         out.push({
           field: formatPath([...path, key]),
-          reason: "UNKNOWN_INPUT",
+          reason: INPUT_REASON.UNKNOWN_INPUT,
           message: `Unknown input ${JSON.stringify(key)}`,
         });
       }
     } else if (path.length > 0 && !isPresent(data, path)) {
       out.push({
         field: formatPath(path),
-        reason: "REQUIRED",
+        reason: INPUT_REASON.REQUIRED,
         message: "Required input is missing",
       });
     } else {
       out.push({
         field: formatPath(path),
-        reason: "INVALID_TYPE",
+        reason: INPUT_REASON.INVALID_TYPE,
         message: issue.message ?? "Invalid input",
       });
     }
@@ -380,29 +388,33 @@ export function protoKey(
   };
 }
 
-/** Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes. */
-export class InvalidInputsError extends Error {
-  override readonly name = "InvalidInputsError";
+/**
+ * Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes.
+ * The runtime's InputValidationError (an InvalidInputsError, code INVALID_INPUTS, status null),
+ * so one `catch` handles a builder's refusal and the runtime's alike.
+ */
+export class InvalidInputsError extends InputValidationError {
+  override name = "InvalidInputsError";
   readonly workflowId: string;
   readonly issues: readonly InputIssue[];
   constructor(workflowId: string, issues: readonly InputIssue[]) {
-    super(
-      `Invalid inputs for ${workflowId}: ${issues.map((i) => `${i.field || "(inputs)"} ${i.reason}`).join(", ")}`,
-    );
+    super(issues, workflowId);
     this.workflowId = workflowId;
     this.issues = issues;
   }
 }
 
-/** Thrown by an output reader when a result's outputs do not match the definition. */
-export class InvalidOutputsError extends Error {
-  override readonly name = "InvalidOutputsError";
+/** Thrown by an output reader when a result's outputs do not match the definition (code INVALID_OUTPUTS). */
+export class InvalidOutputsError extends WorkflowRunApiError {
+  override name = "InvalidOutputsError";
   readonly workflowId: string;
   readonly issues: readonly OutputIssue[];
   constructor(workflowId: string, issues: readonly OutputIssue[]) {
-    super(
-      `Unexpected outputs for ${workflowId}: ${issues.map((i) => `${i.field || "(outputs)"}: ${i.message}`).join("; ")}`,
-    );
+    super({
+      status: null,
+      code: CODE.INVALID_OUTPUTS,
+      message: `Unexpected outputs for ${workflowId}: ${issues.map((i) => `${i.field || "(outputs)"}: ${i.message}`).join("; ")}`,
+    });
     this.workflowId = workflowId;
     this.issues = issues;
   }

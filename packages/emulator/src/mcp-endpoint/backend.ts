@@ -9,6 +9,7 @@
 // through MCP (`source: "mcp"`). Workflow listing reads the environment's emitted definition
 // (what an agent with `wfr mcp` reads too); authoring, which the REST API does not offer, goes to
 // the authoring store.
+
 import {
   type AgentFile,
   type AuthoringSession,
@@ -21,6 +22,7 @@ import {
   type WorkflowSummary,
   workflowsFromDefinition,
 } from "@wfr/mcp";
+import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { AuthoringError, type DraftRequest } from "../authoring.js";
 
 /** What the backend needs from the emulator, for one person (environment and workspace). */
@@ -75,7 +77,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
     },
     async getWorkflowSchema(workflowId) {
       const found = workflows().find((w) => w.id === workflowId);
-      if (!found) throw new BackendError("WORKFLOW_NOT_FOUND", "workflow not found", 404);
+      if (!found) throw new BackendError(CODE.WORKFLOW_NOT_FOUND, "workflow not found", 404);
       return found;
     },
     async launchRun(request) {
@@ -119,7 +121,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
       return {
         state: status === 202 ? "pending" : "terminal",
         status: String(body.status),
-        succeeded: status === 200 && body.status === "succeeded",
+        succeeded: status === 200 && body.status === RUN_STATUS.succeeded,
         outputs: body.outputs ?? null,
         error: body.error ?? null,
         metadata: body.metadata ?? {},
@@ -137,7 +139,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
     async saveWorkflow(request: SaveWorkflowRequest) {
       if (ctx.definition().workspace !== ctx.workspace) {
         throw new BackendError(
-          "WORKSPACE_NOT_IN_ENVIRONMENT",
+          CODE.WORKSPACE_NOT_IN_ENVIRONMENT,
           `this token's workspace has no catalog in the ${ctx.environment} environment`,
           403,
         );

@@ -18,6 +18,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
+import { CODE } from "@wfr/protocol";
 import { HttpError, parseJsonBody, readBodyWithin } from "../http-kit.js";
 import { BODY_LIMIT } from "../launch-body.js";
 import type { PersonalAccessToken, PersonalAccessTokenStore } from "../personal-access-tokens.js";
@@ -40,7 +41,7 @@ function unauthorized(message: string, invalidToken: boolean): HttpError {
   const challenge = invalidToken
     ? `${REALM}, error="invalid_token", error_description="${message}"`
     : REALM;
-  return new HttpError(401, "UNAUTHENTICATED", message, {}, { "WWW-Authenticate": challenge });
+  return new HttpError(401, CODE.UNAUTHENTICATED, message, {}, { "WWW-Authenticate": challenge });
 }
 
 /** The person behind the request, or a 401 naming what is wrong (never echoing the token). */
@@ -87,7 +88,7 @@ export class McpEndpoint {
     if (typeof origin === "string" && !this.opts.allowedOrigins().includes(origin.toLowerCase())) {
       throw new HttpError(
         403,
-        "ORIGIN_NOT_ALLOWED",
+        CODE.ORIGIN_NOT_ALLOWED,
         "the agent endpoint refuses requests from another origin",
       );
     }
@@ -100,7 +101,7 @@ export class McpEndpoint {
       const session = this.sessions.get(sessionId);
       // A session of another token is as unknown as a closed one (no hint that it exists).
       if (!session || session.tokenId !== person.id) {
-        throw new HttpError(404, "MCP_SESSION_NOT_FOUND", "no such session: initialize again");
+        throw new HttpError(404, CODE.MCP_SESSION_NOT_FOUND, "no such session: initialize again");
       }
       session.lastSeen = Date.now();
       await session.transport.handleRequest(req, res, body);
@@ -109,7 +110,7 @@ export class McpEndpoint {
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       throw new HttpError(
         400,
-        "MCP_SESSION_REQUIRED",
+        CODE.MCP_SESSION_REQUIRED,
         "send initialize first; later requests carry its Mcp-Session-Id header",
       );
     }

@@ -1,5 +1,12 @@
 // The web application's pages as pure functions of plain data (no I/O), so they can be tested
 // without a server. web-app.ts gathers the data and sends the result.
+import {
+  FAIL_STATUSES,
+  isKnownStatus,
+  type KnownRunStatus,
+  RUN_STATUS,
+  RUN_STATUSES,
+} from "@wfr/protocol";
 import type { DeliveryAttempt } from "../callbacks.js";
 import { iso } from "../clock.js";
 import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../delivery-faults.js";
@@ -19,19 +26,22 @@ export interface RunRow {
   workflowName: string;
 }
 
-export const STATUS_CHOICES = [
-  "queued",
-  "starting",
-  "running",
-  "waiting_for_human_live",
-  "succeeded",
-  "failed",
-  "error",
-  "cancelled",
-  "terminated",
-  "dead_letter",
-  "human_wait_expired",
-];
+export const STATUS_CHOICES = RUN_STATUSES;
+
+/** The badge tone of each status: a Record, so a new status needs a decided tone to compile. */
+const STATUS_TONE: Record<KnownRunStatus, "ok" | "attention" | "bad" | "live"> = {
+  queued: "live",
+  starting: "live",
+  running: "live",
+  waiting_for_human_live: "attention",
+  succeeded: "ok",
+  failed: "bad",
+  error: "bad",
+  cancelled: "bad",
+  terminated: "bad",
+  dead_letter: "bad",
+  human_wait_expired: "bad",
+};
 
 export function runHref(run: RunRecord): string {
   return `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(run.run_id)}`;
@@ -47,14 +57,7 @@ function duration(run: RunRecord, now: number): string {
 }
 
 function statusBadge(status: string): SafeHtml {
-  const tone =
-    status === "succeeded"
-      ? "ok"
-      : status === "waiting_for_human_live"
-        ? "attention"
-        : isTerminal(status)
-          ? "bad"
-          : "live";
+  const tone = isKnownStatus(status) ? STATUS_TONE[status] : "live";
   return html`<span class="status ${tone}">${status}</span>`;
 }
 
@@ -190,7 +193,7 @@ ${
     : html`<details><summary>Inject a fault</summary><div class="faults">
 <form method="post" action="${base}/faults/checkpoint"><input type="hidden" name="csrf" value="${d.csrf}"><button type="submit">Reach a checkpoint now</button></form>
 <form method="post" action="${base}/faults/expire"><input type="hidden" name="csrf" value="${d.csrf}"><button type="submit">Expire the wait now</button></form>
-<form method="post" action="${base}/faults/fail"><input type="hidden" name="csrf" value="${d.csrf}"><label>Status <select name="status">${["failed", "error", "cancelled", "terminated", "dead_letter"].map((s) => html`<option>${s}</option>`)}</select></label><button type="submit">Fail now</button></form>
+<form method="post" action="${base}/faults/fail"><input type="hidden" name="csrf" value="${d.csrf}"><label>Status <select name="status">${FAIL_STATUSES.map((s) => html`<option>${s}</option>`)}</select></label><button type="submit">Fail now</button></form>
 <form method="post" action="${base}/faults/succeed"><input type="hidden" name="csrf" value="${d.csrf}"><label>Outputs (JSON, optional) <input name="outputs" value=""></label><button type="submit">Succeed now</button></form>
 </div>${
         r.callback_url
@@ -223,7 +226,7 @@ ${human}
 <section aria-labelledby="rec-h"><h2 id="rec-h">Session recording</h2>${recording}</section>
 <section aria-labelledby="cb-h"><h2 id="cb-h">Callback deliveries</h2>${deliveries}</section>
 <section aria-labelledby="out-h"><h2 id="out-h">Outputs</h2>${
-    r.status === "succeeded"
+    r.status === RUN_STATUS.succeeded
       ? html`${files.length > 0 ? html`<ul class="files">${files}</ul>` : ""}${jsonBlock(r.outputs)}`
       : html`<p>${isTerminal(r.status) ? "No outputs: the run did not succeed." : "Not finished yet."}</p>`
   }</section>`;

@@ -2,7 +2,9 @@
 // history and detail, API docs, keys, vault and workflows. Plain server-rendered HTML; pages
 // need the portal session set by the one-time sign-in link; every form carries a CSRF token and
 // is refused from another site (Origin / Sec-Fetch-Site), on top of the server's Host check.
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CODE, RUN_STATUS } from "@wfr/protocol";
 import type { DeliveryAttempt } from "../callbacks.js";
 import { type DeliveryFaultKind, isDeliveryFaultKind } from "../delivery-faults.js";
 import { HttpError, readBodyWithin } from "../http-kit.js";
@@ -132,14 +134,14 @@ function checkSameSite(req: IncomingMessage, sameOrigins: ReadonlySet<string>): 
   if (typeof site === "string" && site !== "same-origin" && site !== "none")
     throw new HttpError(
       403,
-      "CROSS_SITE_REQUEST",
+      CODE.CROSS_SITE_REQUEST,
       `the web application refuses ${site} form posts`,
     );
   const origin = req.headers.origin;
   if (typeof origin === "string" && !sameOrigins.has(origin.toLowerCase()))
     throw new HttpError(
       403,
-      "CROSS_SITE_REQUEST",
+      CODE.CROSS_SITE_REQUEST,
       "the web application refuses posts from another origin",
     );
 }
@@ -149,7 +151,7 @@ async function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLS
   if (type !== "application/x-www-form-urlencoded")
     throw new HttpError(
       415,
-      "UNSUPPORTED_MEDIA_TYPE",
+      CODE.UNSUPPORTED_MEDIA_TYPE,
       "forms are sent as application/x-www-form-urlencoded",
     );
   return new URLSearchParams((await readBodyWithin(req, res, FORM_LIMIT)).toString("utf8"));
@@ -210,7 +212,7 @@ export async function handleWebApp(
   if (p[0] === "assets" && p.length === 2 && method === "GET") {
     if (p[1] === "app.css") send(res, 200, APP_CSS, "text/css; charset=utf-8");
     else if (p[1] === "app.js") send(res, 200, APP_JS, "text/javascript; charset=utf-8");
-    else throw new HttpError(404, "NOT_FOUND", "no such asset");
+    else throw new HttpError(404, CODE.NOT_FOUND, "no such asset");
     return true;
   }
   if (p[0] === "sign-in" && p.length === 2 && method === "GET") {
@@ -248,13 +250,13 @@ export async function handleWebApp(
     if (!host.signIn.csrfValid(session, form.get("csrf")))
       throw new HttpError(
         403,
-        "CSRF_TOKEN_INVALID",
+        CODE.CSRF_TOKEN_INVALID,
         "the form's CSRF token is missing or stale: reload the page",
       );
     return post(host, res, p, form);
   }
   if (method !== "GET" && method !== "HEAD")
-    throw new HttpError(405, "METHOD_NOT_ALLOWED", "GET or POST");
+    throw new HttpError(405, CODE.METHOD_NOT_ALLOWED, "GET or POST");
 
   if (parts.length === 0) {
     const filter = filterOf(query);
@@ -285,7 +287,7 @@ export async function handleWebApp(
   }
   if (p[0] === "runs" && (p.length === 3 || p.length === 4)) {
     const run = host.run(p[1] as string, p[2] as string);
-    if (!run) throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+    if (!run) throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
     if (p.length === 3) {
       const env = envs.find((e) => e.def.name === run.environment);
       const rec = host.recording(run);
@@ -324,7 +326,7 @@ export async function handleWebApp(
     if (p[3] === "recording.mp4") {
       const rec = host.recording(run);
       if (rec.bytes === null)
-        throw new HttpError(404, "RECORDING_NOT_FOUND", `the recording is ${rec.state}`);
+        throw new HttpError(404, CODE.RECORDING_NOT_FOUND, `the recording is ${rec.state}`);
       res.writeHead(200, {
         "Content-Type": "video/mp4",
         "Content-Length": rec.bytes.length,
@@ -337,7 +339,7 @@ export async function handleWebApp(
   if (p[0] === "docs" && p.length <= 2) {
     const selected = p[1] ?? null;
     if (selected !== null && !envs.some((e) => e.def.name === selected))
-      throw new HttpError(404, "ENVIRONMENT_NOT_FOUND", "no such environment");
+      throw new HttpError(404, CODE.ENVIRONMENT_NOT_FOUND, "no such environment");
     page(
       res,
       200,
@@ -418,12 +420,12 @@ export async function handleWebApp(
     );
     return true;
   }
-  throw new HttpError(404, "NOT_FOUND", "no such page");
+  throw new HttpError(404, CODE.NOT_FOUND, "no such page");
 
   function post(h: WebAppHost, r: ServerResponse, path: string[], form: URLSearchParams): boolean {
     if (path[0] === "runs" && path.length >= 4) {
       const run = h.run(path[1] as string, path[2] as string);
-      if (!run) throw new HttpError(404, "RUN_NOT_FOUND", "run not found");
+      if (!run) throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
       const back = `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(run.run_id)}`;
       if (path[3] === "relaunch" && path.length === 4) {
         const inputs = parseAnswer(form.get("inputs") ?? "");
@@ -476,13 +478,13 @@ export async function handleWebApp(
       if (path[3] === "faults" && path.length === 5) {
         const kind = path[4] as Fault["kind"];
         const body: Record<string, unknown> = {};
-        if (kind === "fail") body.status = form.get("status") ?? "failed";
+        if (kind === "fail") body.status = form.get("status") ?? RUN_STATUS.failed;
         if (kind === "fail")
-          body.error = { code: "INJECTED", message: "failed from the web application" };
+          body.error = { code: CODE.INJECTED, message: "failed from the web application" };
         if (kind === "succeed" && (form.get("outputs") ?? "").trim() !== "") {
           const outputs = parseAnswer(form.get("outputs") ?? "");
           if (outputs === null || typeof outputs !== "object" || Array.isArray(outputs))
-            throw new HttpError(400, "INVALID_FAULT", "outputs must be a JSON object");
+            throw new HttpError(400, CODE.INVALID_FAULT, "outputs must be a JSON object");
           body.outputs = outputs;
         }
         const refused = h.inject(run, kind, body);
@@ -493,7 +495,7 @@ export async function handleWebApp(
     if (path[0] === "callbacks" && path[3] === "resend" && path.length === 4) {
       const ok = h.resendCallback(path[1] as string, path[2] as string);
       if (!ok)
-        throw new HttpError(404, "EVENT_NOT_FOUND", "no callback with this event_id was sent");
+        throw new HttpError(404, CODE.EVENT_NOT_FOUND, "no callback with this event_id was sent");
       const back = form.get("back") ?? "/";
       // Only a path of this application, never an absolute URL (no open redirect).
       const safeBack = back.startsWith("/_app/") ? back : "/";
@@ -504,9 +506,9 @@ export async function handleWebApp(
       const env = form.get("environment") ?? "";
       const scopes = form.getAll("scopes");
       if (!envs.some((e) => e.def.name === env))
-        throw new HttpError(400, "INVALID_ENVIRONMENT", "unknown environment");
+        throw new HttpError(400, CODE.INVALID_ENVIRONMENT, "unknown environment");
       if (scopes.length === 0 || scopes.some((s) => !h.scopes.includes(s)))
-        throw new HttpError(400, "INVALID_SCOPE", `choose scopes among ${h.scopes.join(", ")}`);
+        throw new HttpError(400, CODE.INVALID_SCOPE, `choose scopes among ${h.scopes.join(", ")}`);
       const token = h.createKey(env, scopes);
       page(
         r,
@@ -524,14 +526,15 @@ export async function handleWebApp(
       return true;
     }
     if (path[0] === "keys" && path[2] === "revoke" && path.length === 3) {
-      if (!h.revokeKey(path[1] as string)) throw new HttpError(404, "KEY_NOT_FOUND", "no such key");
+      if (!h.revokeKey(path[1] as string))
+        throw new HttpError(404, CODE.KEY_NOT_FOUND, "no such key");
       redirect(r, "/_app/keys");
       return true;
     }
     if (path[0] === "tokens" && path.length === 1) {
       const env = form.get("environment") ?? "";
       if (!envs.some((e) => e.def.name === env))
-        throw new HttpError(400, "INVALID_ENVIRONMENT", "unknown environment");
+        throw new HttpError(400, CODE.INVALID_ENVIRONMENT, "unknown environment");
       const token = h.createToken(env);
       page(
         r,
@@ -549,7 +552,7 @@ export async function handleWebApp(
     }
     if (path[0] === "tokens" && path[2] === "revoke" && path.length === 3) {
       if (!h.revokeToken(path[1] as string))
-        throw new HttpError(404, "TOKEN_NOT_FOUND", "no such token");
+        throw new HttpError(404, CODE.TOKEN_NOT_FOUND, "no such token");
       redirect(r, "/_app/tokens");
       return true;
     }
@@ -561,12 +564,12 @@ export async function handleWebApp(
     if (path[0] === "workflows" && path[3] === "state" && path.length === 4) {
       const state = form.get("state");
       if (state !== "enabled" && state !== "disabled")
-        throw new HttpError(400, "INVALID_STATE", "state must be enabled or disabled");
+        throw new HttpError(400, CODE.INVALID_STATE, "state must be enabled or disabled");
       h.setWorkflowState(path[1] as string, path[2] as string, state);
       redirect(r, "/_app/workflows");
       return true;
     }
-    throw new HttpError(404, "NOT_FOUND", "no such form");
+    throw new HttpError(404, CODE.NOT_FOUND, "no such form");
   }
 }
 

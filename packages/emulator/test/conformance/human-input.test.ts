@@ -215,3 +215,25 @@ describe("human_action and POST /runs/{runId}/human-input", () => {
     expect(still.human_action.checkpoint_id).toBe(run.human_action.checkpoint_id);
   });
 });
+
+describe("an answer without checkpoint_id to a run that ended while its checkpoint was open", () => {
+  it("Run not in a human wait returns 409 NOT_WAITING_FOR_HUMAN (not HUMAN_WAIT_CONFLICT)", async () => {
+    const run = await waitingRun([human("Approve"), { succeed: {} }]);
+    const failed = await h.admin(
+      "POST",
+      `/environments/production/runs/${run.run_id}/faults/fail`,
+      { status: "failed", error: { message: "stopped by an operator" } },
+    );
+    expect(failed.status).toBeLessThan(300);
+    await c.untilTerminal(run.run_id);
+    const r = await answer(run.run_id, { response: { approved: true } });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe("NOT_WAITING_FOR_HUMAN");
+    // Naming that checkpoint is still a stale checkpoint.
+    const named = await answer(run.run_id, {
+      checkpoint_id: run.human_action.checkpoint_id,
+      response: { approved: true },
+    });
+    expect(named.body.code).toBe("HUMAN_WAIT_CONFLICT");
+  });
+});

@@ -448,3 +448,14 @@ describe("INVALID_JSON", () => {
     }
   });
 });
+
+describe("Launch body: input_context", () => {
+  it("fields besides attachments follow the definition: its InputContext allows them, so they are accepted (and ignored)", async () => {
+    const body = invoiceBody();
+    body.input_context = { ...body.input_context, source: "mail-intake" };
+    const r = await c.launch(INVOICE, body);
+    expect(r.status, r.text).toBe(202);
+    const doc = (await (await fetch(`${h.url}/production/api-docs/openapi.json`)).json()) as Json;
+    expect(doc.components.schemas.InputContext.additionalProperties).toBeUndefined();
+  });
+});

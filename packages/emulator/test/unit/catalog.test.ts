@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   builtinCatalogPath,
@@ -8,8 +9,22 @@ import {
   loadCatalogFile,
 } from "../../src/catalog.js";
 import { emitDefinition } from "../../src/definition-emit.js";
+import type { JsonSchema } from "../../src/types.js";
 
-const EXAMPLES = "/work/shared/examples/schemas";
+// The repository's committed downloads of the emulator's definitions (schemas/<env>), which
+// differ from the design's examples (/work/shared/examples/schemas) only by the responses each
+// operation declares (definition-answers.ts) and the header components those use.
+const EXAMPLES = fileURLToPath(new URL("../../../../schemas", import.meta.url));
+const DESIGN_EXAMPLES = "/work/shared/examples/schemas";
+
+/** A definition without its operations' responses and the header components they use. */
+function withoutAnswers(doc: JsonSchema): JsonSchema {
+  const copy = structuredClone(doc);
+  for (const item of Object.values(copy.paths as Record<string, Record<string, JsonSchema>>))
+    for (const operation of Object.values(item)) delete operation.responses;
+  delete copy.components.headers;
+  return copy;
+}
 
 describe("sample catalog", () => {
   it("holds exactly the workflows of the example definitions", () => {
@@ -19,6 +34,10 @@ describe("sample catalog", () => {
       const doc = JSON.parse(readFileSync(join(EXAMPLES, env.name, "openapi.json"), "utf8"));
       expect(emitDefinition(env, doc.servers[0].url)).toEqual(doc);
       for (const wf of env.workflows.values()) expect(wf.scenario).toBeDefined();
+      const design = JSON.parse(
+        readFileSync(join(DESIGN_EXAMPLES, env.name, "openapi.json"), "utf8"),
+      );
+      expect(withoutAnswers(doc)).toEqual(withoutAnswers(design));
     }
   });
 

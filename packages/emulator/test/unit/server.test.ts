@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, describe, expect, it } from "vitest";
 import { signWebhook } from "../../src/callbacks.js";
@@ -10,7 +11,9 @@ import { emitDefinition } from "../../src/definition-emit.js";
 import { readDefinition } from "../../src/definition-read.js";
 import { startEmulator } from "../../src/index.js";
 
-const EXAMPLES = "/work/shared/examples/schemas";
+// The repository's committed downloads of the emulator's definitions (schemas/<env>), which
+// differ from the design's examples only by the declared responses (test/unit/catalog.test.ts).
+const EXAMPLES = fileURLToPath(new URL("../../../../schemas", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "wfr-emu-unit-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
