@@ -33,6 +33,8 @@ export interface ValueRules {
     readonly minItems?: number;
     readonly maxItems?: number;
     readonly uniqueItems?: boolean;
+    readonly minProperties?: number;
+    readonly maxProperties?: number;
 }
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export declare function constraints(rules: ValueRules): (value: unknown, ctx: {
@@ -42,6 +44,38 @@ export declare function constraints(rules: ValueRules): (value: unknown, ctx: {
         input: unknown;
     }): void;
 }) => void;
+/** The parts of a schema and of its refinement context that `protoKey` uses. */
+interface SafeParser {
+    safeParse(value: unknown): {
+        success: boolean;
+        error?: {
+            issues: readonly {
+                path: readonly PropertyKey[];
+                message: string;
+            }[];
+        };
+    };
+}
+interface IssueSink {
+    addIssue(issue: {
+        code: "custom";
+        message: string;
+        input: unknown;
+        path: PropertyKey[];
+    } | {
+        code: "unrecognized_keys";
+        message: string;
+        input: Record<string, unknown>;
+        keys: string[];
+    }): void;
+}
+/**
+ * The check of an object's `__proto__` key, which the generated object shapes skip
+ * (even a strict object's unknown-key check): against `schema` when the
+ * object declares such a field (or a schema for every other key), as an
+ * unknown key when it is closed. `required`: the field must be there.
+ */
+export declare function protoKey(schema: SafeParser | undefined, required: boolean): (value: unknown, ctx: IssueSink) => void;
 /**
  * Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes.
  * The runtime's InputValidationError (an InvalidInputsError, code INVALID_INPUTS, status null),
@@ -60,3 +94,4 @@ export declare class InvalidOutputsError extends WorkflowRunApiError {
     readonly issues: readonly OutputIssue[];
     constructor(workflowId: string, issues: readonly OutputIssue[]);
 }
+export {};

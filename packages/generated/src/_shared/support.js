@@ -86,45 +86,112 @@ export function toOutputIssues(issues) {
         message: issue.message ?? "Invalid output",
     }));
 }
-// The value constraints, checked the way the emulator's validate-inputs.ts
-// checks them (same order, lengths in code points, same formats, the same
-// multipleOf tolerance); codegen's differential test holds the two together.
+// The value constraints, checked the way the emulator checks them (same
+// order, lengths in code points, the same multipleOf tolerance). The
+// asserted formats (date, date-time, email, uri; RFC 3339 / 5321 / 3986)
+// are the emulator's own checks (its src/formats.ts), line for line: the
+// JSON-Schema-Test-Suite judges both, and codegen's differential test holds
+// them together. Every other `format` is an annotation.
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-function validDate(y, m, d) {
-    const dt = new Date(Date.UTC(y, m - 1, d));
-    return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+// RFC 5321 mailbox: a dot-atom or quoted local part; a host name or an address literal.
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const LOCAL = `(?:${ATOM}(?:\\.${ATOM})*|"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*")`;
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+const EMAIL = new RegExp(`^${LOCAL}@(?:(${LABEL}(?:\\.${LABEL})*)|\\[(?:IPv6:([^\\]]*)|([0-9.]+))\\])$`);
+// RFC 3986 absolute URI.
+const UNRESERVED = "A-Za-z0-9\\-._~";
+const SUB_DELIMS = "!$&'()*+,;=";
+const PCT = "%[0-9A-Fa-f]{2}";
+const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
+const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+.-]*:(?://((?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*@)?(\\[[^\\]]*\\]|(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*)(?::\\d*)?(?:/${PCHAR}*)*|/(?:${PCHAR}+(?:/${PCHAR}*)*)?|${PCHAR}+(?:/${PCHAR}*)*|)(?:\\?(?:${PCHAR}|[/?])*)?(?:#(?:${PCHAR}|[/?])*)?$`);
+function isLeapYear(y) {
+    return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 }
-function checkFormat(format, v) {
-    switch (format) {
-        case "date": {
-            const m = DATE.exec(v);
-            return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3]));
-        }
-        case "date-time": {
-            const m = DATE_TIME.exec(v);
-            return (m !== null &&
-                validDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
-                Number(m[4]) < 24 &&
-                Number(m[5]) < 60 &&
-                Number(m[6]) < 61);
-        }
-        case "email":
-            return EMAIL.test(v);
-        case "uri":
-            if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v))
-                return false;
-            try {
-                new URL(v);
-                return true;
-            }
-            catch {
-                return false;
-            }
-        default:
-            return true;
+/** A calendar date (any year 0000-9999: no Date arithmetic, which maps 0-99 to 19xx). */
+function validDate(y, m, d) {
+    if (m < 1 || m > 12 || d < 1)
+        return false;
+    const days = [31, isLeapYear(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+    return d <= days;
+}
+function validDateTime(v) {
+    const m = DATE_TIME.exec(v);
+    if (m === null || !validDate(Number(m[1]), Number(m[2]), Number(m[3])))
+        return false;
+    const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6])];
+    const [offsetHour, offsetMinute] = [Number(m[8] ?? 0), Number(m[9] ?? 0)];
+    if (hour > 23 || minute > 59 || second > 60 || offsetHour > 23 || offsetMinute > 59)
+        return false;
+    if (second < 60)
+        return true;
+    // A leap second is the last second of a UTC day: 23:59:60 once the offset is taken off.
+    const sign = m[7] === "-" ? -1 : 1;
+    const utcMinutes = (hour * 60 + minute - sign * (offsetHour * 60 + offsetMinute) + 1440) % 1440;
+    return utcMinutes === 23 * 60 + 59;
+}
+function validIpv4(v) {
+    const parts = v.split(".");
+    return (parts.length === 4 && parts.every((p) => /^(?:0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255));
+}
+function validIpv6(v) {
+    let text = v;
+    let groups = 8;
+    const lastColon = text.lastIndexOf(":");
+    if (text.slice(lastColon + 1).includes(".")) {
+        if (!validIpv4(text.slice(lastColon + 1)))
+            return false;
+        text = `${text.slice(0, lastColon + 1)}0`;
+        groups = 7;
     }
+    const halves = text.split("::");
+    if (halves.length > 2)
+        return false;
+    const hex = (part) => (part === "" ? [] : part.split(":"));
+    const head = hex(halves[0]);
+    const tail = halves.length === 2 ? hex(halves[1]) : [];
+    const all = [...head, ...tail];
+    if (!all.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g)))
+        return false;
+    if (groups === 7)
+        all.pop();
+    return halves.length === 2 ? all.length < groups : all.length === groups;
+}
+function validEmail(v) {
+    const m = EMAIL.exec(v);
+    if (m === null)
+        return false;
+    if (m[2] !== undefined)
+        return validIpv6(m[2]);
+    if (m[3] !== undefined)
+        return validIpv4(m[3]);
+    return true;
+}
+function validUri(v) {
+    const m = URI.exec(v);
+    if (m === null)
+        return false;
+    const host = m[2];
+    if (host?.startsWith("[")) {
+        const literal = host.slice(1, -1);
+        return /^v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(literal) || validIpv6(literal);
+    }
+    return true;
+}
+/** The formats asserted; any other `format` is an annotation and accepts every string. */
+const ASSERTED_FORMATS = {
+    date: (v) => {
+        const m = DATE.exec(v);
+        return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    },
+    "date-time": validDateTime,
+    email: validEmail,
+    uri: validUri,
+};
+function checkFormat(format, v) {
+    if (!Object.hasOwn(ASSERTED_FORMATS, format))
+        return true;
+    return ASSERTED_FORMATS[format]?.(v) === true;
 }
 function isMultipleOf(v, m) {
     const q = v / m;
@@ -185,6 +252,14 @@ function arrayProblem(r, v) {
         return "items are not unique";
     return undefined;
 }
+function objectProblem(r, v) {
+    const count = Object.keys(v).length;
+    if (r.maxProperties !== undefined && count > r.maxProperties)
+        return `more than ${r.maxProperties} properties`;
+    if (r.minProperties !== undefined && count < r.minProperties)
+        return `fewer than ${r.minProperties} properties`;
+    return undefined;
+}
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export function constraints(rules) {
     return (value, ctx) => {
@@ -194,9 +269,51 @@ export function constraints(rules) {
                 ? numberProblem(rules, value)
                 : Array.isArray(value)
                     ? arrayProblem(rules, value)
-                    : undefined;
+                    : value !== null && typeof value === "object"
+                        ? objectProblem(rules, value)
+                        : undefined;
         if (problem !== undefined)
             ctx.addIssue({ code: "custom", message: problem, input: value });
+    };
+}
+/**
+ * The check of an object's `__proto__` key, which the generated object shapes skip
+ * (even a strict object's unknown-key check): against `schema` when the
+ * object declares such a field (or a schema for every other key), as an
+ * unknown key when it is closed. `required`: the field must be there.
+ */
+export function protoKey(schema, required) {
+    return (value, ctx) => {
+        if (value === null || typeof value !== "object" || Array.isArray(value))
+            return;
+        if (!Object.hasOwn(value, "__proto__")) {
+            if (required)
+                ctx.addIssue({
+                    code: "custom",
+                    message: "Required input is missing",
+                    input: undefined,
+                    path: ["__proto__"],
+                });
+            return;
+        }
+        const field = Object.getOwnPropertyDescriptor(value, "__proto__")?.value;
+        if (schema === undefined) {
+            ctx.addIssue({
+                code: "unrecognized_keys",
+                message: 'Unrecognized key: "__proto__"',
+                input: value,
+                keys: ["__proto__"],
+            });
+            return;
+        }
+        const result = schema.safeParse(field);
+        for (const issue of result.error?.issues ?? [])
+            ctx.addIssue({
+                code: "custom",
+                message: issue.message,
+                input: field,
+                path: ["__proto__", ...issue.path],
+            });
     };
 }
 /**
