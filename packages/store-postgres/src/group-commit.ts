@@ -1,0 +1,54 @@
+// Group commit: calls that arrive while a write is in flight wait and go
+// together in the next one. A lone call is written at once (no added delay at
+// concurrency 1); under load, one statement (one round trip, one transaction)
+// carries every intent that queued meanwhile.
+
+/** One item's own outcome from a batch write: its value, or its own error. */
+export type ItemOutcome<R> = { readonly value: R } | { readonly error: unknown };
+
+export function groupCommit<T, R>(
+  writeBatch: (items: readonly T[]) => Promise<readonly ItemOutcome<R>[]>,
+  maxBatch = 256,
+): (item: T) => Promise<R> {
+  type Waiter = { item: T; resolve: (value: R) => void; reject: (error: unknown) => void };
+  let pending: Waiter[] = [];
+  let writing = false;
+  const drain = async () => {
+    writing = true;
+    while (pending.length > 0) {
+      const batch = pending.slice(0, maxBatch);
+      pending = pending.slice(batch.length);
+      try {
+        const outcomes = await writeBatch(batch.map((w) => w.item));
+        batch.forEach((waiter, i) => {
+          const outcome = outcomes[i];
+          if (outcome && "value" in outcome) waiter.resolve(outcome.value);
+          else waiter.reject(outcome ? outcome.error : new Error("no outcome for a batched write"));
+        });
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
+    }
+    writing = false;
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      pending.push({ item, resolve, reject });
+      if (!writing) void drain();
+    });
+}
+
+/** Runs `each` for every item, one outcome per item (its value or its own error). */
+export async function settleEach<T, R>(
+  items: readonly T[],
+  each: (item: T) => Promise<R>,
+): Promise<ItemOutcome<R>[]> {
+  return Promise.all(
+    items.map((item) =>
+      each(item).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
+  );
+}
