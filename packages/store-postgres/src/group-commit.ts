@@ -1,7 +1,11 @@
 // Group commit: calls that arrive while a write is in flight wait and go
-// together in the next one. A lone call is written at once (no added delay at
-// concurrency 1); under load, one statement (one round trip, one transaction)
-// carries every intent that queued meanwhile.
+// together in the next one; under load, one statement (one round trip, one
+// transaction) carries every intent that queued meanwhile. Before each write
+// the queue yields once to the event loop (setImmediate): PGlite runs its
+// statements synchronously on this thread, so without that turn no I/O
+// callback (a launch's answer) could ever queue behind a write, and every
+// batch had one item (measured: 1,200 batches of 1 for 400 rows at
+// concurrency 32). The turn costs microseconds at concurrency 1.
 
 /** One item's own outcome from a batch write: its value, or its own error. */
 export type ItemOutcome<R> = { readonly value: R } | { readonly error: unknown };
@@ -15,7 +19,9 @@ export function groupCommit<T, R>(
   let writing = false;
   const drain = async () => {
     writing = true;
-    while (pending.length > 0) {
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (pending.length === 0) break;
       const batch = pending.slice(0, maxBatch);
       pending = pending.slice(batch.length);
       try {
