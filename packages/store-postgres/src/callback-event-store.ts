@@ -1,6 +1,8 @@
 // Spec, Callbacks delivery rule 3: "Duplicates are possible; receivers store
 // event_id before non-repeatable downstream actions". Each operation is one
 // statement on the primary key, so its cost does not grow with the table.
+// Completions are group-committed: concurrent ones go in one statement.
+import { groupCommit, settleEach } from "./group-commit.js";
 import { quoteIdentifier } from "./migrations.js";
 import type { SqlClient } from "./sql-client.js";
 import type { CallbackClaim, CallbackEventStore } from "./store-contracts.js";
@@ -46,6 +48,34 @@ export function createPostgresCallbackEventStore(
     UPDATE ${table} SET state = 'released', lease_expires_at = clock_timestamp()
      WHERE event_id = $1 AND token = $2::bigint AND state = 'processing' AND lease_expires_at > clock_timestamp()
      RETURNING 1 AS ok`;
+  const completeBatchSql = `
+    UPDATE ${table} AS e SET state = 'done', retain_until = clock_timestamp() + $3 * interval '1 millisecond'
+      FROM unnest($1::text[], $2::bigint[]) AS v(event_id, token)
+     WHERE e.event_id = v.event_id AND e.token = v.token AND e.state = 'processing'
+       AND e.lease_expires_at > clock_timestamp()
+     RETURNING e.event_id`;
+  const completeOne = async ({ eventId, token }: { eventId: string; token: number }) => {
+    const { rows } = await client.query(completeSql, [eventId, token, options.retentionMs]);
+    return rows.length === 1;
+  };
+  const complete = groupCommit<{ eventId: string; token: number }, boolean>(async (items) => {
+    if (items.length === 1) return settleEach(items, completeOne);
+    // A repeat of an event id within the batch runs alone afterwards, as it
+    // would have run after the first unbatched.
+    const seen = new Set<string>();
+    const first = items.map((item) => !seen.has(item.eventId) && Boolean(seen.add(item.eventId)));
+    const batch = items.filter((_, i) => first[i]);
+    const { rows } = await client.query<{ event_id: string }>(completeBatchSql, [
+      batch.map((item) => item.eventId),
+      batch.map((item) => item.token),
+      options.retentionMs,
+    ]);
+    const completed = new Set(rows.map((row) => row.event_id));
+    return settleEach(
+      items.map((item, i) => ({ item, i })),
+      async ({ item, i }) => (first[i] ? completed.has(item.eventId) : completeOne(item)),
+    );
+  });
   const pruneSql = `
     DELETE FROM ${table} WHERE event_id IN (
       SELECT event_id FROM ${table} WHERE retain_until <= clock_timestamp() LIMIT $1)`;
@@ -78,10 +108,7 @@ export function createPostgresCallbackEventStore(
         `claim of callback event ${JSON.stringify(eventId)} kept racing with pruning`,
       );
     },
-    async complete(eventId, token) {
-      const { rows } = await client.query(completeSql, [eventId, token, options.retentionMs]);
-      return rows.length === 1;
-    },
+    complete: (eventId, token) => complete({ eventId, token }),
     async release(eventId, token) {
       const { rows } = await client.query(releaseSql, [eventId, token]);
       return rows.length === 1;

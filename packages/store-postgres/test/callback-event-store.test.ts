@@ -1,0 +1,44 @@
+// The callback store's group-committed completions: concurrent completions
+// share statements, and each keeps the answer it would have had alone.
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, expect, it } from "vitest";
+import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
+import { freshSchema } from "./support/pg-fresh-schema.js";
+
+const engine: SqlClient = sqlClientFromPglite(new PGlite(), { ownsDb: true });
+afterAll(async () => {
+  await engine.close();
+});
+
+it("PGlite: concurrent completions share statements; a repeat or a stale token is refused", async () => {
+  let statements = 0;
+  const counted: SqlClient = {
+    ...engine,
+    query: (text, params) => {
+      statements += 1;
+      return engine.query(text, params);
+    },
+  };
+  const { callbackEvents: store } = await openPostgresStores({
+    sql: counted,
+    schema: freshSchema(),
+  });
+  const ids = Array.from({ length: 32 }, (_, i) => `evt_${i}`);
+  const claims = await Promise.all(ids.map((id) => store.claim(id, 60_000)));
+  const tokens = claims.map((claim) => (claim.outcome === "claimed" ? claim.token : -1));
+  expect(tokens.every((token) => token > 0)).toBe(true);
+  const before = statements;
+  const done = await Promise.all(ids.map((id, i) => store.complete(id, tokens[i] as number)));
+  expect(done.every(Boolean)).toBe(true);
+  expect(statements - before).toBeLessThan(ids.length);
+  expect((await store.claim("evt_0", 60_000)).outcome).toBe("done");
+
+  const again = await store.claim("evt_x", 60_000);
+  const token = again.outcome === "claimed" ? again.token : -1;
+  const twice = await Promise.all([
+    store.complete("evt_x", token),
+    store.complete("evt_x", token),
+    store.complete("evt_y", 12345),
+  ]);
+  expect(twice).toEqual([true, false, false]);
+});
