@@ -1,6 +1,7 @@
 // What the agent tools need from a Workflow Run service. Two implementations:
 // the emulator's own state (its /mcp endpoint) and the public API through
 // @wfr/runtime (`wfr mcp`, with the caller's key and downloaded definition).
+import { WorkflowRunApiError } from "@wfr/runtime";
 
 export type WorkflowState = "enabled" | "draft" | "disabled";
 
@@ -80,14 +81,14 @@ export interface FieldSpec {
 }
 
 /** A failure the API reported, with its code: tools turn it into a tool error. */
-export class BackendError extends Error {
-  override readonly name = "BackendError";
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
+/**
+ * A refusal of the backend (the API's answer, or a local check), with its code. Like everything a
+ * wfr package throws, a WorkflowRunApiError; `status` is the HTTP status, or null when local.
+ */
+export class BackendError extends WorkflowRunApiError {
+  override name = "BackendError";
+  constructor(code: string, message: string, status?: number) {
+    super({ status: status ?? null, code, message });
   }
 }
 
