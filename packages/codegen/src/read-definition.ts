@@ -3,7 +3,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { DRAFT4_UNSUPPORTED_KEYWORDS, UNSUPPORTED_KEYWORDS } from "@wfr/definition-reader";
+import {
+  DRAFT4_UNSUPPORTED_KEYWORDS,
+  isNullOnlySchema,
+  splitNullType,
+  UNSUPPORTED_KEYWORDS,
+} from "@wfr/definition-reader";
 import { DefinitionError } from "./definition-error.js";
 import { assignIdentifiers, IdentifierError } from "./identifiers.js";
 import { sameJson } from "./json-equal.js";
@@ -461,21 +466,12 @@ class FieldReader {
     if (typeof d.node === "boolean" || d.node === undefined)
       return { schema: {}, at: d, nullable: false, stack: nextStack, never: d.node === false };
     if (!isRecord(d.node)) this.fail(d, "a schema must be an object");
-    let schema = d.node;
-    let nullable = schema.nullable === true;
-    if (Array.isArray(schema.type) && schema.type.includes("null")) {
-      nullable = true;
-      const rest = schema.type.filter((t) => t !== "null");
-      schema = { ...schema, type: rest.length === 1 ? rest[0] : rest };
-    }
+    let { schema, nullable } = splitNullType(d.node);
     for (const combiner of ["anyOf", "oneOf"] as const) {
       const branches = schema[combiner];
       if (!Array.isArray(branches)) continue;
       const resolved = branches.map((_, i) => this.resolver.deref(child(d, combiner, i)));
-      const isNull = (b: Located) =>
-        isRecord(b.node) &&
-        (b.node.type === "null" ||
-          (b.node.enum as unknown[] | undefined)?.every((v) => v === null) === true);
+      const isNull = (b: Located) => isNullOnlySchema(b.node);
       const nonNull = branches.map((_, i) => i).filter((i) => !isNull(resolved[i] as Located));
       if (nonNull.length === branches.length) continue;
       nullable = true;

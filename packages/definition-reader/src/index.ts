@@ -8,6 +8,7 @@ export {
   parseJsonPointer,
   resolveJsonPointer,
 } from "./json-pointer.js";
+export { isNullOnlySchema, nullableAsJsonSchema, splitNullType } from "./nullable.js";
 export {
   ANNOTATION_KEYWORDS,
   DRAFT4_UNSUPPORTED_KEYWORDS,

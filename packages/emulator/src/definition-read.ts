@@ -5,6 +5,7 @@ import { join } from "node:path";
 import {
   DRAFT4_UNSUPPORTED_KEYWORDS,
   JsonPointerError,
+  nullableAsJsonSchema,
   parseFragmentPointer,
   resolveJsonPointer,
   UNSUPPORTED_KEYWORDS,
@@ -104,15 +105,7 @@ export function normalizeSchema(
       out[k] = normalizeSchema(doc, v, seen, reading);
     }
   }
-  if (out.nullable === true) {
-    delete out.nullable;
-    // A nullable enum allows null too (the generated types say `| null`).
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    if (typeof out.type === "string") return { ...out, type: [out.type, "null"] };
-    if (Array.isArray(out.type)) return { ...out, type: [...out.type, "null"] };
-    return { anyOf: [out, { type: "null" }] };
-  }
-  return out;
+  return nullableAsJsonSchema(out);
 }
 
 const SUBSCHEMA_MAPS = new Set(["properties", "$defs", "definitions"]);
