@@ -2,7 +2,7 @@
 // sign-in needs a session; every form POST needs the session's CSRF token
 // and a same-origin Origin header. The API key stays on the server.
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { CallbackEventStore } from "@wfr/runtime";
+import { type CallbackEventStore, FileOutputDownloadRefusedError } from "@wfr/runtime";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -250,7 +250,7 @@ export function createDeskApp(options: DeskServerOptions) {
       response = await service.downloadOutputFile(reference as never);
     } catch (error) {
       // Refused by the download policy, or the storage failed: said without internals.
-      const refused = (error as { code?: string }).code === "FILE_OUTPUT_DOWNLOAD_REFUSED";
+      const refused = error instanceof FileOutputDownloadRefusedError;
       return c.text(
         refused
           ? "this file output points outside the environment; it was not downloaded"

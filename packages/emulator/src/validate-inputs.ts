@@ -1,6 +1,8 @@
 // Strict validation of launch `inputs` against a workflow's declared input schema.
 // Spec "Input value types": values must have the declared JSON type; no automatic conversion.
 // Spec "Errors": details lists affected fields with reason INVALID_TYPE, REQUIRED or UNKNOWN_INPUT.
+
+import { INPUT_REASON, type InputReason } from "@wfr/protocol";
 import type { ErrorObject, KeywordDefinition, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
@@ -9,7 +11,7 @@ import { ASSERTED_FORMATS } from "./formats.js";
 import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";
 
-export type Reason = "INVALID_TYPE" | "REQUIRED" | "UNKNOWN_INPUT";
+export type Reason = InputReason;
 
 export interface Detail {
   field: string;
@@ -351,7 +353,7 @@ function detailsOf(errors: readonly ErrorObject[], data: unknown): Detail[] {
     )
       detail = {
         field: fieldName(e.instancePath, data, String(params.missingProperty)),
-        reason: "REQUIRED",
+        reason: INPUT_REASON.REQUIRED,
         message: "required input is missing",
       };
     else if (e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties")
@@ -361,14 +363,14 @@ function detailsOf(errors: readonly ErrorObject[], data: unknown): Detail[] {
           data,
           String(params.additionalProperty ?? params.unevaluatedProperty),
         ),
-        reason: "UNKNOWN_INPUT",
+        reason: INPUT_REASON.UNKNOWN_INPUT,
         message: "not a declared input of this workflow",
       };
     else {
       const value = valueAt(data, e.instancePath);
       detail = {
         field: fieldName(e.instancePath, data),
-        reason: "INVALID_TYPE",
+        reason: INPUT_REASON.INVALID_TYPE,
         message:
           e.keyword === "type"
             ? `expected ${String(params.type).split(",").join(" or ")}, got ${describe(value)}${typeof value === "string" && params.type !== "string" ? " (no conversion is done)" : ""}`
@@ -410,7 +412,7 @@ export function validateInputs(
     return {
       ok: false,
       value: {},
-      details: [{ field: "inputs", reason: "REQUIRED", message: "inputs is required" }],
+      details: [{ field: "inputs", reason: INPUT_REASON.REQUIRED, message: "inputs is required" }],
       fileRefs: [],
     };
   if (!isObject(inputs))
@@ -420,7 +422,7 @@ export function validateInputs(
       details: [
         {
           field: "inputs",
-          reason: "INVALID_TYPE",
+          reason: INPUT_REASON.INVALID_TYPE,
           message: `inputs must be an object, got ${describe(inputs)}`,
         },
       ],

@@ -1,7 +1,6 @@
 // What the agent tools need from a Workflow Run service. Two implementations:
 // the emulator's own state (its /mcp endpoint) and the public API through
 // @wfr/runtime (`wfr mcp`, with the caller's key and downloaded definition).
-import { WorkflowRunApiError } from "@wfr/runtime";
 
 export type WorkflowState = "enabled" | "draft" | "disabled";
 
@@ -82,13 +81,19 @@ export interface FieldSpec {
 
 /** A failure the API reported, with its code: tools turn it into a tool error. */
 /**
- * A refusal of the backend (the API's answer, or a local check), with its code. Like everything a
- * wfr package throws, a WorkflowRunApiError; `status` is the HTTP status, or null when local.
+ * A refusal of the backend (the API's answer, or a local check), with its code and its HTTP
+ * status (null when local), shaped like the runtime's WorkflowRunApiError. It cannot extend it:
+ * @wfr/mcp may not depend on the runtime (the runtime's tests use the emulator, which uses this
+ * package), so the shared base belongs in @wfr/protocol.
  */
-export class BackendError extends WorkflowRunApiError {
+export class BackendError extends Error {
   override name = "BackendError";
+  readonly code: string;
+  readonly status: number | null;
   constructor(code: string, message: string, status?: number) {
-    super({ status: status ?? null, code, message });
+    super(message);
+    this.code = code;
+    this.status = status ?? null;
   }
 }
 

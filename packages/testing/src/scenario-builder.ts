@@ -7,8 +7,8 @@
 import type { Scenario, ScenarioStep } from "@wfr/emulator";
 import type { AnyWorkflowDefinition, FileOutputReference, OutputsOf } from "@wfr/runtime";
 
-/** The unsuccessful terminal statuses a scenario can end with. */
-export type ScenarioFailStatus = "failed" | "error" | "cancelled" | "terminated" | "dead_letter";
+/** The unsuccessful terminal statuses a scenario can end with (the emulator's `fail` step's). */
+export type ScenarioFailStatus = Extract<ScenarioStep, { fail: unknown }>["fail"]["status"];
 
 export interface CheckpointStep {
   /** What kind of help is needed (for example `approval`, `otp`). */
