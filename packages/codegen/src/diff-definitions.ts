@@ -13,6 +13,7 @@ import { existsSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { DEFINITION_FILE_NAMES as DEFINITION_NAMES } from "@wfr/protocol";
 import { readConfig } from "./config.js";
 import { type DiffReport, diffEnvironments } from "./diff.js";
 import { type IdentifierLock, LOCK_FILE, pinsOf, readLockFile } from "./identifier-lock.js";
@@ -54,7 +55,6 @@ export class DiffInputError extends Error {
 
 export const DEFAULT_LOCK = join("packages", "generated", LOCK_FILE);
 export const DEFAULT_CONFIG = "wfr.codegen.json";
-const DEFINITION_NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
 
 const defaultReader: DefinitionReader = (file, pins) => readDefinitionFile(file, { aliases: pins });
 

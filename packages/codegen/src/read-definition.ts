@@ -4,27 +4,26 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import {
-  DRAFT4_UNSUPPORTED_KEYWORDS,
-  isNullOnlySchema,
-  splitNullType,
-  UNSUPPORTED_KEYWORDS,
-} from "@wfr/definition-reader";
-import { DefinitionError } from "./definition-error.js";
-import { assignIdentifiers, IdentifierError } from "./identifiers.js";
-import { sameJson } from "./json-equal.js";
-import { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
-import type { EnumValue, EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
-import {
   child,
+  DefinitionError,
+  DRAFT4_UNSUPPORTED_KEYWORDS,
   decodeUriComponentAt,
-  escapePointer,
+  escapePointerToken as escapePointer,
   isConstraining,
+  isNullOnlySchema,
   isRecord,
   type Located,
   parseDocument,
   RefResolver,
+  splitNullType,
   standInTarget,
-} from "./resolve-refs.js";
+  UNSUPPORTED_KEYWORDS,
+} from "@wfr/definition-reader";
+import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
+import { assignIdentifiers, IdentifierError } from "./identifiers.js";
+import { sameJson } from "./json-equal.js";
+import { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
+import type { EnumValue, EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
 
 export { DefinitionError } from "./definition-error.js";
 
@@ -33,7 +32,8 @@ export interface ReadOptions {
   readonly aliases?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
-export const DEFINITION_NAMES = ["openapi.json", "openapi.yaml", "openapi.yml"];
+/** The file names a definition may have, from the protocol vocabulary. */
+export const DEFINITION_NAMES = DEFINITION_FILE_NAMES;
 const LAUNCH_PATH = /^\/automations\/([^/]+)\/runs$/;
 const STATES = new Set(["enabled", "draft", "disabled"]);
 /**

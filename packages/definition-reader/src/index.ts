@@ -1,5 +1,7 @@
 // @wfr/definition-reader: what the generator, the emulator, the MCP tools
 // and the CLI share when they read a definition.
+export { DefinitionError } from "./definition-error.js";
+export { type InlineOptions, inlineRefs } from "./inline-refs.js";
 export {
   escapePointerToken,
   formatJsonPointer,
@@ -9,6 +11,18 @@ export {
   resolveJsonPointer,
 } from "./json-pointer.js";
 export { isNullOnlySchema, nullableAsJsonSchema, splitNullType } from "./nullable.js";
+export { parseDocument } from "./parse-document.js";
+export {
+  child,
+  decodeUriComponentAt,
+  isRecord,
+  type Located,
+  RefResolver,
+  rebaseRefs,
+  type SiblingRule,
+  standIn,
+  standInTarget,
+} from "./ref-resolver.js";
 export {
   ANNOTATION_KEYWORDS,
   DRAFT4_UNSUPPORTED_KEYWORDS,

@@ -1,7 +1,13 @@
 // The workflows of one environment's downloaded definition
 // (shared/design/definition-format.md), as the tools describe them.
 
-import { JsonPointerError, parseFragmentPointer, resolveJsonPointer } from "@wfr/definition-reader";
+import {
+  child,
+  DefinitionError,
+  inlineRefs,
+  type Located,
+  RefResolver,
+} from "@wfr/definition-reader";
 import { CODE } from "@wfr/protocol";
 import { BackendError, type WorkflowSchema, type WorkflowState } from "./backend.js";
 
@@ -9,35 +15,37 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Follows local `#/...` references, with a depth bound against cycles. */
-function resolve(document: Json, value: unknown, depth = 0): unknown {
-  if (depth > 64)
-    throw new BackendError(CODE.DEFINITION_INVALID, "reference chain too deep (a cycle?)");
-  if (Array.isArray(value)) return value.map((item) => resolve(document, item, depth + 1));
-  if (!isObject(value)) return value;
-  if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
-    let target: unknown;
-    try {
-      // RFC 6901 section 6: the fragment is percent-decoded, then read as a pointer.
-      target = resolveJsonPointer(document, parseFragmentPointer(value.$ref.slice(1)));
-    } catch (error) {
-      if (!(error instanceof JsonPointerError)) throw error;
-      throw new BackendError(CODE.DEFINITION_INVALID, `reference ${value.$ref}: ${error.message}`);
-    }
-    if (target === undefined)
-      throw new BackendError(CODE.DEFINITION_INVALID, `unresolved reference ${value.$ref}`);
-    const { $ref: _ignored, ...siblings } = value;
-    return resolve(document, { ...(target as Json), ...siblings }, depth + 1);
+/** Where the definition is read from when the caller names no file (references stay in it). */
+const IN_MEMORY_DEFINITION = "/definition/openapi.json";
+
+/**
+ * The schema at `at` with its references inlined by the shared reader
+ * (2020-12 in 3.1 documents: keywords beside a `$ref` hold too; 3.0:
+ * they are ignored), as the tools hand it to an agent.
+ */
+function inlined(resolver: RefResolver, at: Located, dialect: "2020-12" | "draft-04"): unknown {
+  try {
+    return inlineRefs(resolver, at, { dialect });
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    throw new BackendError(CODE.DEFINITION_INVALID, error.message);
   }
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, resolve(document, v, depth + 1)]),
-  );
 }
 
-export function workflowsFromDefinition(definition: unknown): WorkflowSchema[] {
+export function workflowsFromDefinition(
+  definition: unknown,
+  file = IN_MEMORY_DEFINITION,
+): WorkflowSchema[] {
   if (!isObject(definition) || !isObject(definition.paths)) {
     throw new BackendError(CODE.DEFINITION_INVALID, "not an OpenAPI definition (no paths)");
   }
+  const resolver = new RefResolver();
+  resolver.seed(file, definition);
+  const root: Located = { node: definition, file, pointer: "" };
+  const dialect =
+    typeof definition.openapi === "string" && definition.openapi.startsWith("3.0.")
+      ? "draft-04"
+      : "2020-12";
   const workflows: WorkflowSchema[] = [];
   for (const [path, item] of Object.entries(definition.paths)) {
     if (!path.startsWith("/automations/") || !isObject(item) || !isObject(item.post)) continue;
@@ -49,7 +57,11 @@ export function workflowsFromDefinition(definition: unknown): WorkflowSchema[] {
         ? operation.requestBody.content
         : {};
     const json = isObject(content["application/json"]) ? content["application/json"] : {};
-    const body = resolve(definition, json.schema) as Json | undefined;
+    const body = inlined(
+      resolver,
+      child(root, "paths", path, "post", "requestBody", "content", "application/json", "schema"),
+      dialect,
+    ) as Json | undefined;
     const properties = isObject(body?.properties) ? body.properties : {};
     const model = isObject(properties.model) ? properties.model : undefined;
     const examples = isObject(json.examples)
@@ -62,7 +74,9 @@ export function workflowsFromDefinition(definition: unknown): WorkflowSchema[] {
       revision: Number(meta.revision),
       description: typeof operation.description === "string" ? operation.description : "",
       inputs: properties.inputs ?? {},
-      outputs: resolve(definition, meta.outputs) ?? {},
+      outputs:
+        inlined(resolver, child(root, "paths", path, "post", "x-workflow", "outputs"), dialect) ??
+        {},
       examples,
       models: Array.isArray(model?.enum) ? model.enum.map(String) : [],
     });

@@ -42,3 +42,29 @@ describe("workflowsFromDefinition: $ref pointers", () => {
     expect(wf?.inputs).toMatchObject({ title: "found" });
   });
 });
+
+describe("workflowsFromDefinition: keywords beside a $ref (the shared reader)", () => {
+  it("3.1: a sibling holds together with the target instead of replacing it", () => {
+    const doc = definition("#/components/schemas/Inputs", {
+      Inputs: {
+        type: "object",
+        properties: { n: { $ref: "#/components/schemas/Max10", maximum: 20 } },
+      },
+      Max10: { type: "integer", maximum: 10 },
+    });
+    const [wf] = workflowsFromDefinition(doc);
+    expect((wf?.inputs as { properties: Record<string, unknown> }).properties.n).toEqual({
+      maximum: 20,
+      allOf: [{ type: "integer", maximum: 10 }],
+    });
+  });
+
+  it("a $ref cycle is a DEFINITION_INVALID naming the pointer", () => {
+    const doc = definition("#/components/schemas/Node", {
+      Node: { type: "object", properties: { next: { $ref: "#/components/schemas/Node" } } },
+    });
+    expect(() => workflowsFromDefinition(doc)).toThrow(
+      /components\/schemas\/Node\/properties\/next/,
+    );
+  });
+});

@@ -102,3 +102,45 @@ describe("readDefinition: $ref pointers (RFC 6901)", () => {
     expect(tilde("ab")).toBe(false);
   });
 });
+
+describe("readSchemasDir: the shared reader's $ref resolution", () => {
+  it("follows a $ref into a file beside the definition, as the generator does", async () => {
+    const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { readSchemasDir } = await import("../../src/definition-read.js");
+    const dir = mkdtempSync(join(tmpdir(), "wfr-emu-refs-"));
+    try {
+      mkdirSync(join(dir, "sample"));
+      writeFileSync(join(dir, "sample", "common.yaml"), "Amount:\n  type: number\n  minimum: 5\n");
+      writeFileSync(
+        join(dir, "sample", "openapi.json"),
+        JSON.stringify(doc("3.1.0", { $ref: "common.yaml#/Amount" })),
+      );
+      const [env] = readSchemasDir(dir);
+      const wf = env?.workflows.get("wf_a");
+      if (!wf) throw new Error("no workflow");
+      expect(validateInputs(wf.inputs, { v: 5 }).ok).toBe(true);
+      expect(validateInputs(wf.inputs, { v: 4 }).ok).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses an unsupported keyword at file#pointer, where it is written", () => {
+    let caught: unknown;
+    try {
+      readDefinition(
+        doc("3.1.0", { $ref: "#/components/schemas/T" }, { T: { type: "array", contains: {} } }),
+        "env",
+        "schemas/env/openapi.json",
+      );
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(DefinitionError);
+    expect((caught as DefinitionError).message).toBe(
+      "schemas/env/openapi.json#/components/schemas/T/contains: `contains` is not supported",
+    );
+  });
+});

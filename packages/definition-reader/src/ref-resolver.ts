@@ -4,16 +4,15 @@
 // (merged over the target), and cycles (reported, never followed forever).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { DefinitionError } from "./definition-error.js";
 import {
-  isConstraining,
+  escapePointerToken as escapePointer,
   JsonPointerError,
   parseFragmentPointer,
   resolveJsonPointer,
-} from "@wfr/definition-reader";
-import { parse as parseYaml } from "yaml";
-import { DefinitionError } from "./definition-error.js";
-
-export { ANNOTATION_KEYWORDS, isConstraining } from "@wfr/definition-reader";
+} from "./json-pointer.js";
+import { parseDocument } from "./parse-document.js";
+import { isConstraining } from "./schema-keywords.js";
 
 /** A schema (or any node) together with where it came from. */
 export interface Located {
@@ -46,10 +45,6 @@ export function standInTarget(node: unknown): Located | undefined {
     : undefined;
 }
 
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 export function child(located: Located, ...segments: (string | number)[]): Located {
   let node: unknown = located.node;
   let pointer = located.pointer;
@@ -65,70 +60,6 @@ export function child(located: Located, ...segments: (string | number)[]): Locat
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/**
- * Parses JSON or YAML by the file's extension. YAML merge keys (`<<: *anchor`)
- * are honoured (YAML 1.1 style, as OpenAPI tools read them); a YAML alias
- * that points into its own anchor would make the document infinite, so it
- * is an error naming where the cycle closes.
- */
-export function parseDocument(text: string, file: string): unknown {
-  const yaml = /\.ya?ml$/i.test(file);
-  let doc: unknown;
-  try {
-    doc = yaml ? parseYaml(text, { maxAliasCount: 10_000, merge: true }) : JSON.parse(text);
-  } catch (error) {
-    throw new DefinitionError(
-      file,
-      "",
-      `not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`,
-    );
-  }
-  if (yaml) rejectAliasCycles(doc, file);
-  return doc;
-}
-
-/**
- * Throws when a node contains itself (only YAML aliases can make that). Shared
- * aliases that are not cycles are fine; each node is walked once.
- */
-function rejectAliasCycles(root: unknown, file: string): void {
-  const ancestors = new Map<object, string>();
-  const done = new WeakSet<object>();
-  // An explicit stack instead of recursion: a deep document cannot overflow it.
-  type Frame = { node: object; pointer: string; entries: [string, unknown][]; next: number };
-  const open = (node: object, pointer: string): Frame => {
-    ancestors.set(node, pointer);
-    const entries: [string, unknown][] = Array.isArray(node)
-      ? node.map((v, i) => [String(i), v])
-      : Object.entries(node);
-    return { node, pointer, entries, next: 0 };
-  };
-  if (root === null || typeof root !== "object") return;
-  const stack: Frame[] = [open(root, "")];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    const entry = frame.entries[frame.next++];
-    if (entry === undefined) {
-      ancestors.delete(frame.node);
-      done.add(frame.node);
-      stack.pop();
-      continue;
-    }
-    const [key, value] = entry;
-    if (value === null || typeof value !== "object" || done.has(value)) continue;
-    const pointer = `${frame.pointer}/${escapePointer(key)}`;
-    const ancestor = ancestors.get(value);
-    if (ancestor !== undefined) {
-      throw new DefinitionError(
-        file,
-        pointer,
-        `YAML alias cycle: this alias refers to its own enclosing node (${ancestor === "" ? "the document root" : ancestor}), which would make the definition infinite; use a $ref for recursive structures`,
-      );
-    }
-    stack.push(open(value, pointer));
-  }
 }
 
 /** `decodeURIComponent` that reports a bad percent-escape as a DefinitionError at `file#pointer`. */
@@ -191,8 +122,13 @@ export type SiblingRule = "stop" | "ignore";
 export class RefResolver {
   private readonly documents = new Map<string, unknown>();
   siblingRule: SiblingRule = "stop";
-  /** How files are named in errors (relative to the schemas folder). */
-  constructor(private readonly displayName: (absoluteFile: string) => string) {}
+  constructor(
+    /** How files are named in errors (relative to the schemas folder). */
+    private readonly displayName: (absoluteFile: string) => string = (file) => file,
+    /** Reads a referenced file beside the definition (tests and in-memory callers replace it). */
+    private readonly readText: (absoluteFile: string) => string = (file) =>
+      readFileSync(file, "utf8"),
+  ) {}
 
   /** Registers an already parsed document (the definition itself). */
   seed(file: string, doc: unknown): void {
@@ -208,7 +144,7 @@ export class RefResolver {
     if (this.documents.has(file)) return this.documents.get(file);
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = this.readText(file);
     } catch {
       if (from)
         throw new DefinitionError(
@@ -313,6 +249,29 @@ export class RefResolver {
       file: target.file,
       pointer: target.pointer,
     };
+  }
+
+  /**
+   * One hop of a `$ref`, whatever stands beside it: where it points (`key`,
+   * the same string `refKey` gives, for cycle detection) and the node there.
+   */
+  refTarget(located: Located): { readonly key: string; readonly target: Located } {
+    const node = located.node;
+    if (!isRecord(node) || typeof node.$ref !== "string")
+      throw new TypeError("refTarget: the node has no $ref");
+    const ref = node.$ref;
+    this.checkRemote(ref, located);
+    const hash = ref.indexOf("#");
+    const filePart = hash === -1 ? ref : ref.slice(0, hash);
+    const pointer = hash === -1 ? "" : ref.slice(hash + 1);
+    const file =
+      filePart === ""
+        ? located.file
+        : resolve(
+            dirname(located.file),
+            decodeUriAt(filePart, this.display(located.file), located.pointer),
+          );
+    return { key: `${file}#${pointer}`, target: this.lookup(file, pointer, located) };
   }
 
   /** Only local pointers and files beside the definition are read: a URL or URN is refused. */
