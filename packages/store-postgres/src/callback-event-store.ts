@@ -1,7 +1,8 @@
 // Spec, Callbacks delivery rule 3: "Duplicates are possible; receivers store
 // event_id before non-repeatable downstream actions". Each operation is one
 // statement on the primary key, so its cost does not grow with the table.
-// Completions are group-committed: concurrent ones go in one statement.
+// Claims and completions are group-committed: concurrent ones go in one
+// statement (one round trip), with the same per-event outcome as one each.
 import { groupCommit, settleEach } from "./group-commit.js";
 import { quoteIdentifier } from "./migrations.js";
 import type { SqlClient } from "./sql-client.js";
@@ -11,6 +12,12 @@ export interface PostgresCallbackEventStoreOptions {
   readonly schema: string;
   /** How long a finished event id is remembered; longer than the service's retry span. */
   readonly retentionMs: number;
+}
+
+/** What a claim that did not win reads from the row it lost to. */
+function stateClaim(row: { state: string; lease_expires_at: number }): CallbackClaim {
+  if (row.state === "done") return { outcome: "done" };
+  return { outcome: "processing", leaseExpiresAt: Number(row.lease_expires_at) };
 }
 
 export function createPostgresCallbackEventStore(
@@ -76,38 +83,110 @@ export function createPostgresCallbackEventStore(
       async ({ item, i }) => (first[i] ? completed.has(item.eventId) : completeOne(item)),
     );
   });
+  // The batch form of claimSql: rows are inserted in event-id order, so two
+  // receivers' batches lock shared rows in the same order and cannot deadlock.
+  const claimBatchSql = `
+    INSERT INTO ${table} AS e (event_id, state, token, lease_expires_at, retain_until)
+    SELECT v.event_id, 'processing', nextval('${tokens}'),
+           clock_timestamp() + v.lease_ms * interval '1 millisecond',
+           clock_timestamp() + $3 * interval '1 millisecond'
+      FROM unnest($1::text[], $2::float8[]) AS v(event_id, lease_ms)
+     ORDER BY v.event_id
+    ON CONFLICT (event_id) DO UPDATE
+      SET state = 'processing',
+          token = EXCLUDED.token,
+          lease_expires_at = EXCLUDED.lease_expires_at,
+          retain_until = EXCLUDED.retain_until
+      WHERE e.state = 'released'
+         OR (e.state = 'processing' AND e.lease_expires_at <= clock_timestamp())
+         OR e.retain_until <= clock_timestamp()
+    RETURNING e.event_id, token::float8 AS token, ${epochMs("lease_expires_at")} AS lease_expires_at`;
+  const stateBatchSql = `
+    SELECT event_id, state, ${epochMs("lease_expires_at")} AS lease_expires_at
+      FROM ${table} WHERE event_id = ANY($1::text[])`;
+  const claimOne = async ({
+    eventId,
+    leaseMs,
+  }: {
+    eventId: string;
+    leaseMs: number;
+  }): Promise<CallbackClaim> => {
+    // A row can disappear between the two statements (pruned); then claim again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const claimed = await client.query<{ token: number; lease_expires_at: number }>(claimSql, [
+        eventId,
+        leaseMs,
+        options.retentionMs,
+      ]);
+      const won = claimed.rows[0];
+      if (won)
+        return {
+          outcome: "claimed",
+          token: Number(won.token),
+          leaseExpiresAt: Number(won.lease_expires_at),
+        };
+      const current = await client.query<{ state: string; lease_expires_at: number }>(stateSql, [
+        eventId,
+      ]);
+      const row = current.rows[0];
+      if (!row) continue;
+      return stateClaim(row);
+    }
+    throw new Error(`claim of callback event ${JSON.stringify(eventId)} kept racing with pruning`);
+  };
+  const claim = groupCommit<{ eventId: string; leaseMs: number }, CallbackClaim>(async (items) => {
+    if (items.length === 1) return settleEach(items, claimOne);
+    // A repeat of an event id within the batch claims alone afterwards, as
+    // it would have after the first unbatched (one row cannot be inserted
+    // twice by one statement).
+    const seen = new Set<string>();
+    const first = items.map((item) => !seen.has(item.eventId) && Boolean(seen.add(item.eventId)));
+    const batch = items.filter((_, i) => first[i]);
+    const ids = batch.map((item) => item.eventId);
+    const { rows: won } = await client.query<{
+      event_id: string;
+      token: number;
+      lease_expires_at: number;
+    }>(claimBatchSql, [ids, batch.map((item) => item.leaseMs), options.retentionMs]);
+    const claimed = new Map(won.map((row) => [row.event_id, row]));
+    const lost = ids.filter((id) => !claimed.has(id));
+    const { rows: current } =
+      lost.length === 0
+        ? { rows: [] }
+        : await client.query<{ event_id: string; state: string; lease_expires_at: number }>(
+            stateBatchSql,
+            [lost],
+          );
+    const states = new Map(current.map((row) => [row.event_id, row]));
+    const outcomes: CallbackClaim[] = [];
+    for (const item of batch) {
+      const row = claimed.get(item.eventId);
+      const state = states.get(item.eventId);
+      outcomes.push(
+        row
+          ? {
+              outcome: "claimed",
+              token: Number(row.token),
+              leaseExpiresAt: Number(row.lease_expires_at),
+            }
+          : state
+            ? stateClaim(state)
+            : await claimOne(item), // pruned between the statements: claim alone
+      );
+    }
+    const byId = new Map(batch.map((item, i) => [item.eventId, outcomes[i] as CallbackClaim]));
+    return settleEach(
+      items.map((item, i) => ({ item, i })),
+      async ({ item, i }) =>
+        first[i] ? (byId.get(item.eventId) as CallbackClaim) : claimOne(item),
+    );
+  });
   const pruneSql = `
     DELETE FROM ${table} WHERE event_id IN (
       SELECT event_id FROM ${table} WHERE retain_until <= clock_timestamp() LIMIT $1)`;
 
   return {
-    async claim(eventId, leaseMs): Promise<CallbackClaim> {
-      // A row can disappear between the two statements (pruned); then claim again.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const claimed = await client.query<{ token: number; lease_expires_at: number }>(claimSql, [
-          eventId,
-          leaseMs,
-          options.retentionMs,
-        ]);
-        const won = claimed.rows[0];
-        if (won)
-          return {
-            outcome: "claimed",
-            token: Number(won.token),
-            leaseExpiresAt: Number(won.lease_expires_at),
-          };
-        const current = await client.query<{ state: string; lease_expires_at: number }>(stateSql, [
-          eventId,
-        ]);
-        const row = current.rows[0];
-        if (!row) continue;
-        if (row.state === "done") return { outcome: "done" };
-        return { outcome: "processing", leaseExpiresAt: Number(row.lease_expires_at) };
-      }
-      throw new Error(
-        `claim of callback event ${JSON.stringify(eventId)} kept racing with pruning`,
-      );
-    },
+    claim: (eventId, leaseMs) => claim({ eventId, leaseMs }),
     complete: (eventId, token) => complete({ eventId, token }),
     async release(eventId, token) {
       const { rows } = await client.query(releaseSql, [eventId, token]);
