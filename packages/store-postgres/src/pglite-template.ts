@@ -1,0 +1,78 @@
+// A new PGlite database runs initdb in WebAssembly: seconds of one core
+// (measured 5 s idle, 14 s on a loaded 2-core machine), most of a short
+// batch's whole run. Loading the dump of a freshly initialised database
+// costs about a tenth of that. So the first new database on a machine is
+// made by initdb and its pristine dump (before any migration) kept in a
+// cache; every later new database, on disk or in memory, starts from it.
+// The dump is keyed by PGlite's version: its files follow its PostgreSQL.
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+
+/** Where the template dump lives unless `pgliteTemplate` says otherwise. */
+export function defaultTemplatePath(): string {
+  const require = createRequire(import.meta.url);
+  const { version } = require("@electric-sql/pglite/package.json") as { version: string };
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cache, "wfr", `pglite-${version}-template.tar`);
+}
+
+/** Whether `dir` already holds a database (PostgreSQL writes PG_VERSION at initdb). */
+function holdsDatabase(dir: string): boolean {
+  try {
+    return statSync(join(dir, "PG_VERSION")).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens PGlite at `target` ("memory" for a throwaway one). A new database
+ * starts from the template at `templatePath` when there is one (and makes
+ * it when there is not); `false` always runs initdb.
+ */
+export async function openPglite(target: string, templatePath: string | false): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const dataDir = target === "memory" ? undefined : target;
+  if (dataDir !== undefined) {
+    // PGlite makes the data folder but not its parents (".wfr/pglite").
+    mkdirSync(dataDir, { recursive: true });
+    if (holdsDatabase(dataDir)) return PGlite.create(dataDir);
+  }
+  if (templatePath !== false) {
+    let template: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      template = new Uint8Array(readFileSync(templatePath));
+    } catch {
+      // no template yet: made below
+    }
+    if (template !== undefined) {
+      try {
+        return await PGlite.create(dataDir, { loadDataDir: new Blob([template]) });
+      } catch {
+        // An unreadable template (cut short, another version's): start again from initdb.
+        rmSync(templatePath, { force: true });
+        if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+        if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+      }
+    }
+  }
+  const db = await PGlite.create(dataDir);
+  if (templatePath !== false) await keepTemplate(db, templatePath);
+  return db;
+}
+
+async function keepTemplate(db: PGlite, templatePath: string): Promise<void> {
+  try {
+    const dump = new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer());
+    mkdirSync(dirname(templatePath), { recursive: true });
+    // Written aside and renamed: a reader never sees half a template.
+    const partial = `${templatePath}.${process.pid}.partial`;
+    writeFileSync(partial, dump);
+    renameSync(partial, templatePath);
+  } catch {
+    // A cache that cannot be written only costs the next database its initdb.
+  }
+}
