@@ -13,10 +13,27 @@ import type { PGlite } from "@electric-sql/pglite";
 
 /** Where the template dump lives unless `pgliteTemplate` says otherwise. */
 export function defaultTemplatePath(): string {
-  const require = createRequire(import.meta.url);
-  const { version } = require("@electric-sql/pglite/package.json") as { version: string };
   const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(cache, "wfr", `pglite-${version}-template.tar`);
+  return join(cache, "wfr", `pglite-${pgliteVersion()}-template.tar`);
+}
+
+/** PGlite's version, from its package.json (which its `exports` do not list). */
+function pgliteVersion(): string {
+  let dir = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
+  for (;;) {
+    try {
+      const found = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (found.name === "@electric-sql/pglite" && found.version) return found.version;
+    } catch {
+      // not here: look one folder up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return "unknown";
+    dir = parent;
+  }
 }
 
 /** Whether `dir` already holds a database (PostgreSQL writes PG_VERSION at initdb). */

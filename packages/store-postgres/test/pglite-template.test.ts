@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPglite } from "../src/pglite-template.js";
+import { defaultTemplatePath, openPglite } from "../src/pglite-template.js";
 
 const dir = mkdtempSync(join(tmpdir(), "wfr-pglite-template-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +18,19 @@ async function tables(db: PGlite): Promise<string[]> {
 }
 
 describe("openPglite", () => {
+  it("keeps the template in the user's cache, keyed by PGlite's version", () => {
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = "/tmp/wfr-cache-home";
+    try {
+      expect(defaultTemplatePath()).toMatch(
+        /^\/tmp\/wfr-cache-home\/wfr\/pglite-\d+\.\d+\.\d+-template\.tar$/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
+  });
+
   it("keeps the first new database's pristine dump, and starts the next new ones from it", async () => {
     const template = join(dir, "cache", "template.tar");
     const first = await openPglite(join(dir, "first"), template);
