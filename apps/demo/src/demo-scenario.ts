@@ -1,6 +1,6 @@
 // The emulator set-up the demo runs against: a key for production and the
 // invoice-intake scenario with two human checkpoints, so the demo shows the
-// multi-checkpoint loop (spec, States rule 4: a new checkpoint_id is a new wait).
+// multi-checkpoint loop (docs/service-rules.md#human-checkpoints: a new checkpoint_id is a new wait).
 export const ENVIRONMENT = "production";
 export const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
 

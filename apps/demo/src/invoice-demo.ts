@@ -35,7 +35,7 @@ export async function runInvoiceDemo({ baseUrl, apiKey, log }: InvoiceDemoOption
   );
 
   // Wait -> answer while a checkpoint is unanswered; a new checkpoint_id is a
-  // new wait; stop when the run is terminal (spec, States rule 4).
+  // new wait; stop when the run is terminal (docs/service-rules.md#human-checkpoints).
   // #region checkpoint-loop
   const answered: string[] = [];
   for (;;) {

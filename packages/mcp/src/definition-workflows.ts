@@ -1,5 +1,5 @@
 // The workflows of one environment's downloaded definition
-// (shared/design/definition-format.md), as the tools describe them.
+// (docs/definition-format.md), as the tools describe them.
 
 import {
   child,

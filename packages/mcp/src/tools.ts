@@ -1,4 +1,4 @@
-// The agent tools (spec: the MCP server "lets coding agents start authoring
+// The agent tools (docs/service-rules.md#agent-endpoint: the MCP server "lets coding agents start authoring
 // sessions, save workflows, launch and watch runs, and see why a run needs a
 // human (the decision stays with a person)"). No tool answers a checkpoint or
 // cancels a run. Names are short snake_case (clients reject dots and names

@@ -3,7 +3,7 @@
 // definition's answers) is a Record over exactly the codes it must decide about.
 import { memberOf, named } from "./named.js";
 
-/** The spec's "Errors" table, in its order. */
+/** The service's error codes (docs/service-rules.md#errors), in its order. */
 export const SPEC_ERROR_CODES = [
   "INVALID_INPUTS",
   "INVALID_METADATA",
@@ -193,7 +193,7 @@ export const isApiErrorCode = memberOf(API_ERROR_CODES);
 export const isClientErrorCode = memberOf(CLIENT_ERROR_CODES);
 export const isLocalErrorCode = memberOf(LOCAL_ERROR_CODES);
 
-/** Per-field reason codes of INVALID_INPUTS `details` (spec "Errors"). */
+/** Per-field reason codes of INVALID_INPUTS `details` (docs/service-rules.md#errors). */
 export const INPUT_REASONS = ["INVALID_TYPE", "REQUIRED", "UNKNOWN_INPUT"] as const;
 export type InputReason = (typeof INPUT_REASONS)[number];
 export const INPUT_REASON = named(INPUT_REASONS);

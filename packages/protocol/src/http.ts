@@ -1,6 +1,6 @@
-// Scopes, limits, header names and definition file names: spec "Authentication", "Limits",
-// "Endpoints" and "Versioning".
-/** Spec "Authentication" 2. */
+// Scopes, limits, header names and definition file names: docs/service-rules.md#authentication,
+// docs/service-rules.md#limits, docs/service-rules.md#endpoints.
+/** docs/service-rules.md#authentication */
 export const SCOPES = ["workflows:run", "runs:read"] as const;
 export type Scope = (typeof SCOPES)[number];
 export const SCOPE = { run: "workflows:run", read: "runs:read" } as const satisfies Record<
@@ -10,7 +10,7 @@ export const SCOPE = { run: "workflows:run", read: "runs:read" } as const satisf
 
 const MIB = 1024 * 1024;
 
-/** Spec "Limits" (and "Events", "Callbacks" for the delivery rules). */
+/** docs/service-rules.md#limits (and #events, #callbacks for the delivery rules). */
 export const LIMITS = {
   /** One attachment after base64 decoding: 25 MiB. */
   attachmentBytes: 25 * MIB,

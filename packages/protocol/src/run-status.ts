@@ -1,5 +1,5 @@
-// Run statuses (definition-format.md, "Statuses this project names"; spec "States and
-// transitions"). Clients treat any other string as a status they do not know: not terminal
+// Run statuses (docs/definition-format.md#statuses-this-project-names,
+// docs/service-rules.md#statuses). Clients treat any other string as a status they do not know: not terminal
 // until the result endpoint answers 200.
 import { memberOf, named } from "./named.js";
 

@@ -1,5 +1,5 @@
-// Spec, Callbacks delivery rule 3: "Duplicates are possible; receivers store
-// event_id before non-repeatable downstream actions". Each operation is one
+// docs/service-rules.md#callbacks: duplicates happen, so a receiver stores
+// event_id before any action that must not repeat. Each operation is one
 // statement on the primary key, so its cost does not grow with the table.
 // Claims and completions are group-committed: concurrent ones go in one
 // statement (one round trip), with the same per-event outcome as one each.

@@ -50,8 +50,8 @@ export interface OpenStoresOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-// The service retries a delivery up to three times within minutes (spec,
-// Callbacks); a week covers that and any redelivery a person triggers.
+// The service retries a delivery up to three times within minutes
+// (docs/service-rules.md#callbacks); a week covers that and any redelivery a person triggers.
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Opens the stores on PostgreSQL or PGlite and applies the schema's migrations. */

@@ -37,8 +37,8 @@ export interface RedisStores {
   close(): Promise<void>;
 }
 
-// The service retries a delivery up to three times within minutes (spec,
-// Callbacks); a week covers that and any redelivery a person triggers.
+// The service retries a delivery up to three times within minutes
+// (docs/service-rules.md#callbacks); a week covers that and any redelivery a person triggers.
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 type Scripted = Redis & {
