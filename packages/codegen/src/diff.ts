@@ -1,6 +1,7 @@
 // The breaking-change diff: a pure function over two normalized models. This
 // file pairs workflows and fields and walks into nested schemas; what counts
 // as a change, its code and its severity are the rules in diff-rules/.
+import { sameJson } from "@wfr/definition-reader";
 
 import {
   type DiffChangeKind,
@@ -20,7 +21,6 @@ import {
   WORKFLOW_RULES,
 } from "./diff-rules/index.js";
 import { kindLabel } from "./field-kinds.js";
-import { sameJson } from "./json-equal.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "./model.js";
 
 export type { DiffChangeKind, DiffSeverity } from "./diff-rules/index.js";

@@ -13,16 +13,17 @@ import {
   isNullOnlySchema,
   isRecord,
   type Located,
+  mergeAllOf,
   parseDocument,
   RefResolver,
+  type SchemaPart,
+  sameJson,
   splitNullType,
   standInTarget,
   UNSUPPORTED_KEYWORDS,
 } from "@wfr/definition-reader";
 import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import { assignIdentifiers, IdentifierError } from "./identifiers.js";
-import { sameJson } from "./json-equal.js";
-import { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
 import type { EnumValue, EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
 
 export { DefinitionError } from "./definition-error.js";

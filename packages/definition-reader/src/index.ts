@@ -2,6 +2,7 @@
 // and the CLI share when they read a definition.
 export { DefinitionError } from "./definition-error.js";
 export { type InlineOptions, inlineRefs } from "./inline-refs.js";
+export { sameJson } from "./json-equal.js";
 export {
   escapePointerToken,
   formatJsonPointer,
@@ -10,6 +11,7 @@ export {
   parseJsonPointer,
   resolveJsonPointer,
 } from "./json-pointer.js";
+export { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
 export { isNullOnlySchema, nullableAsJsonSchema, splitNullType } from "./nullable.js";
 export { parseDocument } from "./parse-document.js";
 export {

@@ -1,8 +1,8 @@
 // Rules over one field on both sides: its kind, required and default, nullability, format, enum
 // values, description, closed objects, and the alternatives of unions.
+import { sameJson } from "@wfr/definition-reader";
 
 import { kindLabel } from "../field-kinds.js";
-import { sameJson } from "../json-equal.js";
 import type { FieldKind, FieldModel } from "../model.js";
 import { describeField } from "./describe-field.js";
 import { callerMustSend } from "./presence-rules.js";

@@ -2,16 +2,12 @@
 // it the emitters and the diff) never sees it: every branch must hold, so
 // properties and `required` add up and each bound keeps its strictest value.
 // A property, item or value schema is not copied: the merged schema holds a
-// stand-in for it (`standIn` in @wfr/definition-reader), so it is still read from its own file
+// stand-in for it (`standIn`, ref-resolver.ts), so it is still read from its own file
 // and errors name its own pointer.
 
-import {
-  escapePointerToken as escapePointer,
-  isRecord,
-  type Located,
-  standIn,
-} from "@wfr/definition-reader";
 import { sameJson } from "./json-equal.js";
+import { escapePointerToken as escapePointer } from "./json-pointer.js";
+import { isRecord, type Located, standIn } from "./ref-resolver.js";
 
 /** One schema taking part in a merge: the outer schema (without `allOf`), or a normalized branch. */
 export interface SchemaPart {
