@@ -87,10 +87,15 @@ describe("launch ergonomics types", () => {
     expectTypeOf(
       (await wfr.answerHumanInput("run_1", { checkpointId: "cp", response: 1 }))._requestId,
     ).toEqualTypeOf<string | undefined>();
-    const recording = await wfr.withResponse.downloadRecording("run_1", { maxAttempts: 1 });
+    const recording = await wfr.downloadRecording("run_1", { maxAttempts: 1 }).withResponse();
     expectTypeOf(recording.response).toEqualTypeOf<Response>();
     expectTypeOf(recording.data.stream).toEqualTypeOf<ReadableStream<Uint8Array>>();
     expectTypeOf(recording.requestId).toEqualTypeOf<string | undefined>();
+    const result = await wfr.getResult(invoiceIntake, "run_1").withResponse();
+    expectTypeOf(result.data).toEqualTypeOf<WithRequestId<RunResult<InvoiceOutputs>>>();
+    // The deprecated parallel methods keep their types.
+    const old = await wfr.withResponse.getRun("run_1");
+    expectTypeOf(old.response).toEqualTypeOf<Response>();
   });
 });
 
