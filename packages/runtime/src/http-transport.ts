@@ -89,25 +89,33 @@ export class AttemptLimit {
   #timedOut = false;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #stopped: Promise<never>;
-  readonly #onAbort: () => void;
+  readonly #callerSignal: AbortSignal | undefined;
+  #onCallerAbort: (() => void) | undefined;
 
   constructor(ms: number, callerSignal: AbortSignal | undefined) {
+    // One controller, one timer and one promise per attempt: the common case
+    // (no caller signal) adds no event listener of its own.
     const controller = new AbortController();
+    this.#callerSignal = callerSignal;
     this.signal = callerSignal
       ? AbortSignal.any([callerSignal, controller.signal])
       : controller.signal;
-    let reject: (reason: unknown) => void = () => undefined;
-    this.#stopped = new Promise<never>((_, no) => {
-      reject = no;
+    let stop: (reason: unknown) => void = () => undefined;
+    this.#stopped = new Promise<never>((_, reject) => {
+      stop = reject;
     });
     // Rejections nobody races are expected (the attempt finished first).
     this.#stopped.catch(() => undefined);
-    this.#onAbort = () => reject(this.signal.reason);
-    if (this.signal.aborted) this.#onAbort();
-    else this.signal.addEventListener("abort", this.#onAbort, { once: true });
+    if (callerSignal) {
+      this.#onCallerAbort = () => stop(callerSignal.reason);
+      if (callerSignal.aborted) this.#onCallerAbort();
+      else callerSignal.addEventListener("abort", this.#onCallerAbort, { once: true });
+    }
     this.#timer = setTimeout(() => {
       this.#timedOut = true;
-      controller.abort(new AttemptTimeout(`no complete response within ${ms} ms`));
+      const reason = new AttemptTimeout(`no complete response within ${ms} ms`);
+      controller.abort(reason);
+      stop(reason);
     }, ms);
   }
 
@@ -121,7 +129,7 @@ export class AttemptLimit {
 
   clear(): void {
     clearTimeout(this.#timer);
-    this.signal.removeEventListener("abort", this.#onAbort);
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
   }
 }
 

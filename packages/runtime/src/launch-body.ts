@@ -144,6 +144,13 @@ export function characterCount(text: string): number {
   return count;
 }
 
+let marker: string | undefined;
+/** Random once per process: a caller cannot guess it, and no launch pays for a new one. */
+function placeholderMarker(): string {
+  marker ??= `wfr-base64-${crypto.randomUUID()}`;
+  return marker;
+}
+
 /**
  * Builds the launch body once, as the bytes that go on the wire. Limits are
  * enforced before any file is read or encoded; each file's base64 is written
@@ -166,7 +173,7 @@ export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Arra
     return bytes;
   }
   // A marker no caller string can produce by chance stands where each base64 goes.
-  const marker = `wfr-base64-${crypto.randomUUID()}`;
+  const marker = placeholderMarker();
   skeleton.input_context = {
     attachments: attachments.map(({ id, file }, index) => ({
       id,
