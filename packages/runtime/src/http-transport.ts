@@ -17,9 +17,9 @@ export interface RequestOptions {
 
 export type { RetryOptions } from "./retry-rules.js";
 
-const STREAM_CHUNK_BYTES = 1024 * 1024;
+const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Bodies from this size go out as a stream of views (when the platform streams request bodies). */
-export const STREAM_BODY_BYTES = 4 * STREAM_CHUNK_BYTES;
+export const STREAM_BODY_BYTES = 4 * 1024 * 1024;
 
 let requestStreams: boolean | undefined;
 

@@ -2,7 +2,7 @@
 // checked arithmetically before any encoding, then the body built once as
 // bytes (base64 written straight into it) and resent as is on every retry.
 import { CODE } from "@wfr/protocol";
-import { base64EncodedLength, writeBase64Into } from "./base64.js";
+import { base64EncodedLength, writeBase64IntoSliced } from "./base64.js";
 import { AttachmentTooLargeError, BodyTooLargeError } from "./errors.js";
 import { type FileData, type FileInput, isFileInput } from "./file-input.js";
 import type { LaunchBody } from "./wire-types.js";
@@ -155,7 +155,8 @@ function placeholderMarker(): string {
  * Builds the launch body once, as the bytes that go on the wire. Limits are
  * enforced before any file is read or encoded; each file's base64 is written
  * chunk by chunk into one preallocated buffer, so the peak is about the
- * encoded body plus one chunk (not the body as a string, then as bytes).
+ * encoded body plus one chunk (not the body as a string, then as bytes), in
+ * slices that yield to the event loop (no long stall of the caller's loop).
  */
 export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Array<ArrayBuffer>> {
   const { inputs, attachments } = extractAttachments(parts.inputs);
@@ -204,7 +205,8 @@ export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Arra
     body.set(bytes, offset);
     offset += bytes.byteLength;
     const attachment = attachments[index];
-    if (attachment) offset = writeBase64Into(await readBytes(attachment.file.data), body, offset);
+    if (attachment)
+      offset = await writeBase64IntoSliced(await readBytes(attachment.file.data), body, offset);
   }
   return body;
 }

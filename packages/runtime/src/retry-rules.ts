@@ -32,7 +32,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
 /**
  * Statuses worth another attempt: 408, 429 and the transient 5xx. 409 is
  * never among them: every 409 of this API is final (IDEMPOTENCY_CONFLICT,
- * HUMAN_WAIT_CONFLICT, NOT_WAITING_FOR_HUMAN; docs/service-rules.md#error-codes).
+ * HUMAN_WAIT_CONFLICT, NOT_WAITING_FOR_HUMAN; docs/service-rules.md#retries).
  */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
