@@ -289,6 +289,7 @@ export function createPipeline(settings: PipelineSettings): Send {
           await wait(next.delayMs);
           continue;
         }
+        span?.setAttributes({ [ATTR.attempts]: attempt });
         const reason = error instanceof Error ? error.message : String(error);
         throw failure(
           limit.timedOut ? RequestTimeoutError : NetworkError,
