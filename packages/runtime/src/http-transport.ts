@@ -24,24 +24,22 @@ export const STREAM_BODY_BYTES = 4 * 1024 * 1024;
 let requestStreams: boolean | undefined;
 
 /**
- * Whether fetch sends a ReadableStream request body (`duplex: "half"`). The
- * standard detection: a platform that knows `duplex` reads the option, and
- * one that streams does not turn the stream into text (which would add a
- * text/plain Content-Type). Checked once, on the first large body.
+ * Whether fetch sends a ReadableStream request body. A platform without
+ * request streams turns the stream into text, which adds a text/plain
+ * Content-Type to the Request; one that streams leaves it. Platforms that
+ * need `duplex: "half"` (Node) read the option; Deno, Bun and workerd stream
+ * without reading it, so the header is the test, not the read. Checked once,
+ * on the first large body.
  */
 export function requestStreamsSupported(): boolean {
   if (requestStreams !== undefined) return requestStreams;
   try {
-    let duplexRead = false;
     const probe = new Request("http://localhost/", {
       method: "POST",
       body: new ReadableStream(),
-      get duplex() {
-        duplexRead = true;
-        return "half";
-      },
+      duplex: "half",
     } as RequestInit);
-    requestStreams = duplexRead && !probe.headers.has("content-type");
+    requestStreams = !probe.headers.has("content-type");
   } catch {
     requestStreams = false;
   }
@@ -58,9 +56,10 @@ export function requestStreamsSupported(): boolean {
 export function bodyInit(
   body: Uint8Array<ArrayBuffer> | undefined,
   headers: Record<string, string>,
+  streams: () => boolean = requestStreamsSupported,
 ): Pick<RequestInit, "body"> {
   if (!body) return {};
-  if (body.byteLength < STREAM_BODY_BYTES || !requestStreamsSupported()) return { body };
+  if (body.byteLength < STREAM_BODY_BYTES || !streams()) return { body };
   headers["content-length"] = String(body.byteLength);
   let offset = 0;
   const stream = new ReadableStream<Uint8Array>({
