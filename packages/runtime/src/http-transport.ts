@@ -47,18 +47,46 @@ export function requestStreamsSupported(): boolean {
 }
 
 /**
- * The body part of one attempt's RequestInit. Large bodies go as a stream of
- * views over the same bytes: fetch copies a Uint8Array body whole (per the
- * Fetch spec), which for a 36 MiB launch is one more copy at the peak.
- * Content-Length is set so the server still sees the size up front. Where
- * request streams are missing, the bytes go as they are (one copy more).
+ * A request body rendered per attempt as a stream (encoding as it is read),
+ * or once as bytes where the platform has no request streams.
+ */
+export interface StreamableBody {
+  readonly byteLength: number;
+  /** A fresh stream of the whole body: one per attempt. */
+  stream(): ReadableStream<Uint8Array>;
+  /** The whole body as one buffer (the fallback). */
+  bytes(): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+export type RequestBody = Uint8Array<ArrayBuffer> | StreamableBody;
+
+/** The body as it will go out on every attempt: a streamable body only where streams work. */
+export async function sendableBody(
+  body: RequestBody | undefined,
+  streams: () => boolean = requestStreamsSupported,
+): Promise<RequestBody | undefined> {
+  if (!body || body instanceof Uint8Array) return body;
+  if (body.byteLength >= STREAM_BODY_BYTES && streams()) return body;
+  return body.bytes();
+}
+
+/**
+ * The body part of one attempt's RequestInit. Large bodies go as a stream:
+ * a streamable body's own, or views over the same bytes (fetch copies a
+ * Uint8Array body whole, per the Fetch spec, which for a 36 MiB launch is one
+ * more copy at the peak). Content-Length is set so the server still sees the
+ * size up front. Where request streams are missing, the bytes go as they are.
  */
 export function bodyInit(
-  body: Uint8Array<ArrayBuffer> | undefined,
+  body: RequestBody | undefined,
   headers: Record<string, string>,
   streams: () => boolean = requestStreamsSupported,
 ): Pick<RequestInit, "body"> {
   if (!body) return {};
+  if (!(body instanceof Uint8Array)) {
+    headers["content-length"] = String(body.byteLength);
+    return { body: body.stream(), duplex: "half" } as RequestInit;
+  }
   if (body.byteLength < STREAM_BODY_BYTES || !streams()) return { body };
   headers["content-length"] = String(body.byteLength);
   let offset = 0;

@@ -8,7 +8,14 @@ import {
   InvalidOptionError,
   WorkflowNotEnabledError,
 } from "./errors.js";
-import { buildLaunchBody, characterCount, keyFitsHeader } from "./launch-body.js";
+import { type RequestBody, STREAM_BODY_BYTES } from "./http-transport.js";
+import {
+  characterCount,
+  keyFitsHeader,
+  launchBodyBytes,
+  launchBodyStream,
+  planLaunchBody,
+} from "./launch-body.js";
 import type { LaunchIntentOptions } from "./launch-with-journal.js";
 import { checkPublicCallbackUrl } from "./url-checks.js";
 import type { RunEnvelope } from "./wire-types.js";
@@ -74,7 +81,7 @@ export async function prepareLaunch(
   workflow: AnyWorkflowDefinition | string,
   launchOptions: RuntimeLaunchOptions,
   idempotencyKey: string,
-): Promise<{ workflowId: string; body: Uint8Array<ArrayBuffer> }> {
+): Promise<{ workflowId: string; body: RequestBody }> {
   const definition = typeof workflow === "string" ? undefined : workflow;
   const workflowId = definition ? definition.id : (workflow as string);
   if (definition && definition.state !== "enabled") {
@@ -144,12 +151,20 @@ export async function prepareLaunch(
       message: `This environment allows model ${definition.models.map((m) => JSON.stringify(m)).join(", ")} for workflow ${workflowId}, not ${JSON.stringify(launchOptions.model)}`,
     });
   }
-  const body = await buildLaunchBody({
+  const plan = await planLaunchBody({
     inputs: launchOptions.inputs as Record<string, unknown>,
     metadata: launchOptions.metadata,
     callbackUrl: launchOptions.callbackUrl,
     model: launchOptions.model,
     idempotencyKey: keyFitsHeader(idempotencyKey) ? undefined : idempotencyKey,
   });
+  // A large body is encoded as it is sent (no buffer of the whole body, no long
+  // synchronous step); a small one is built once and resent as the same bytes.
+  if (plan.byteLength < STREAM_BODY_BYTES) return { workflowId, body: await launchBodyBytes(plan) };
+  const body = {
+    byteLength: plan.byteLength,
+    stream: () => launchBodyStream(plan),
+    bytes: () => launchBodyBytes(plan),
+  };
   return { workflowId, body };
 }

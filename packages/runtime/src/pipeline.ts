@@ -14,7 +14,13 @@ import {
   RequestTimeoutError,
   WorkflowRunApiError,
 } from "./errors.js";
-import { AttemptLimit, bodyInit, type RequestOptions } from "./http-transport.js";
+import {
+  AttemptLimit,
+  bodyInit,
+  type RequestBody,
+  type RequestOptions,
+  sendableBody,
+} from "./http-transport.js";
 import type { Log } from "./logger.js";
 import { redact } from "./redact.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
@@ -49,8 +55,8 @@ export interface Endpoint<T> {
   readonly accept: readonly number[];
   /** Shapes the parsed JSON (undefined for an empty or streamed body) into the method's data. */
   readonly parse: (body: unknown, response: Response) => T;
-  /** JSON request bytes, sent as they are on every attempt. */
-  readonly body?: Uint8Array<ArrayBuffer> | undefined;
+  /** JSON request bytes, sent as they are on every attempt (or a large launch body, streamed). */
+  readonly body?: RequestBody | undefined;
   /** The launch's key: on every error and, when `keyInHeader`, in the Idempotency-Key header. */
   readonly idempotencyKey?: string | undefined;
   readonly keyInHeader?: boolean | undefined;
@@ -185,6 +191,7 @@ export function createPipeline(settings: PipelineSettings): Send {
       (options.maxRetries !== undefined ? options.maxRetries + 1 : settings.retry.maxAttempts);
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     const deadline = clock.now() + settings.retry.totalTimeoutMs;
+    const body = await sendableBody(endpoint.body);
     const failure = (
       ErrorType: typeof NetworkError,
       code: string,
@@ -221,7 +228,7 @@ export function createPipeline(settings: PipelineSettings): Send {
           settings.fetch(url, {
             method,
             headers,
-            ...bodyInit(endpoint.body, headers),
+            ...bodyInit(body, headers),
             signal: limit.signal,
           }),
         );

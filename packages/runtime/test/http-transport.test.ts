@@ -6,6 +6,8 @@ import {
   bodyInit,
   requestStreamsSupported,
   STREAM_BODY_BYTES,
+  type StreamableBody,
+  sendableBody,
 } from "../src/http-transport.js";
 
 describe("bodyInit", () => {
@@ -41,6 +43,30 @@ describe("bodyInit", () => {
 
   it("Node streams request bodies (the four-runtime test covers Bun, Deno and workerd)", () => {
     expect(requestStreamsSupported()).toBe(true);
+  });
+});
+
+describe("sendableBody", () => {
+  const bytes = new Uint8Array([1, 2, 3]);
+  const streamable = (byteLength: number): StreamableBody => ({
+    byteLength,
+    stream: () => new ReadableStream({ start: (c) => c.close() }),
+    bytes: async () => bytes,
+  });
+
+  it("a large streamable body stays a stream where the platform streams, with its length announced", async () => {
+    const body = streamable(STREAM_BODY_BYTES);
+    expect(await sendableBody(body, () => true)).toBe(body);
+    const headers: Record<string, string> = {};
+    const init = bodyInit(body, headers) as RequestInit & { duplex?: string };
+    expect(init.body).toBeInstanceOf(ReadableStream);
+    expect(init.duplex).toBe("half");
+    expect(headers["content-length"]).toBe(String(STREAM_BODY_BYTES));
+  });
+
+  it("falls back to its bytes where the platform does not stream, and for a small body", async () => {
+    expect(await sendableBody(streamable(STREAM_BODY_BYTES), () => false)).toBe(bytes);
+    expect(await sendableBody(streamable(10), () => true)).toBe(bytes);
   });
 });
 
