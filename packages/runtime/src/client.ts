@@ -6,10 +6,16 @@ import { ApiCall, type WithResponse } from "./api-call.js";
 import { type Clock, systemClock } from "./backoff.js";
 import { type ClientOptions, checkApiKey, resolveBaseUrl, USER_AGENT } from "./client-options.js";
 import {
-  InvalidOptionError,
-  RecordingProcessingError,
-  type WorkflowRunApiError,
-} from "./errors.js";
+  type BrowserAccessGrantOptions,
+  deprecatedWithResponse,
+  type GetResult,
+  type HumanInputAnswer,
+  path,
+  pollOptions,
+  resultArguments,
+  type WithResponseMethods,
+} from "./client-shapes.js";
+import { InvalidOptionError, type WorkflowRunApiError } from "./errors.js";
 import { downloadFileOutput, type FileOutputReference } from "./file-output.js";
 import type { RequestOptions } from "./http-transport.js";
 import { keyFitsHeader } from "./launch-body.js";
@@ -27,11 +33,12 @@ import {
   type DownloadRecordingOptions,
   type RecordingDownload,
   recordingEndpoint,
+  stillProcessing,
 } from "./recording.js";
 import { DEFAULT_RETRY } from "./retry-rules.js";
 import { attachRequestId, toRunEnvelope, type WithRequestId } from "./run-envelope.js";
-import { type RunResult, toRunResult } from "./run-result.js";
-import { ATTR, EVENT, type Tracing } from "./tracing.js";
+import { toRunResult } from "./run-result.js";
+import { type Tracing, tracedWait } from "./tracing.js";
 import { type WaitOptions, waitForRunWith } from "./wait-for-run.js";
 import { type RunChange, type WatchRunOptions, watchRunWith } from "./watch-run.js";
 import type {
@@ -42,16 +49,18 @@ import type {
   RunEnvelope,
   WireRunEnvelope,
 } from "./wire-types.js";
-import type {
-  AnyWorkflowDefinition,
-  LaunchableWorkflow,
-  OutputsOf,
-} from "./workflow-definition.js";
+import type { AnyWorkflowDefinition, LaunchableWorkflow } from "./workflow-definition.js";
 
 export type { WithResponse } from "./api-call.js";
 export { ApiCall } from "./api-call.js";
 export type { ClientOptions, EnvironmentInfo } from "./client-options.js";
 export { checkApiKey, isPlainObject, RUNTIME_VERSION } from "./client-options.js";
+export type {
+  BrowserAccessGrantOptions,
+  GetResult,
+  HumanInputAnswer,
+  WithResponseMethods,
+} from "./client-shapes.js";
 export type {
   LaunchedRun,
   LaunchOptions,
@@ -61,85 +70,6 @@ export { MAX_IDEMPOTENCY_KEY_LENGTH } from "./launch-request.js";
 export type { DownloadRecordingOptions, RecordingDownload } from "./recording.js";
 export { DEFAULT_RECORDING_ATTEMPTS } from "./recording.js";
 export type { WithRequestId };
-
-/** What `createBrowserAccessGrant` asks for. */
-export interface BrowserAccessGrantOptions {
-  /** 1 to 10 exact origins (`https://app.example.com`): no wildcard, no "null", no path. */
-  readonly origins: readonly string[];
-  /** 1 to 3,600; the service's default when absent (the emulator's: 600). */
-  readonly expiresInSeconds?: number;
-}
-
-export interface HumanInputAnswer {
-  /** The checkpoint being answered (human_action.checkpoint_id); always sent. */
-  readonly checkpointId: string;
-  readonly response: unknown;
-  /** @deprecated pass `{ signal }` as the third argument. */
-  readonly signal?: AbortSignal;
-}
-
-/** How `getResult` and `waitForResult` are called: with a generated workflow (typed outputs) or a plain run id. */
-export interface GetResult<Options> {
-  <W extends AnyWorkflowDefinition>(
-    workflow: W,
-    runId: string,
-    options?: Options,
-  ): ApiCall<RunResult<OutputsOf<W>>>;
-  (runId: string, options?: Options): ApiCall<RunResult<Record<string, unknown>>>;
-}
-
-/** The same calls, resolving to `{ data, response, requestId }`. */
-export interface WithResponseMethods {
-  launch<W extends LaunchableWorkflow | string>(
-    workflow: W,
-    launchOptions: W extends LaunchableWorkflow ? LaunchOptions<W> : UntypedLaunchOptions,
-  ): Promise<WithResponse<LaunchedRun>>;
-  getRun(runId: string, requestOptions?: RequestOptions): Promise<WithResponse<RunEnvelope>>;
-  getResult: {
-    <W extends AnyWorkflowDefinition>(
-      workflow: W,
-      runId: string,
-      requestOptions?: RequestOptions,
-    ): Promise<WithResponse<RunResult<OutputsOf<W>>>>;
-    (
-      runId: string,
-      requestOptions?: RequestOptions,
-    ): Promise<WithResponse<RunResult<Record<string, unknown>>>>;
-  };
-  getEvents(runId: string, requestOptions?: RequestOptions): Promise<WithResponse<EventSnapshot>>;
-  answerHumanInput(
-    runId: string,
-    answer: HumanInputAnswer,
-    requestOptions?: RequestOptions,
-  ): Promise<WithResponse<RunEnvelope>>;
-  downloadRecording(
-    runId: string,
-    downloadOptions?: DownloadRecordingOptions,
-  ): Promise<WithResponse<RecordingDownload>>;
-}
-
-/** `getResult`'s and `waitForResult`'s arguments, whichever overload was used. */
-function resultArguments<Options>(
-  first: AnyWorkflowDefinition | string,
-  second: string | Options | undefined,
-  third: Options | undefined,
-): { workflow: AnyWorkflowDefinition | undefined; runId: string; options: Options | undefined } {
-  return typeof first === "string"
-    ? { workflow: undefined, runId: first, options: second as Options | undefined }
-    : { workflow: first, runId: second as string, options: third };
-}
-
-const path = (template: string, id: string) => template.replace(/\{\w+\}/, encodeURIComponent(id));
-
-/** The per-request options a wait passes to each poll. */
-const pollOptions = (
-  waitOptions: WaitOptions | undefined,
-  signal?: AbortSignal,
-): RequestOptions => ({
-  signal: signal ?? waitOptions?.signal,
-  maxRetries: waitOptions?.maxRetries,
-  headers: waitOptions?.headers,
-});
 
 /**
  * A client of one environment of the Workflow Run API. Every method returns
@@ -189,21 +119,7 @@ export class WorkflowRunClient {
       if (name !== "constructor" && typeof method === "function")
         Object.defineProperty(this, name, { value: method.bind(this), writable: true });
     }
-    this.withResponse = {
-      launch: (workflow, launchOptions) => this.launch(workflow, launchOptions).withResponse(),
-      getRun: (runId, requestOptions) => this.getRun(runId, requestOptions).withResponse(),
-      getResult: ((first: AnyWorkflowDefinition | string, second?: unknown, third?: unknown) =>
-        (this.getResult as (...args: unknown[]) => ApiCall<unknown>)(
-          first,
-          second,
-          third,
-        ).withResponse()) as WithResponseMethods["getResult"],
-      getEvents: (runId, requestOptions) => this.getEvents(runId, requestOptions).withResponse(),
-      answerHumanInput: (runId, answer, requestOptions) =>
-        this.answerHumanInput(runId, answer, requestOptions).withResponse(),
-      downloadRecording: (runId, downloadOptions) =>
-        this.downloadRecording(runId, downloadOptions).withResponse(),
-    };
+    this.withResponse = deprecatedWithResponse(this);
   }
 
   /** A GET of one JSON resource. */
@@ -218,30 +134,6 @@ export class WorkflowRunClient {
       { method: "GET", route, path: path(route, id), accept, parse, runId: id },
       requestOptions,
     );
-  }
-
-  /** A span around `work` when tracing is on. */
-  #inSpan<T>(
-    name: string,
-    runId: string,
-    work: (poll: (status: string) => void) => Promise<T>,
-  ): Promise<T> {
-    const tracing = this.#tracing;
-    if (!tracing) return work(() => undefined);
-    return tracing.inSpan(name, "internal", { [ATTR.runId]: runId }, async (span) => {
-      let polls = 0;
-      try {
-        return await work((status) => {
-          polls += 1;
-          span.addEvent(EVENT.poll, { [ATTR.attempt]: polls, "wfr.run.status": status });
-        });
-      } catch (error) {
-        span.fail(error);
-        throw error;
-      } finally {
-        span.setAttributes({ [ATTR.attempts]: polls });
-      }
-    });
   }
 
   #call<T>(work: () => Promise<WithResponse<T>>, idempotencyKey?: string, signal?: AbortSignal) {
@@ -398,7 +290,7 @@ export class WorkflowRunClient {
   }
 
   #waitForRun(runId: string, waitOptions: WaitOptions): Promise<WithResponse<RunEnvelope>> {
-    return this.#inSpan("wfr waitForRun", runId, async (onPoll) => {
+    return tracedWait(this.#tracing, "wfr waitForRun", runId, async (onPoll) => {
       let last: WithResponse<RunEnvelope> | undefined;
       await waitForRunWith(
         {
@@ -457,7 +349,7 @@ export class WorkflowRunClient {
     const { workflow, runId, options } = resultArguments(first, second, third);
     return this.#call(
       () =>
-        this.#inSpan("wfr waitForResult", runId, async () => {
+        tracedWait(this.#tracing, "wfr waitForResult", runId, async () => {
           await this.#waitForRun(runId, options ?? {});
           const resultOptions = pollOptions(options);
           return workflow
@@ -622,18 +514,6 @@ export class WorkflowRunClient {
       ),
     ) as unknown as ApiCall<void>;
   }
-}
-
-/** A recording still processing when the budget ran out, as the class its callers catch. */
-function stillProcessing(error: WorkflowRunApiError): WorkflowRunApiError {
-  if (error.status !== 202 || error instanceof RecordingProcessingError) return error;
-  return new RecordingProcessingError({
-    status: 202,
-    code: CODE.RECORDING_PROCESSING,
-    message: error.message,
-    requestId: error.requestId,
-    retryAfterSeconds: error.retryAfterSeconds,
-  });
 }
 
 const encoder = new TextEncoder();

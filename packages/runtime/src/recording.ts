@@ -3,7 +3,11 @@
 // wait), not a loop of its own: every GET counts against the workspace's 10
 // recording attempts per hour (docs/service-rules.md#recordings).
 import { CODE } from "@wfr/protocol";
-import { RequestTimeoutError } from "./errors.js";
+import {
+  RecordingProcessingError,
+  RequestTimeoutError,
+  type WorkflowRunApiError,
+} from "./errors.js";
 import type { RequestOptions } from "./http-transport.js";
 import { withIdleTimeout } from "./http-transport.js";
 import type { Endpoint } from "./pipeline.js";
@@ -74,4 +78,16 @@ export function recordingEndpoint(
       };
     },
   };
+}
+
+/** A recording still processing when the budget ran out, as the class its callers catch. */
+export function stillProcessing(error: WorkflowRunApiError): WorkflowRunApiError {
+  if (error.status !== 202 || error instanceof RecordingProcessingError) return error;
+  return new RecordingProcessingError({
+    status: 202,
+    code: CODE.RECORDING_PROCESSING,
+    message: error.message,
+    requestId: error.requestId,
+    retryAfterSeconds: error.retryAfterSeconds,
+  });
 }

@@ -61,3 +61,31 @@ export const EVENT = {
   retryAfterWait: "wfr.retry_after_wait",
   poll: "wfr.poll",
 } as const;
+
+/**
+ * Runs a wait inside an internal span when tracing is on (plain `work` when
+ * not): each poll reported through `onPoll` is a `wfr.poll` event, and the
+ * count of polls the span's `wfr.attempts`.
+ */
+export function tracedWait<T>(
+  tracing: Tracing | undefined,
+  name: string,
+  runId: string,
+  work: (onPoll: (status: string) => void) => Promise<T>,
+): Promise<T> {
+  if (!tracing) return work(() => undefined);
+  return tracing.inSpan(name, "internal", { [ATTR.runId]: runId }, async (span) => {
+    let polls = 0;
+    try {
+      return await work((status) => {
+        polls += 1;
+        span.addEvent(EVENT.poll, { [ATTR.attempt]: polls, "wfr.run.status": status });
+      });
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    } finally {
+      span.setAttributes({ [ATTR.attempts]: polls });
+    }
+  });
+}
