@@ -500,13 +500,27 @@ describe("public API", () => {
       "buildLaunchBody",
       "serializeLaunchBody",
       "createRetryingFetch",
+      "createPipeline",
+      "toLibraryError",
+      "mayResend",
+      "shouldRetry",
+      "retryDelay",
+      "planLaunchBody",
+      "requestStreamsSupported",
       "checkApiKey",
       "isPlainObject",
       "redact",
     ]) {
       expect(runtime, internal).not.toHaveProperty(internal);
     }
-    for (const name of ["createClient", "file", "createCallbackHandler", "isTerminalStatus"]) {
+    for (const name of [
+      "createClient",
+      "file",
+      "createCallbackHandler",
+      "isTerminalStatus",
+      "WorkflowRunClient",
+      "ApiCall",
+    ]) {
       expect(typeof runtime[name], name).toBe("function");
     }
   });
