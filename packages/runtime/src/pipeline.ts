@@ -131,6 +131,9 @@ export function toLibraryError(
   });
 }
 
+/** The one status whose answer has no body by definition (DELETE of a grant). */
+const NO_CONTENT = 204;
+
 /** The request headers of every attempt of one call. */
 function buildHeaders(
   settings: PipelineSettings,
@@ -327,11 +330,14 @@ export function createPipeline(settings: PipelineSettings): Send {
     const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
     const body = text === undefined ? { json: true, value: undefined } : parseBody(text);
     if (endpoint.accept.includes(status)) {
-      if (!body.json) {
+      // An answer that should carry JSON and carries none (or not JSON) is refused here, by
+      // class, rather than failing later in a parser with a TypeError.
+      const empty = text !== undefined && body.value === undefined && status !== NO_CONTENT;
+      if (!body.json || empty) {
         throw new InvalidResponseError({
           status,
           code: CODE.INVALID_RESPONSE,
-          message: `${endpoint.method} ${basePath}${endpoint.path} answered HTTP ${status} with a body that is not JSON (content-type ${response.headers.get("content-type") ?? "none"}); a proxy may be in the way`,
+          message: `${endpoint.method} ${basePath}${endpoint.path} answered HTTP ${status} with ${empty ? "an empty body" : `a body that is not JSON (content-type ${response.headers.get("content-type") ?? "none"})`}; a proxy may be in the way`,
           idempotencyKey: endpoint.idempotencyKey,
           requestId,
           secrets,

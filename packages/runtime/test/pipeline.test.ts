@@ -1,7 +1,12 @@
 // The request pipeline (src/pipeline.ts) through the client, against the fault-injecting fake API:
 // one fetch per attempt, the retry rules applied, raw access on every call.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createClient, RateLimitError, WorkflowRunClient } from "../src/index.js";
+import {
+  createClient,
+  InvalidResponseError,
+  RateLimitError,
+  WorkflowRunClient,
+} from "../src/index.js";
 import { type FakeApi, startFakeApi } from "./support/fake-api-server.js";
 import { createVirtualClock, invoiceIntake } from "./support/fake-workflows.js";
 
@@ -105,5 +110,17 @@ describe("the request pipeline", () => {
     const { launch, getRun } = wfr;
     const run = await launch("wf_invoice", { inputs: inputs() });
     expect((await getRun(run.run_id)).run_id).toBe(run.run_id);
+  });
+
+  it("a 200 with an empty body where JSON belongs is an InvalidResponseError, not a TypeError", async () => {
+    const wfr = createClient({
+      baseUrl: fake.baseUrl,
+      apiKey: API_KEY,
+      clock: createVirtualClock(),
+    });
+    fake.script("GET", RUN, { status: 200, body: "" });
+    const error = await wfr.getRun("run_1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toContain("an empty body");
   });
 });
