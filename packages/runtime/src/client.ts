@@ -47,6 +47,7 @@ import type {
   EventSnapshot,
   ResultResponse,
   RunEnvelope,
+  WireRoute,
   WireRunEnvelope,
 } from "./wire-types.js";
 import type { AnyWorkflowDefinition, LaunchableWorkflow } from "./workflow-definition.js";
@@ -124,14 +125,22 @@ export class WorkflowRunClient {
 
   /** A GET of one JSON resource. */
   #get<T extends object>(
-    route: string,
+    route: WireRoute<"GET">,
     id: string,
     parse: (body: unknown, response: Response) => T,
     requestOptions: RequestOptions | undefined,
     accept: readonly number[] = [200],
   ): Promise<WithResponse<T>> {
     return this.#send(
-      { method: "GET", route, path: path(route, id), accept, parse, runId: id },
+      {
+        method: "GET",
+        route,
+        path: path(route, id),
+        accept,
+        parse,
+        // A grant's id is not a run's: only run routes name the run on the span.
+        runId: route.startsWith("/runs/") ? id : undefined,
+      },
       requestOptions,
     );
   }

@@ -27,6 +27,7 @@ import { parseRetryAfterSeconds } from "./retry-after.js";
 import { mayResend, type RetryOptions, retryDelay, shouldRetry } from "./retry-rules.js";
 import { REQUEST_ID_HEADER } from "./run-envelope.js";
 import { ATTR, type CallSpan, EVENT, type Tracing } from "./tracing.js";
+import type { WireMethod, WireRoute } from "./wire-types.js";
 
 export interface PipelineSettings {
   /** The checked API base, without a trailing slash. */
@@ -45,10 +46,15 @@ export interface PipelineSettings {
 }
 
 /** One endpoint call, as a method describes it to the pipeline. */
-export interface Endpoint<T> {
-  readonly method: "GET" | "POST" | "DELETE";
+export type Endpoint<T> = {
+  [M in WireMethod]: EndpointOf<T, M>;
+}[WireMethod];
+
+/** One endpoint call of method `M`, on a route the API file defines for `M`. */
+export interface EndpointOf<T, M extends WireMethod> {
+  readonly method: M;
   /** The route template (`/runs/{runId}`): span name and attribute, never the concrete ids. */
-  readonly route: string;
+  readonly route: WireRoute<M>;
   /** The concrete path under the base, its parameters already encoded. */
   readonly path: string;
   /** Statuses that are this call's answer; any other is mapped to a typed error. */

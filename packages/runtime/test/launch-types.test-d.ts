@@ -8,6 +8,7 @@ import {
   type RunStatus,
   type WithRequestId,
 } from "../src/index.js";
+import type { WireRoute } from "../src/wire-types.js";
 import {
   disabledInvoice,
   draftInvoice,
@@ -195,5 +196,17 @@ describe("RunStatus: closed, so a typo in a comparison is a type error", () => {
     };
     expectTypeOf(describeStatus).returns.toEqualTypeOf<string>();
     expectTypeOf(missingUnrecognized).returns.toEqualTypeOf<string>();
+  });
+});
+
+describe("the pipeline's routes come from the API file", () => {
+  it("a route must exist for its method", () => {
+    expectTypeOf<"/runs/{runId}">().toMatchTypeOf<WireRoute<"GET">>();
+    expectTypeOf<"/automations/{workflowId}/runs">().toMatchTypeOf<WireRoute<"POST">>();
+    expectTypeOf<"/browser-access-grants/{grantId}">().toMatchTypeOf<WireRoute<"DELETE">>();
+    // @ts-expect-error a route with a typo
+    expectTypeOf<"/run/{runId}">().toMatchTypeOf<WireRoute<"GET">>();
+    // @ts-expect-error a route without that method (no POST on a run)
+    expectTypeOf<"/runs/{runId}">().toMatchTypeOf<WireRoute<"POST">>();
   });
 });

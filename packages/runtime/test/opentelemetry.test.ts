@@ -148,6 +148,15 @@ describe("OpenTelemetry spans", () => {
     expect(result.parentSpanContext?.spanId).toBe(outer.spanContext().spanId);
   });
 
+  it("a grant's id is not put on the span as a run id", async () => {
+    await client()
+      .getBrowserAccessGrant("bag_1")
+      .catch(() => undefined);
+    const span = only("GET /browser-access-grants/{grantId}");
+    expect(span.attributes["wfr.run_id"]).toBeUndefined();
+    expect(JSON.stringify(span.attributes)).not.toContain("bag_1");
+  });
+
   it("without tracing nothing is traced and no traceparent is sent", async () => {
     const wfr = createClient({ baseUrl: fake.baseUrl, apiKey: API_KEY });
     await wfr.launch("wf_invoice", { inputs });
