@@ -38,6 +38,7 @@ export type {
   ClientOptions,
   DownloadRecordingOptions,
   EnvironmentInfo,
+  GetResult,
   HumanInputAnswer,
   LaunchedRun,
   LaunchOptions,
@@ -45,13 +46,15 @@ export type {
   UntypedLaunchOptions,
   WithRequestId,
   WithResponse,
-  WorkflowRunClient,
+  WithResponseMethods,
 } from "./client.js";
 export {
+  ApiCall,
   createClient,
   DEFAULT_RECORDING_ATTEMPTS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   RUNTIME_VERSION,
+  WorkflowRunClient,
 } from "./client.js";
 export type { DownloadPolicy } from "./download-policy.js";
 export { FileOutputDownloadRefusedError } from "./download-policy.js";
@@ -104,7 +107,7 @@ export type { FileData, FileInput, FileOptions } from "./file-input.js";
 export { file, isFileInput } from "./file-input.js";
 export type { DownloadFileOutputOptions, FileOutputReference } from "./file-output.js";
 export { downloadFileOutput, FileOutputDownloadError } from "./file-output.js";
-export type { RequestOptions, RetryOptions } from "./http-transport.js";
+export type { RequestOptions } from "./http-transport.js";
 export { MAX_ATTACHMENT_BYTES, MAX_LAUNCH_BODY_BYTES } from "./launch-body.js";
 export type {
   LaunchIntent,
@@ -130,6 +133,8 @@ export {
   launchWithJournal,
 } from "./launch-with-journal.js";
 export type { Logger, LogLevel, LogRecord } from "./logger.js";
+export type { RetryOptions } from "./retry-rules.js";
+export { DEFAULT_RETRY, RETRYABLE_STATUSES } from "./retry-rules.js";
 export type {
   PendingResult,
   RunResult,
@@ -145,6 +150,7 @@ export type {
   UnsuccessfulTerminalStatus,
 } from "./run-status.js";
 export { isTerminalStatus } from "./run-status.js";
+export type { CallSpan, SpanAttributes, SpanKind, Tracing } from "./tracing.js";
 export type { UrlCheck } from "./url-checks.js";
 export { checkPublicCallbackUrl } from "./url-checks.js";
 export type { WaitOptions } from "./wait-for-run.js";

@@ -1,8 +1,15 @@
 // Pure construction of the launch body: attachments out of `inputs`, sizes
-// checked arithmetically before any encoding, then the body built once as
-// bytes (base64 written straight into it) and resent as is on every retry.
+// checked arithmetically before any encoding, then the body rendered as
+// bytes (base64 written straight into one buffer) or, for large bodies where
+// the platform streams request bodies, as a stream encoding as it is read.
 import { CODE } from "@wfr/protocol";
-import { base64EncodedLength, writeBase64Into } from "./base64.js";
+import {
+  base64EncodedLength,
+  SLICE_BYTES,
+  writeBase64Into,
+  writeBase64IntoSliced,
+  yieldToEventLoop,
+} from "./base64.js";
 import { AttachmentTooLargeError, BodyTooLargeError } from "./errors.js";
 import { type FileData, type FileInput, isFileInput } from "./file-input.js";
 import type { LaunchBody } from "./wire-types.js";
@@ -144,13 +151,30 @@ export function characterCount(text: string): number {
   return count;
 }
 
+let marker: string | undefined;
+/** Random once per process: a caller cannot guess it, and no launch pays for a new one. */
+function placeholderMarker(): string {
+  marker ??= `wfr-base64-${crypto.randomUUID()}`;
+  return marker;
+}
+
 /**
- * Builds the launch body once, as the bytes that go on the wire. Limits are
- * enforced before any file is read or encoded; each file's base64 is written
- * chunk by chunk into one preallocated buffer, so the peak is about the
- * encoded body plus one chunk (not the body as a string, then as bytes).
+ * A launch body before it is rendered: its JSON around the files, the files'
+ * bytes, and its exact size. Rendered either as one buffer (`toBytes`) or as
+ * a stream that encodes each file slice by slice as it is read (`toStream`).
  */
-export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Array<ArrayBuffer>> {
+export interface LaunchBodyPlan {
+  /** JSON text before, between and after the files' base64 (files.length + 1 of them). */
+  readonly segments: readonly Uint8Array<ArrayBuffer>[];
+  readonly files: readonly Uint8Array[];
+  readonly byteLength: number;
+}
+
+/**
+ * Plans the launch body. Limits are enforced before any file is read or
+ * encoded: the size is arithmetic (base64 is ASCII and never escaped).
+ */
+export async function planLaunchBody(parts: LaunchBodyParts): Promise<LaunchBodyPlan> {
   const { inputs, attachments } = extractAttachments(parts.inputs);
   checkAttachmentSizes(attachments);
   const skeleton: LaunchBody = { inputs };
@@ -163,10 +187,10 @@ export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Arra
     // object is refused here, before a byte is sent, not cut off by the server mid-upload.
     const bytes = encoder.encode(JSON.stringify(skeleton));
     checkBodySize(bytes.byteLength);
-    return bytes;
+    return { segments: [bytes], files: [], byteLength: bytes.byteLength };
   }
   // A marker no caller string can produce by chance stands where each base64 goes.
-  const marker = `wfr-base64-${crypto.randomUUID()}`;
+  const marker = placeholderMarker();
   skeleton.input_context = {
     attachments: attachments.map(({ id, file }, index) => ({
       id,
@@ -186,20 +210,77 @@ export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Arra
   }
   segments.push(rest);
   const segmentBytes = segments.map((segment) => encoder.encode(segment));
-  const total = attachments.reduce(
+  const byteLength = attachments.reduce(
     (sum, item) => sum + base64EncodedLength(item.byteLength),
     segmentBytes.reduce((sum, bytes) => sum + bytes.byteLength, 0),
   );
-  checkBodySize(total);
-  const body = new Uint8Array(total);
+  checkBodySize(byteLength);
+  const files: Uint8Array[] = [];
+  for (const attachment of attachments) files.push(await readBytes(attachment.file.data));
+  return { segments: segmentBytes, files, byteLength };
+}
+
+/**
+ * The planned body as one buffer, each file's base64 written chunk by chunk
+ * straight into it (the peak is about the body plus one chunk, not the body
+ * as a string, then as bytes), in slices that yield to the event loop.
+ */
+export async function launchBodyBytes(plan: LaunchBodyPlan): Promise<Uint8Array<ArrayBuffer>> {
+  const [first] = plan.segments;
+  if (plan.files.length === 0 && first) return first;
+  const body = new Uint8Array(plan.byteLength);
   let offset = 0;
-  for (const [index, bytes] of segmentBytes.entries()) {
+  for (const [index, bytes] of plan.segments.entries()) {
     body.set(bytes, offset);
     offset += bytes.byteLength;
-    const attachment = attachments[index];
-    if (attachment) offset = writeBase64Into(await readBytes(attachment.file.data), body, offset);
+    const file = plan.files[index];
+    if (file) offset = await writeBase64IntoSliced(file, body, offset);
   }
   return body;
+}
+
+/**
+ * The planned body as a stream that encodes as it is read: each pull is one
+ * JSON segment or one slice of a file's base64, so no buffer of the whole
+ * body exists and every pull is a short step (the reader's pace, the network,
+ * sets the rest). A fresh stream per attempt re-encodes from the same files.
+ */
+export function launchBodyStream(plan: LaunchBodyPlan): ReadableStream<Uint8Array> {
+  let part = 0; // even: segment part / 2; odd: file (part - 1) / 2
+  let fileOffset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (part % 2 === 0) {
+          const segment = plan.segments[part / 2];
+          part += 1;
+          if (!segment) return controller.close();
+          if (segment.byteLength > 0) return controller.enqueue(segment);
+          continue;
+        }
+        const file = plan.files[(part - 1) / 2];
+        if (!file || fileOffset >= file.length) {
+          part += 1;
+          fileOffset = 0;
+          continue;
+        }
+        // A reader that finds room (a socket buffer with space) pulls again at once, in the same
+        // task: one yield per slice keeps each slice a step of its own.
+        if (fileOffset > 0) await yieldToEventLoop();
+        const end = Math.min(fileOffset + SLICE_BYTES, file.length);
+        const slice = file.subarray(fileOffset, end);
+        const text = new Uint8Array(base64EncodedLength(slice.length));
+        writeBase64Into(slice, text, 0);
+        fileOffset = end;
+        return controller.enqueue(text);
+      }
+    },
+  });
+}
+
+/** Builds the launch body once, as the bytes that go on the wire (see `launchBodyBytes`). */
+export async function buildLaunchBody(parts: LaunchBodyParts): Promise<Uint8Array<ArrayBuffer>> {
+  return launchBodyBytes(await planLaunchBody(parts));
 }
 
 /** The launch body as text (tests and logging); the client sends `buildLaunchBody`'s bytes. */

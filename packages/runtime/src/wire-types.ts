@@ -7,6 +7,12 @@ import type { components, paths } from "./wire/api-types.js";
 type Schemas = components["schemas"];
 
 export type WirePaths = paths;
+/** The HTTP methods the runtime sends. */
+export type WireMethod = "GET" | "POST" | "DELETE";
+/** The route templates of the API file that have an operation for `M`: a typo does not compile. */
+export type WireRoute<M extends WireMethod> = {
+  [R in keyof paths]: [NonNullable<paths[R][Lowercase<M>]>] extends [never] ? never : R;
+}[keyof paths];
 /** The envelope exactly as the wire carries it (`status` is any string). */
 export type WireRunEnvelope = Schemas["RunEnvelope"];
 /**

@@ -58,7 +58,7 @@ describe("launch against the emulator", () => {
     expect((changed as IdempotencyConflictError).idempotencyKey).toBe("edge-order-1");
   });
 
-  it("withResponse gives the raw response alongside the run", async () => {
+  it("withResponse gives the raw response alongside the run (the deprecated wfr.withResponse object still works)", async () => {
     const { data, response } = await wfr.withResponse.launch(invoiceIntake, {
       inputs: { vendor_name: "B", amount: 3, invoice_pdf: pdf() },
     });
@@ -161,7 +161,7 @@ describe("recordings", () => {
 });
 
 describe("withResponse", () => {
-  it("getRun, getResult, getEvents give the raw response with the data", async () => {
+  it("getRun, getResult, getEvents: .withResponse() gives the raw response with the data", async () => {
     await emu.setScenario(INVOICE_WORKFLOW_ID, {
       steps: [
         {
@@ -175,13 +175,13 @@ describe("withResponse", () => {
       inputs: { vendor_name: "G", amount: 8, invoice_pdf: pdf() },
     });
     await wfr.waitForRun(run.run_id, polling);
-    const envelope = await wfr.withResponse.getRun(run.run_id);
+    const envelope = await wfr.getRun(run.run_id).withResponse();
     expect(envelope.response.status).toBe(200);
     expect(envelope.data.run_id).toBe(run.run_id);
-    const result = await wfr.withResponse.getResult(invoiceIntake, run.run_id);
+    const result = await wfr.getResult(invoiceIntake, run.run_id).withResponse();
     expect(result.response.status).toBe(200);
     expect(result.data).toMatchObject({ state: "terminal", status: "succeeded" });
-    const events = await wfr.withResponse.getEvents(run.run_id);
+    const events = await wfr.getEvents(run.run_id).withResponse();
     expect(events.response.headers.get("content-type")).toContain("application/json");
   });
 
@@ -241,7 +241,7 @@ describe("withResponse", () => {
     expect(new Set(ids).size).toBe(seen.length);
   }, 120_000);
 
-  it("withResponse.downloadRecording: the raw response and its request id alongside the stream", async () => {
+  it("downloadRecording().withResponse(): the raw response and its request id alongside the stream", async () => {
     await emu.setScenario(INVOICE_WORKFLOW_ID, {
       steps: [{ succeed: {} }],
       recording: { mode: "ready" },
@@ -250,9 +250,9 @@ describe("withResponse", () => {
       inputs: { vendor_name: "I", amount: 10, invoice_pdf: pdf() },
     });
     await wfr.waitForRun(run.run_id, polling);
-    const { data, response, requestId } = await wfr.withResponse.downloadRecording(run.run_id, {
-      maxAttempts: 1,
-    });
+    const { data, response, requestId } = await wfr
+      .downloadRecording(run.run_id, { maxAttempts: 1 })
+      .withResponse();
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe(data.contentType);
     expect(requestId).toMatch(/^req_/);

@@ -8,6 +8,7 @@ import {
   type RunStatus,
   type WithRequestId,
 } from "../src/index.js";
+import type { WireRoute } from "../src/wire-types.js";
 import {
   disabledInvoice,
   draftInvoice,
@@ -87,10 +88,15 @@ describe("launch ergonomics types", () => {
     expectTypeOf(
       (await wfr.answerHumanInput("run_1", { checkpointId: "cp", response: 1 }))._requestId,
     ).toEqualTypeOf<string | undefined>();
-    const recording = await wfr.withResponse.downloadRecording("run_1", { maxAttempts: 1 });
+    const recording = await wfr.downloadRecording("run_1", { maxAttempts: 1 }).withResponse();
     expectTypeOf(recording.response).toEqualTypeOf<Response>();
     expectTypeOf(recording.data.stream).toEqualTypeOf<ReadableStream<Uint8Array>>();
     expectTypeOf(recording.requestId).toEqualTypeOf<string | undefined>();
+    const result = await wfr.getResult(invoiceIntake, "run_1").withResponse();
+    expectTypeOf(result.data).toEqualTypeOf<WithRequestId<RunResult<InvoiceOutputs>>>();
+    // The deprecated parallel methods keep their types.
+    const old = await wfr.withResponse.getRun("run_1");
+    expectTypeOf(old.response).toEqualTypeOf<Response>();
   });
 });
 
@@ -190,5 +196,17 @@ describe("RunStatus: closed, so a typo in a comparison is a type error", () => {
     };
     expectTypeOf(describeStatus).returns.toEqualTypeOf<string>();
     expectTypeOf(missingUnrecognized).returns.toEqualTypeOf<string>();
+  });
+});
+
+describe("the pipeline's routes come from the API file", () => {
+  it("a route must exist for its method", () => {
+    expectTypeOf<"/runs/{runId}">().toMatchTypeOf<WireRoute<"GET">>();
+    expectTypeOf<"/automations/{workflowId}/runs">().toMatchTypeOf<WireRoute<"POST">>();
+    expectTypeOf<"/browser-access-grants/{grantId}">().toMatchTypeOf<WireRoute<"DELETE">>();
+    // @ts-expect-error a route with a typo
+    expectTypeOf<"/run/{runId}">().toMatchTypeOf<WireRoute<"GET">>();
+    // @ts-expect-error a route without that method (no POST on a run)
+    expectTypeOf<"/runs/{runId}">().toMatchTypeOf<WireRoute<"POST">>();
   });
 });

@@ -106,7 +106,7 @@ describe("defect 1: every call is bounded end to end", () => {
 });
 
 describe("defect 2: downloadRecording leaves most of the hourly budget", () => {
-  it("a default call on a recording that stays processing spends at most 5 GETs", async () => {
+  it("a default call on a recording that stays processing spends exactly 3 GETs, leaving 7 of the hourly 10", async () => {
     const { baseUrl, requests } = await serve((_req, res) =>
       sendJson(
         res,
@@ -118,16 +118,16 @@ describe("defect 2: downloadRecording leaves most of the hourly budget", () => {
     const wfr = createClient({ baseUrl, apiKey: API_KEY, clock: createVirtualClock() });
     const error = await wfr.downloadRecording("run_1").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecordingProcessingError);
-    expect(requests.length).toBeLessThanOrEqual(5);
+    expect(requests).toEqual(Array(3).fill("GET /api/v1/runs/run_1/recording"));
   });
 
-  it("5xx retries count against the same budget", async () => {
+  it("5xx retries count against the same budget of exactly 3 GETs", async () => {
     const { baseUrl, requests } = await serve((_req, res) =>
       sendJson(res, 503, { error: "busy", code: "UNAVAILABLE" }),
     );
     const wfr = createClient({ baseUrl, apiKey: API_KEY, clock: createVirtualClock() });
     await expect(wfr.downloadRecording("run_1")).rejects.toBeInstanceOf(WorkflowRunApiError);
-    expect(requests.length).toBeLessThanOrEqual(5);
+    expect(requests).toHaveLength(3);
   });
 });
 

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { fullJitterDelay } from "../src/backoff.js";
 import { base64EncodedLength, encodeBase64 } from "../src/base64.js";
 import { errorFromResponse } from "../src/errors.js";
-import { mayResend } from "../src/http-transport.js";
 import {
   AttachmentTooLargeError,
   AuthenticationError,
@@ -37,6 +36,7 @@ import {
 import { extractAttachments, serializeLaunchBody } from "../src/launch-body.js";
 import { redact, redactError } from "../src/redact.js";
 import { parseRetryAfterSeconds } from "../src/retry-after.js";
+import { mayResend } from "../src/retry-rules.js";
 import { toRunEnvelope } from "../src/run-envelope.js";
 import { toRunResult } from "../src/run-result.js";
 import { checkBaseUrl } from "../src/url-checks.js";
@@ -500,13 +500,27 @@ describe("public API", () => {
       "buildLaunchBody",
       "serializeLaunchBody",
       "createRetryingFetch",
+      "createPipeline",
+      "toLibraryError",
+      "mayResend",
+      "shouldRetry",
+      "retryDelay",
+      "planLaunchBody",
+      "requestStreamsSupported",
       "checkApiKey",
       "isPlainObject",
       "redact",
     ]) {
       expect(runtime, internal).not.toHaveProperty(internal);
     }
-    for (const name of ["createClient", "file", "createCallbackHandler", "isTerminalStatus"]) {
+    for (const name of [
+      "createClient",
+      "file",
+      "createCallbackHandler",
+      "isTerminalStatus",
+      "WorkflowRunClient",
+      "ApiCall",
+    ]) {
       expect(typeof runtime[name], name).toBe("function");
     }
   });

@@ -40,6 +40,10 @@ async function runBlock(name: string, code: string, prelude: string, postlude: s
   const mapped = code
     .replaceAll('"@wfr/runtime"', JSON.stringify(join(here, "../src/index.js")))
     .replaceAll(
+      '"@wfr/runtime/opentelemetry"',
+      JSON.stringify(join(here, "../src/opentelemetry.js")),
+    )
+    .replaceAll(
       '"@wfr/generated/production"',
       JSON.stringify(join(here, "support/generated-production.js")),
     )
@@ -47,8 +51,10 @@ async function runBlock(name: string, code: string, prelude: string, postlude: s
       '"@wfr/store-postgres"',
       JSON.stringify(join(here, "support/store-postgres-standin.js")),
     );
-  const imports = mapped.split("\n").filter((line) => line.startsWith("import "));
-  const body = mapped.split("\n").filter((line) => !line.startsWith("import "));
+  // Import statements (one line or several) go to the top of the module; the rest runs inside.
+  const importStatement = /^import [\s\S]*?;$/gm;
+  const imports = mapped.match(importStatement) ?? [];
+  const body = mapped.replace(importStatement, "").split("\n");
   const path = join(workDir, `${name}.ts`);
   await writeFile(path, [...imports, prelude, ...body, postlude].join("\n"));
   const module = (await import(path)) as { default: () => Promise<Record<string, unknown>> };
@@ -252,4 +258,67 @@ describe("README examples run against the emulator", () => {
     expect(typeof receiver).toBe("function");
     expect(await stores.launchJournal.get("inv-shared-1")).toMatchObject({ state: "acknowledged" });
   }, 120_000);
+
+  it("packages/runtime/README.md: .withResponse() gives the data, the raw response and its request id", async () => {
+    const markdown = await readFile(join(here, "..", "README.md"), "utf8");
+    const block = tsBlocks(markdown).find((code) => code.includes(".withResponse();"));
+    expect(block).toBeDefined();
+    const { createClient, file } = await import("../src/index.js");
+    const launched = await createClient({ baseUrl: emu.baseUrl, apiKey: emu.apiKey }).launch(
+      INVOICE_WORKFLOW_ID,
+      {
+        inputs: {
+          vendor_name: "R",
+          amount: 1,
+          invoice_pdf: file(new TextEncoder().encode("%PDF-1.4\n"), {
+            filename: "r.pdf",
+            mimeType: "application/pdf",
+          }),
+        },
+      },
+    );
+    const out = (await runBlock(
+      "package-with-response",
+      block ?? "",
+      `import { createClient } from ${JSON.stringify(join(here, "../src/index.js"))};\nexport default async () => {\nconst wfr = createClient({ baseUrl: process.env.WFR_TEST_BASE_URL!, apiKey: process.env.WFR_API_KEY! });\nconst runId = ${JSON.stringify(launched.run_id)};`,
+      "return { run, data, response, requestId };\n};",
+    )) as {
+      run: { _requestId: string };
+      data: { run_id: string };
+      response: Response;
+      requestId: string;
+    };
+    expect(out.data.run_id).toBe(launched.run_id);
+    expect(out.response.status).toBe(200);
+    expect(out.requestId).toMatch(/^req_/);
+    expect(out.run._requestId).toMatch(/^req_/);
+  });
+
+  it("packages/runtime/README.md: the tracing setup runs and traces a call", async () => {
+    const markdown = await readFile(join(here, "..", "README.md"), "utf8");
+    const block = tsBlocks(markdown).find((code) => code.includes("openTelemetry()"));
+    expect(block).toBeDefined();
+    process.env.WFR_BASE_URL = emu.baseUrl;
+    const out = (await runBlock(
+      "package-tracing",
+      block ?? "",
+      "export default async () => {",
+      [
+        'const { SpanKind, trace: api } = await import("@opentelemetry/api");',
+        'const tracer = api.getTracer("readme");',
+        "let traceparent: string | undefined;",
+        'await tracer.startActiveSpan("outer", async (span) => {',
+        "  const carrier: Record<string, string> = {};",
+        '  (await import("@opentelemetry/api")).propagation.inject((await import("@opentelemetry/api")).context.active(), carrier);',
+        "  traceparent = carrier.traceparent;",
+        '  await wfr.getRun("run_missing").catch(() => undefined);',
+        "  span.end();",
+        "});",
+        "return { traceparent, kind: SpanKind.CLIENT };",
+        "};",
+      ].join("\n"),
+    )) as { traceparent: string | undefined };
+    // The setup registered a provider, a context manager and the W3C propagator.
+    expect(out.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+  });
 });

@@ -1,0 +1,394 @@
+// The one request pipeline every endpoint goes through:
+// build -> send -> read -> decide (retry-rules.ts) -> parse -> map errors.
+// One fetch call per attempt, with the request given as url + init (no
+// Request object built here, no second stream), the body read once, inside
+// the attempt's time limit, and parsed once.
+import { CODE } from "@wfr/protocol";
+import { type WithResponse, withResponseOf } from "./api-call.js";
+import type { Clock } from "./backoff.js";
+import {
+  errorFromResponse,
+  InvalidResponseError,
+  NetworkError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  WorkflowRunApiError,
+} from "./errors.js";
+import {
+  AttemptLimit,
+  bodyInit,
+  type RequestBody,
+  type RequestOptions,
+  sendableBody,
+} from "./http-transport.js";
+import type { Log } from "./logger.js";
+import { redact } from "./redact.js";
+import { parseRetryAfterSeconds } from "./retry-after.js";
+import { mayResend, type RetryOptions, retryDelay, shouldRetry } from "./retry-rules.js";
+import { REQUEST_ID_HEADER } from "./run-envelope.js";
+import { ATTR, type CallSpan, EVENT, type Tracing } from "./tracing.js";
+import type { WireMethod, WireRoute } from "./wire-types.js";
+
+export interface PipelineSettings {
+  /** The checked API base, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly fetch: typeof globalThis.fetch;
+  /** Default per-attempt limit (headers and body). */
+  readonly timeoutMs: number;
+  readonly retry: Required<RetryOptions>;
+  readonly clock: Clock;
+  readonly log: Log;
+  /** Strings removed from every error and log line (the API key). */
+  readonly secrets: readonly string[];
+  readonly userAgent: string;
+  readonly tracing?: Tracing | undefined;
+}
+
+/** One endpoint call, as a method describes it to the pipeline. */
+export type Endpoint<T> = {
+  [M in WireMethod]: EndpointOf<T, M>;
+}[WireMethod];
+
+/** One endpoint call of method `M`, on a route the API file defines for `M`. */
+export interface EndpointOf<T, M extends WireMethod> {
+  readonly method: M;
+  /** The route template (`/runs/{runId}`): span name and attribute, never the concrete ids. */
+  readonly route: WireRoute<M>;
+  /** The concrete path under the base, its parameters already encoded. */
+  readonly path: string;
+  /** Statuses that are this call's answer; any other is mapped to a typed error. */
+  readonly accept: readonly number[];
+  /** Shapes the parsed JSON (undefined for an empty or streamed body) into the method's data. */
+  readonly parse: (body: unknown, response: Response) => T;
+  /** JSON request bytes, sent as they are on every attempt (or a large launch body, streamed). */
+  readonly body?: RequestBody | undefined;
+  /** The launch's key: on every error and, when `keyInHeader`, in the Idempotency-Key header. */
+  readonly idempotencyKey?: string | undefined;
+  readonly keyInHeader?: boolean | undefined;
+  /** A POST whose identical body may be resent (human-input). */
+  readonly identicalBodyIsIdempotent?: boolean | undefined;
+  /** False: never sent twice. Default true (within the rules of `mayResend`). */
+  readonly retry?: boolean | undefined;
+  /** Statuses worth another attempt for this endpoint. Default RETRYABLE_STATUSES. */
+  readonly retryStatuses?: ReadonlySet<number> | undefined;
+  /** Attempts in all, overriding the client's and the call's (the recording's budget). */
+  readonly maxAttempts?: number | undefined;
+  /** Wait before retrying an answer that has no Retry-After (the recording's 3 s). */
+  readonly defaultRetryAfterSeconds?: number | undefined;
+  /** Hand an accepted answer's body back unread (the recording). */
+  readonly stream?: boolean | undefined;
+  /** For spans. */
+  readonly runId?: string | undefined;
+  readonly workflowId?: string | undefined;
+}
+
+export type Send = <T extends object>(
+  endpoint: Endpoint<T>,
+  options?: RequestOptions,
+) => Promise<WithResponse<T>>;
+
+/**
+ * Everything a method throws is a library error: known ones pass through
+ * (with the launch's idempotency key added); an abort, a body that is not
+ * JSON, or anything unforeseen is wrapped.
+ */
+export function toLibraryError(
+  error: unknown,
+  secrets: readonly string[],
+  idempotencyKey?: string,
+  callerSignal?: AbortSignal,
+): WorkflowRunApiError {
+  if (error instanceof WorkflowRunApiError) {
+    if (idempotencyKey !== undefined) error.idempotencyKey = idempotencyKey;
+    return error;
+  }
+  const name = error instanceof Error ? error.name : "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (callerSignal?.aborted || name === "AbortError" || name === "TimeoutError") {
+    return new RequestAbortedError({
+      status: null,
+      code: CODE.ABORTED,
+      message: callerSignal?.aborted
+        ? "aborted by the caller's signal"
+        : `request aborted${idempotencyKey ? `; the server may already have it: relaunch with idempotency key ${idempotencyKey}` : ""}`,
+      idempotencyKey,
+      cause: error,
+      secrets,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    return new InvalidResponseError({
+      status: null,
+      code: CODE.INVALID_RESPONSE,
+      message: `response body is not JSON: ${message}`,
+      idempotencyKey,
+      cause: error,
+      secrets,
+    });
+  }
+  return new NetworkError({
+    status: null,
+    code: CODE.UNEXPECTED,
+    message,
+    idempotencyKey,
+    cause: error,
+    secrets,
+  });
+}
+
+/** The one status whose answer has no body by definition (DELETE of a grant). */
+const NO_CONTENT = 204;
+
+/** The request headers of every attempt of one call. */
+function buildHeaders(
+  settings: PipelineSettings,
+  endpoint: Endpoint<unknown>,
+  options: RequestOptions,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${settings.apiKey}`,
+    accept: "application/json",
+  };
+  if (endpoint.body) headers["content-type"] = "application/json";
+  if (options.headers) {
+    for (const [name, value] of Object.entries(options.headers)) {
+      const lower = name.toLowerCase();
+      if (lower !== "authorization") headers[lower] = value;
+    }
+  }
+  headers["user-agent"] ??= settings.userAgent;
+  // A key no header can carry travels in the body instead (launch-body.ts#keyFitsHeader).
+  if (endpoint.keyInHeader && endpoint.idempotencyKey !== undefined)
+    headers["idempotency-key"] = endpoint.idempotencyKey;
+  settings.tracing?.inject(headers);
+  return headers;
+}
+
+/** The parsed JSON of a read body: undefined when empty, the text itself when it is not JSON. */
+function parseBody(text: string): { json: boolean; value: unknown } {
+  if (text === "") return { json: true, value: undefined };
+  try {
+    return { json: true, value: JSON.parse(text) };
+  } catch {
+    return { json: false, value: text };
+  }
+}
+
+/** Creates the pipeline of one client. */
+export function createPipeline(settings: PipelineSettings): Send {
+  const { clock, log, secrets, tracing } = settings;
+  // Logs and messages name the whole path (`/api/v1/runs/...`), as a proxy's log would.
+  const basePath = new URL(settings.baseUrl).pathname.replace(/\/$/, "");
+  const serverAddress = new URL(settings.baseUrl).host;
+
+  async function attempts<T extends object>(
+    endpoint: Endpoint<T>,
+    options: RequestOptions,
+    span: CallSpan | undefined,
+  ): Promise<WithResponse<T>> {
+    const { method, idempotencyKey } = endpoint;
+    const url = `${settings.baseUrl}${endpoint.path}`;
+    const path = `${basePath}${endpoint.path}`;
+    const headers = buildHeaders(settings, endpoint, options);
+    const resendable = mayResend(method, idempotencyKey !== undefined, {
+      retry: endpoint.retry ?? true,
+      identicalBodyIsIdempotent: endpoint.identicalBodyIsIdempotent,
+    });
+    const maxAttempts =
+      endpoint.maxAttempts ??
+      (options.maxRetries !== undefined ? options.maxRetries + 1 : settings.retry.maxAttempts);
+    const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
+    const deadline = clock.now() + settings.retry.totalTimeoutMs;
+    const body = await sendableBody(endpoint.body);
+    const failure = (
+      ErrorType: typeof NetworkError,
+      code: string,
+      reason: string,
+      cause: unknown,
+    ) =>
+      new ErrorType({
+        status: null,
+        code,
+        message: `${method} ${path} ${reason}`,
+        idempotencyKey,
+        cause,
+        secrets,
+      });
+    const wait = async (delayMs: number) => {
+      try {
+        await clock.sleep(delayMs, options.signal);
+      } catch (error) {
+        if (options.signal?.aborted)
+          throw failure(RequestAbortedError, CODE.ABORTED, "was aborted", options.signal.reason);
+        throw error;
+      }
+    };
+    for (let attempt = 1; ; attempt += 1) {
+      const started = Date.now();
+      const limit = new AttemptLimit(
+        Math.max(1, Math.min(timeoutMs, deadline - clock.now())),
+        options.signal,
+      );
+      let response: Response;
+      let text: string | undefined;
+      try {
+        response = await limit.within(
+          settings.fetch(url, {
+            method,
+            headers,
+            ...bodyInit(body, headers),
+            signal: limit.signal,
+          }),
+        );
+        const { status } = response;
+        const { retryStatuses } = endpoint;
+        if (shouldRetry({ status, attempt, maxAttempts, resendable, retryStatuses })) {
+          const retryAfterSeconds =
+            parseRetryAfterSeconds(response.headers.get("retry-after"), clock.now()) ??
+            endpoint.defaultRetryAfterSeconds;
+          const next = retryDelay({
+            attempt,
+            retryAfterSeconds,
+            retry: settings.retry,
+            random: clock.random,
+            remainingMs: deadline - clock.now(),
+          });
+          if (next.retry) {
+            limit.clear();
+            response.body?.cancel().catch(() => undefined);
+            log("warn", "retrying after HTTP status", {
+              method,
+              path,
+              status,
+              attempt,
+              delayMs: next.delayMs,
+            });
+            span?.addEvent(next.fromRetryAfter ? EVENT.retryAfterWait : EVENT.retry, {
+              [ATTR.attempt]: attempt,
+              [ATTR.status]: status,
+              [ATTR.delayMs]: next.delayMs,
+            });
+            await wait(next.delayMs);
+            continue;
+          }
+        }
+        if (!(endpoint.stream && endpoint.accept.includes(status))) {
+          text = await limit.within(response.text());
+        }
+        limit.clear();
+      } catch (error) {
+        limit.clear();
+        if (error instanceof WorkflowRunApiError) throw error;
+        if (options.signal?.aborted)
+          throw failure(RequestAbortedError, CODE.ABORTED, "was aborted", options.signal.reason);
+        const next = shouldRetry({ status: undefined, attempt, maxAttempts, resendable })
+          ? retryDelay({
+              attempt,
+              retryAfterSeconds: undefined,
+              retry: settings.retry,
+              random: clock.random,
+              remainingMs: deadline - clock.now(),
+            })
+          : undefined;
+        if (next?.retry) {
+          log(
+            "warn",
+            limit.timedOut ? "retrying after attempt timeout" : "retrying after network error",
+            { method, path, attempt, delayMs: next.delayMs, error },
+          );
+          span?.addEvent(EVENT.retry, {
+            [ATTR.attempt]: attempt,
+            [ATTR.delayMs]: next.delayMs,
+            [ATTR.reason]: limit.timedOut ? "timeout" : "network",
+          });
+          await wait(next.delayMs);
+          continue;
+        }
+        span?.setAttributes({ [ATTR.attempts]: attempt });
+        const reason = error instanceof Error ? error.message : String(error);
+        throw failure(
+          limit.timedOut ? RequestTimeoutError : NetworkError,
+          limit.timedOut ? CODE.TIMEOUT : CODE.NETWORK_ERROR,
+          `failed after ${attempt} attempt(s): ${redact(reason, secrets)}`,
+          error,
+        );
+      }
+      span?.setAttributes({ [ATTR.status]: response.status, [ATTR.attempts]: attempt });
+      log("debug", "request", {
+        method,
+        path,
+        status: response.status,
+        ms: Date.now() - started,
+        attempt,
+      });
+      return answer(endpoint, response, text);
+    }
+  }
+
+  /** Parse and map: the accepted answer shaped by the endpoint, anything else a typed error. */
+  function answer<T extends object>(
+    endpoint: Endpoint<T>,
+    response: Response,
+    text: string | undefined,
+  ): WithResponse<T> {
+    const { status } = response;
+    const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
+    const body = text === undefined ? { json: true, value: undefined } : parseBody(text);
+    if (endpoint.accept.includes(status)) {
+      // An answer that should carry JSON and carries none (or not JSON) is refused here, by
+      // class, rather than failing later in a parser with a TypeError.
+      const empty = text !== undefined && body.value === undefined && status !== NO_CONTENT;
+      if (!body.json || empty) {
+        throw new InvalidResponseError({
+          status,
+          code: CODE.INVALID_RESPONSE,
+          message: `${endpoint.method} ${basePath}${endpoint.path} answered HTTP ${status} with ${empty ? "an empty body" : `a body that is not JSON (content-type ${response.headers.get("content-type") ?? "none"})`}; a proxy may be in the way`,
+          idempotencyKey: endpoint.idempotencyKey,
+          requestId,
+          secrets,
+        });
+      }
+      return withResponseOf(endpoint.parse(body.value, response), response, requestId);
+    }
+    const error = errorFromResponse(status, body.value, response.headers, {
+      idempotencyKey: endpoint.idempotencyKey,
+      secrets,
+      nowMs: clock.now(),
+    });
+    log("warn", "request failed", { status, code: error.code, requestId });
+    throw error;
+  }
+
+  async function run<T extends object>(
+    endpoint: Endpoint<T>,
+    options: RequestOptions,
+    span: CallSpan | undefined,
+  ): Promise<WithResponse<T>> {
+    try {
+      return await attempts(endpoint, options, span);
+    } catch (error) {
+      const mapped = toLibraryError(error, secrets, endpoint.idempotencyKey, options.signal);
+      span?.setAttributes({ [ATTR.errorCode]: mapped.code });
+      span?.fail(mapped);
+      throw mapped;
+    }
+  }
+
+  return (endpoint, options = {}) => {
+    if (!tracing) return run(endpoint, options, undefined);
+    return tracing.inSpan(
+      `${endpoint.method} ${endpoint.route}`,
+      "client",
+      {
+        [ATTR.method]: endpoint.method,
+        [ATTR.route]: endpoint.route,
+        [ATTR.serverAddress]: serverAddress,
+        [ATTR.runId]: endpoint.runId,
+        [ATTR.workflowId]: endpoint.workflowId,
+        [ATTR.idempotencyKeyPresent]: endpoint.idempotencyKey !== undefined,
+      },
+      (span) => run(endpoint, options, span),
+    );
+  };
+}

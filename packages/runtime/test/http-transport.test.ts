@@ -1,0 +1,96 @@
+// The I/O edge under the pipeline (src/http-transport.ts): how a body goes out, one attempt's limit.
+import { describe, expect, it } from "vitest";
+import {
+  AttemptLimit,
+  AttemptTimeout,
+  bodyInit,
+  requestStreamsSupported,
+  STREAM_BODY_BYTES,
+  type StreamableBody,
+  sendableBody,
+} from "../src/http-transport.js";
+
+describe("bodyInit", () => {
+  const large = new Uint8Array(STREAM_BODY_BYTES + 5);
+
+  it("a small body goes as bytes, without a Content-Length of ours", () => {
+    const headers: Record<string, string> = {};
+    const small = new Uint8Array(10);
+    expect(bodyInit(small, headers, () => true).body).toBe(small);
+    expect(headers).toEqual({});
+  });
+
+  it("a large body goes as a duplex 'half' stream of views over the same bytes, its length announced", async () => {
+    large[0] = 1;
+    large[large.length - 1] = 2;
+    const headers: Record<string, string> = {};
+    const init = bodyInit(large, headers, () => true) as RequestInit & { duplex?: string };
+    expect(init.duplex).toBe("half");
+    expect(init.body).toBeInstanceOf(ReadableStream);
+    expect(headers["content-length"]).toBe(String(large.byteLength));
+    const sent = new Uint8Array(await new Response(init.body as ReadableStream).arrayBuffer());
+    expect(sent.byteLength).toBe(large.byteLength);
+    expect([sent[0], sent[sent.length - 1]]).toEqual([1, 2]);
+  });
+
+  it("falls back to the bytes where the platform does not stream request bodies", () => {
+    const headers: Record<string, string> = {};
+    const init = bodyInit(large, headers, () => false);
+    expect(Object.keys(init)).toEqual(["body"]);
+    expect(init.body).toBe(large);
+    expect(headers).toEqual({});
+  });
+
+  it("Node streams request bodies (the four-runtime test covers Bun, Deno and workerd)", () => {
+    expect(requestStreamsSupported()).toBe(true);
+  });
+});
+
+describe("sendableBody", () => {
+  const bytes = new Uint8Array([1, 2, 3]);
+  const streamable = (byteLength: number): StreamableBody => ({
+    byteLength,
+    stream: () => new ReadableStream({ start: (c) => c.close() }),
+    bytes: async () => bytes,
+  });
+
+  it("a large streamable body stays a stream where the platform streams, with its length announced", async () => {
+    const body = streamable(STREAM_BODY_BYTES);
+    expect(await sendableBody(body, () => true)).toBe(body);
+    const headers: Record<string, string> = {};
+    const init = bodyInit(body, headers) as RequestInit & { duplex?: string };
+    expect(init.body).toBeInstanceOf(ReadableStream);
+    expect(init.duplex).toBe("half");
+    expect(headers["content-length"]).toBe(String(STREAM_BODY_BYTES));
+  });
+
+  it("falls back to its bytes where the platform does not stream, and for a small body", async () => {
+    expect(await sendableBody(streamable(STREAM_BODY_BYTES), () => false)).toBe(bytes);
+    expect(await sendableBody(streamable(10), () => true)).toBe(bytes);
+  });
+});
+
+describe("AttemptLimit", () => {
+  it("rejects a step that outlives the limit with AttemptTimeout and aborts its signal", async () => {
+    const limit = new AttemptLimit(5, undefined);
+    const never = new Promise<never>(() => undefined);
+    await expect(limit.within(never)).rejects.toBeInstanceOf(AttemptTimeout);
+    expect(limit.timedOut).toBe(true);
+    expect(limit.signal.aborted).toBe(true);
+    limit.clear();
+  });
+
+  it("follows the caller's signal, and clear() leaves nothing armed", async () => {
+    const caller = new AbortController();
+    const limit = new AttemptLimit(60_000, caller.signal);
+    const pending = limit.within(new Promise<never>(() => undefined));
+    caller.abort(new Error("caller stopped"));
+    await expect(pending).rejects.toThrow("caller stopped");
+    expect(limit.timedOut).toBe(false);
+    limit.clear();
+    const done = new AttemptLimit(60_000, undefined);
+    await expect(done.within(Promise.resolve(7))).resolves.toBe(7);
+    done.clear();
+    expect(done.signal.aborted).toBe(false);
+  });
+});

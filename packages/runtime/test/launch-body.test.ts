@@ -1,0 +1,66 @@
+// The launch body (src/launch-body.ts): one plan, rendered as bytes or as a stream that encodes
+// as it is read; both give the same bytes.
+import { describe, expect, it } from "vitest";
+import { base64EncodedLength, SLICE_BYTES } from "../src/base64.js";
+import { file } from "../src/index.js";
+import { launchBodyBytes, launchBodyStream, planLaunchBody } from "../src/launch-body.js";
+
+function bytesOf(n: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) bytes[i] = (i * 31 + seed) & 255;
+  return bytes;
+}
+
+const pdf = (n: number, seed: number) =>
+  file(bytesOf(n, seed), { filename: `f${seed}.pdf`, mimeType: "application/pdf" });
+
+async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    chunks.push(value);
+  }
+}
+
+describe("launch body plan", () => {
+  it("the stream and the buffer are the same bytes, of the planned length, and valid JSON", async () => {
+    const plan = await planLaunchBody({
+      inputs: { a: pdf(2 * SLICE_BYTES + 7, 1), b: [pdf(1, 2), pdf(0, 3)], note: "x" },
+      metadata: { order: "o-1" },
+    });
+    const bytes = await launchBodyBytes(plan);
+    const streamed = Buffer.concat(await chunksOf(launchBodyStream(plan)));
+    expect(bytes.byteLength).toBe(plan.byteLength);
+    expect(streamed.byteLength).toBe(plan.byteLength);
+    expect(streamed.equals(Buffer.from(bytes))).toBe(true);
+    const body = JSON.parse(streamed.toString("utf8"));
+    expect(body.input_context.attachments[0].base64).toBe(
+      Buffer.from(bytesOf(2 * SLICE_BYTES + 7, 1)).toString("base64"),
+    );
+    expect(body.inputs.b).toEqual([{ attachment_id: "att_2" }, { attachment_id: "att_3" }]);
+  });
+
+  it("the stream encodes as it is read: no chunk is more than one slice of base64", async () => {
+    const plan = await planLaunchBody({ inputs: { a: pdf(5 * SLICE_BYTES, 4) } });
+    const chunks = await chunksOf(launchBodyStream(plan));
+    expect(chunks.length).toBeGreaterThanOrEqual(5);
+    for (const chunk of chunks)
+      expect(chunk.byteLength).toBeLessThanOrEqual(base64EncodedLength(SLICE_BYTES));
+  });
+
+  it("each stream starts over: a retry re-encodes the same bytes", async () => {
+    const plan = await planLaunchBody({ inputs: { a: pdf(SLICE_BYTES + 1, 5) } });
+    const first = Buffer.concat(await chunksOf(launchBodyStream(plan)));
+    const second = Buffer.concat(await chunksOf(launchBodyStream(plan)));
+    expect(second.equals(first)).toBe(true);
+  });
+
+  it("without files the plan is one segment, and the buffer is that segment", async () => {
+    const plan = await planLaunchBody({ inputs: { a: 1 } });
+    expect(plan.files).toHaveLength(0);
+    expect(await launchBodyBytes(plan)).toBe(plan.segments[0]);
+    expect(new TextDecoder().decode(await launchBodyBytes(plan))).toBe('{"inputs":{"a":1}}');
+  });
+});
