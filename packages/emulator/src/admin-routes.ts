@@ -9,10 +9,12 @@ import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
 import type { DeliveryFaultKind } from "./delivery-faults.js";
 import {
   adminEnv,
+  armApiFault,
   armDeliveryFault,
   createKey,
   type EmulatorState,
   type EnvState,
+  removeApiFault,
   resendCallback,
   resetEnvironment,
   setWorkflowState,
@@ -307,6 +309,35 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       resetEnvironment(st, env.def.name);
       st.record({ t: "reset", env: env.def.name });
       return sendJson(res, 200, { environment: env.def.name, reset: true });
+    },
+  },
+  // Faults on the API itself (api-faults.ts).
+  {
+    method: "POST",
+    path: "/api-faults",
+    handler: async ({ st, req, res }) =>
+      sendJson(res, 201, armApiFault(st, await adminJson(req, res))),
+  },
+  {
+    method: "GET",
+    path: "/api-faults",
+    handler: ({ st, res }) => sendJson(res, 200, { faults: st.apiFaults.list() }),
+  },
+  {
+    method: "DELETE",
+    path: "/api-faults",
+    handler: ({ st, res }) => {
+      for (const rule of st.apiFaults.list()) removeApiFault(st, rule.id);
+      res.writeHead(204).end();
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api-faults/{id}",
+    handler: ({ st, res, params }) => {
+      if (!removeApiFault(st, params.id as string))
+        throw new HttpError(404, CODE.NOT_FOUND, "no API fault with this id");
+      res.writeHead(204).end();
     },
   },
   // Callback delivery faults: before the run faults' `{kind}` row, which would take them.

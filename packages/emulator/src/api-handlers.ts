@@ -9,7 +9,7 @@ import { iso } from "./clock.js";
 import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
 import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
-import { isObject } from "./json-text.js";
+import { isObject, metadataMembers } from "./json-text.js";
 import {
   BODY_LIMIT,
   checkAttachments,
@@ -18,6 +18,7 @@ import {
   checkModel,
   checkTopLevel,
   idempotencyKeyOf,
+  METADATA_MEMBER_LIMIT,
 } from "./launch-body.js";
 import { recordingBytes, recordingState } from "./recording.js";
 import { noteRequest } from "./request-log.js";
@@ -66,6 +67,14 @@ export async function launch({
   // Only a saved workflow id is valid; anything else (run or session ids) is not found.
   if (!wf || env.def.workspace !== key.workspace) {
     throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
+  }
+  if (metadataMembers(buf, METADATA_MEMBER_LIMIT) > METADATA_MEMBER_LIMIT) {
+    throw new HttpError(
+      400,
+      CODE.INVALID_METADATA,
+      `metadata holds more than ${METADATA_MEMBER_LIMIT} members (properties and array elements at every level): the emulator's own limit`,
+      { field: "metadata" },
+    );
   }
   const body = parseJsonBody(buf);
   const top = checkTopLevel(body);

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
+import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./api-faults.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
 import type { BrowserAccessGrants } from "./browser-access-grants.js";
@@ -108,6 +109,8 @@ export interface EmulatorState {
   readonly grants: BrowserAccessGrants;
   /** Callback delivery faults armed from the admin API or the web app (delivery-faults.ts). */
   readonly deliveryFaults: DeliveryFaults;
+  /** Faults on the API itself (api-faults.ts). */
+  readonly apiFaults: ApiFaults;
   readonly origin: string;
   sameOrigins(): ReadonlySet<string>;
   links(env: string): Links;
@@ -179,6 +182,30 @@ export function armDeliveryFault(
   const plan = st.deliveryFaults.arm(run.run_id, add);
   st.recordFaultPlan(run.run_id);
   return plan;
+}
+
+/** Arm a fault on the API itself (api-faults.ts); journalled; errors name the field. */
+export function armApiFault(
+  st: EmulatorState,
+  body: Record<string, unknown>,
+  id = `flt_${randomBytes(6).toString("hex")}`,
+): ApiFaultRule {
+  let rule: ApiFaultRule;
+  try {
+    rule = parseApiFault(body, id);
+  } catch (e) {
+    if (!(e instanceof ApiFaultError)) throw e;
+    throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
+  }
+  st.apiFaults.add(rule);
+  st.record({ t: "api_fault", id: rule.id, rule });
+  return rule;
+}
+
+export function removeApiFault(st: EmulatorState, id: string): boolean {
+  if (!st.apiFaults.remove(id)) return false;
+  st.record({ t: "api_fault", id, rule: null });
+  return true;
 }
 
 export function setWorkflowState(

@@ -10,6 +10,7 @@ import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
 import { handleAdmin } from "./admin-routes.js";
 import { AgentSurface } from "./agent-surface.js";
+import { ApiFaults, applyApiFault, faultLabel } from "./api-faults.js";
 import { matchApiRoute } from "./api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
 import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
@@ -29,7 +30,7 @@ import type {
 import { tokenHash } from "./emulator-state.js";
 import { fileBytes, fileOutputs, notify, scenarioFile, synthesize } from "./engine-hooks.js";
 import { markerBytes } from "./file-markers.js";
-import { failResponse, HttpError, sendJson } from "./http-kit.js";
+import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http-kit.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { Journal, type JournalRecord } from "./journal.js";
 import { liveView } from "./live-view.js";
@@ -79,6 +80,8 @@ export class Emulator implements EmulatorState {
   readonly grants = new BrowserAccessGrants();
   /** Callback delivery faults armed from the admin API or the web app (delivery-faults.ts). */
   readonly deliveryFaults = new DeliveryFaults();
+  /** Faults on the API itself, from the admin API, the web app or flags (api-faults.ts). */
+  readonly apiFaults = new ApiFaults();
   /** Background journal compaction, with --data (background-compaction.ts). */
   private compactor: BackgroundCompactor | null = null;
   /** The web application's view of the emulator (web-app-host.ts). */
@@ -252,7 +255,7 @@ export class Emulator implements EmulatorState {
   // ---------- top-level dispatch ----------
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const badHost = checkHost(req.headers, this.hostNames);
+    const badHost = checkHost(req.headers, this.hostNames, req.rawHeaders);
     if (badHost) throw new HttpError(badHost.status, badHost.code, badHost.message);
     if (cors(this, req, res)) return;
     // Split by hand: `new URL("//host/x", base)` would read "host" as an authority.
@@ -324,7 +327,7 @@ export class Emulator implements EmulatorState {
         res.writeHead(200, {
           "Content-Type": given?.mime_type ?? "application/pdf",
           "Content-Length": bytes.length,
-          "Content-Disposition": `attachment; filename="${rest[3]}"`,
+          "Content-Disposition": attachmentDisposition(rest[3] as string),
         });
         res.end(bytes);
         return;
@@ -347,14 +350,25 @@ export class Emulator implements EmulatorState {
     const id = match.param;
     // The log names the run; a grant route's parameter is a grant id, not a run id.
     if (match.route.path.includes("{runId}")) noteRequest(res, { run_id: id });
-    return match.route.handler({
-      st: this,
-      req,
-      res,
-      env,
-      key,
-      param: id,
-      links: this.links(env.def.name),
+    const handle = () =>
+      match.route.handler({
+        st: this,
+        req,
+        res,
+        env,
+        key,
+        param: id,
+        links: this.links(env.def.name),
+      });
+    const fault = this.apiFaults.take({
+      method: req.method ?? "GET",
+      path: p,
+      environment: env.def.name,
+      workspace: key.workspace,
     });
+    if (fault === null) return handle();
+    this.record({ t: "api_fault", id: fault.id, rule: fault });
+    noteRequest(res, { fault: `${fault.id}:${faultLabel(fault.action)}` });
+    return applyApiFault(fault, req, res, handle);
   }
 }

@@ -1,6 +1,7 @@
 // Replay and persistence: what the journal holds, how a record is applied on start-up, and the
 // snapshot that compaction writes (journal.ts owns the file itself).
 
+import type { ApiFaultRule } from "./api-faults.js";
 import type { BrowserAccessGrant } from "./browser-access-grants.js";
 import type { DeliveryAttempt } from "./callbacks.js";
 import { VirtualClock } from "./clock.js";
@@ -99,6 +100,9 @@ export function applyRecord(st: EmulatorState, rec: JournalRecord): void {
     case "grant_deleted":
       st.grants.delete(rec.grant_id as string);
       break;
+    case "api_fault":
+      st.apiFaults.restore(rec.id as string, rec.rule as ApiFaultRule | null);
+      break;
     case "delivery_faults":
       st.deliveryFaults.restore(rec.run_id as string, rec.plan as DeliveryFaultPlan | null);
       break;
@@ -129,6 +133,8 @@ export function* snapshot(st: EmulatorState, frozen = false): Generator<JournalR
   for (const [workspace, at] of st.recordingAttempts)
     if (at > hourAgo) yield { t: "recording_download", workspace, at };
   for (const grant of st.grants.live(st.clock.now())) yield { t: "grant", grant };
+  for (const rule of st.apiFaults.list())
+    yield { t: "api_fault", id: rule.id, rule: structuredClone(rule) };
   for (const [run_id, plan] of st.deliveryFaults.all())
     yield { t: "delivery_faults", run_id, plan: structuredClone(plan) };
 }
@@ -138,6 +144,7 @@ export function snapshotSize(st: EmulatorState): number {
   for (const env of st.envs.values())
     n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;
   n += st.grants.live(st.clock.now()).length + st.deliveryFaults.all().length;
+  n += st.apiFaults.list().length;
   return n + st.recordingAttempts.length;
 }
 

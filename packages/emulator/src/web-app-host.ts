@@ -3,12 +3,15 @@
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import { parseFault } from "./admin-routes.js";
+import { faultLabel } from "./api-faults.js";
 import { SCOPES, type Scope } from "./api-routes.js";
 import {
   adminEnv,
+  armApiFault,
   armDeliveryFault,
   createKey,
   type EmulatorState,
+  removeApiFault,
   resendCallback,
   resetEnvironment,
   setWorkflowState,
@@ -129,6 +132,27 @@ export function webAppHost(st: EmulatorState): WebAppHost {
         throw e;
       }
     },
+    listApiFaults: () =>
+      st.apiFaults.list().map((f) => ({
+        id: f.id,
+        route: f.route,
+        environment: f.environment,
+        workspace: f.workspace,
+        what: faultLabel(f.action),
+        remaining: f.remaining,
+        probability: f.probability,
+        hits: f.hits,
+      })),
+    armApiFault: (body) => {
+      try {
+        armApiFault(st, body);
+        return null;
+      } catch (e) {
+        if (e instanceof HttpError) return e.message;
+        throw e;
+      }
+    },
+    removeApiFault: (id) => removeApiFault(st, id),
     resendCallback: (env, eventId) => {
       const e = st.envs.get(env);
       return e ? resendCallback(st, e, eventId) : false;

@@ -7,13 +7,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, RUN_STATUS } from "@wfr/protocol";
 import type { DeliveryAttempt } from "../callbacks.js";
 import { type DeliveryFaultKind, isDeliveryFaultKind } from "../delivery-faults.js";
-import { HttpError, readBodyWithin } from "../http-kit.js";
+import { HttpError, MAX_DEPTH, readBodyWithin } from "../http-kit.js";
+import { jsonTextDepth } from "../json-text.js";
 import type { Fault } from "../run-engine.js";
 import type { Links } from "../run-views.js";
 import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "../types.js";
 import { APP_CSS, APP_JS } from "./assets.js";
 import { layout, type SafeHtml } from "./html.js";
 import {
+  type ApiFaultRow,
+  apiFaultsPage,
   docsPage,
   keysPage,
   type RunFilter,
@@ -76,6 +79,11 @@ export interface WebAppHost {
   setWorkflowState(env: string, workflowId: string, state: WorkflowState): void;
   /** Forget an environment's runs, deliveries, pending callbacks and scenarios (as the admin API's reset). */
   resetEnvironment(env: string): void;
+  /** Faults on the API itself (api-faults.ts). */
+  listApiFaults(): ApiFaultRow[];
+  /** Arm one from the form's fields (as the admin API's body); the refusal, or null. */
+  armApiFault(body: Record<string, unknown>): string | null;
+  removeApiFault(id: string): boolean;
   /** The recording's state and, when ready, its bytes; never counted against the API budget. */
   recording(run: RunRecord): { state: string; bytes: Buffer | null };
 }
@@ -166,8 +174,18 @@ function filterOf(q: URLSearchParams): RunFilter {
   };
 }
 
-/** A JSON answer if it parses, otherwise the text itself (a person may type a plain sentence). */
+/**
+ * A JSON answer if it parses, otherwise the text itself (a person may type a plain sentence).
+ * JSON nested deeper than the API accepts is refused as the API refuses it (http-kit.ts), so a
+ * form cannot store what no API request could.
+ */
 export function parseAnswer(text: string): unknown {
+  if (jsonTextDepth(Buffer.from(text, "utf8"), MAX_DEPTH) > MAX_DEPTH)
+    throw new HttpError(
+      400,
+      CODE.INVALID_JSON,
+      `JSON nesting deeper than ${MAX_DEPTH} levels is not accepted`,
+    );
   try {
     return JSON.parse(text);
   } catch {
@@ -389,6 +407,21 @@ export async function handleWebApp(
     );
     return true;
   }
+  if (p[0] === "api-faults" && p.length === 1) {
+    page(
+      res,
+      200,
+      "API faults",
+      apiFaultsPage({
+        faults: host.listApiFaults(),
+        environments: envs.map((e) => e.def.name),
+        csrf,
+        flash: query.get("msg"),
+      }),
+      "faults",
+    );
+    return true;
+  }
   if (p[0] === "vault" && p.length === 1) {
     const runs = host.runs();
     page(
@@ -493,13 +526,38 @@ export async function handleWebApp(
       }
     }
     if (path[0] === "callbacks" && path[3] === "resend" && path.length === 4) {
+      // The return path is checked before anything is resent: only a path of this application
+      // in URL characters (never an absolute URL: no open redirect; never CR/LF in Location).
+      const back = form.get("back") ?? "/";
+      const safeBack = /^\/_app\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/.test(back) ? back : "/";
       const ok = h.resendCallback(path[1] as string, path[2] as string);
       if (!ok)
         throw new HttpError(404, CODE.EVENT_NOT_FOUND, "no callback with this event_id was sent");
-      const back = form.get("back") ?? "/";
-      // Only a path of this application, never an absolute URL (no open redirect).
-      const safeBack = back.startsWith("/_app/") ? back : "/";
       redirect(r, `${safeBack}?msg=${encodeURIComponent(`callback ${path[2]} resent`)}`);
+      return true;
+    }
+    if (path[0] === "api-faults" && path.length === 1) {
+      // The form's fields as the admin API's body; the numbers typed, checked the same way.
+      const text = (name: string) => (form.get(name) ?? "").trim();
+      const num = (name: string) => (text(name) === "" ? undefined : Number(text(name)));
+      const fault = text("fault");
+      const body: Record<string, unknown> = {
+        route: text("route"),
+        fault,
+        count: num("count"),
+        environment: text("environment"),
+        workspace: text("workspace"),
+      };
+      if (fault === "status") body.status = num("status");
+      if (fault === "stall" || fault === "delay") body.ms = num("ms");
+      const refused = h.armApiFault(body);
+      redirect(r, `/_app/api-faults?msg=${encodeURIComponent(refused ?? "API fault added")}`);
+      return true;
+    }
+    if (path[0] === "api-faults" && path[2] === "remove" && path.length === 3) {
+      if (!h.removeApiFault(path[1] as string))
+        throw new HttpError(404, CODE.NOT_FOUND, "no API fault with this id");
+      redirect(r, "/_app/api-faults");
       return true;
     }
     if (path[0] === "keys" && path.length === 1) {
