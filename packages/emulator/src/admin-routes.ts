@@ -16,7 +16,6 @@ import {
   type EnvState,
   removeApiFault,
   resendCallback,
-  resetEnvironment,
   setWorkflowState,
 } from "./emulator-state.js";
 import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
@@ -25,6 +24,7 @@ import { hasBrowserRecording, recordingBytes, recordingState } from "./recording
 import type { Fault } from "./run-engine.js";
 import { envelope } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
+import { commit } from "./state-changes.js";
 import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
 
 const ADMIN_LIMIT = 8_388_608;
@@ -256,7 +256,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
         );
       }
       st.engine.advance(Math.floor(ms), (t) => clock.set(t));
-      st.record({ t: "clock", now: clock.now() });
+      commit(st, { t: "clock", now: clock.now() });
       return sendJson(res, 200, { now: iso(clock.now()) });
     },
   },
@@ -306,8 +306,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     path: "/environments/{env}/reset",
     handler: ({ st, res, params }) => {
       const env = adminEnv(st, params.env);
-      resetEnvironment(st, env.def.name);
-      st.record({ t: "reset", env: env.def.name });
+      commit(st, { t: "reset", env: env.def.name });
       return sendJson(res, 200, { environment: env.def.name, reset: true });
     },
   },
@@ -402,8 +401,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       } catch (e) {
         throw new HttpError(400, CODE.INVALID_SCENARIO, (e as Error).message);
       }
-      env.scenarios.set(wf.id, scenario);
-      st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
+      commit(st, { t: "scenario", env: env.def.name, workflow: wf.id, scenario });
       return sendJson(res, 200, { workflow_id: wf.id, scenario });
     },
   },
@@ -413,8 +411,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     handler: ({ st, res, params }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      env.scenarios.delete(wf.id);
-      st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
+      commit(st, { t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
       return sendJson(res, 200, {
         workflow_id: wf.id,
         scenario: wf.scenario ?? defaultScenario(),

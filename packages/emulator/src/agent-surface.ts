@@ -11,7 +11,7 @@ import { AuthoringStore } from "./authoring.js";
 import { iso } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
 import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
-import type { JournalRecord } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";

@@ -24,6 +24,7 @@ import { recordingBytes, recordingState } from "./recording.js";
 import { noteRequest } from "./request-log.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario } from "./scenario.js";
+import { commit } from "./state-changes.js";
 import { isTerminal, type RunRecord } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
@@ -188,13 +189,9 @@ export function events({ st, res, key, param }: ApiCall): void {
 export function recording({ st, res, key, param: runId }: ApiCall): void {
   const run = findRun(st, key, runId);
   const now = st.clock.now();
-  const wait = st.limiter.attempt(key.workspace, now);
-  if (wait === null) {
-    while ((st.recordingAttempts[0]?.[1] ?? now) <= now - 3_600_000) st.recordingAttempts.shift();
-    // Persisted, so a restart does not refill the hourly budget.
-    st.recordingAttempts.push([key.workspace, now]);
-    st.record({ t: "recording_download", workspace: key.workspace, at: now });
-  }
+  const wait = st.limiter.wait(key.workspace, now);
+  // Counted through the journal, so a restart does not refill the hourly budget.
+  if (wait === null) commit(st, { t: "recording_download", workspace: key.workspace, at: now });
   if (wait !== null) {
     throw new HttpError(
       429,
@@ -305,7 +302,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
     );
   }
   const now = st.clock.now();
-  const { grant, token } = st.grants.create(
+  const { grant, token } = st.grants.mint(
     {
       environment: run.environment,
       workspace: run.workspace,
@@ -315,7 +312,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
     parsed,
     now,
   );
-  st.record({ t: "grant", grant });
+  commit(st, { t: "grant", grant });
   sendJson(res, 201, { ...grantView(grant, now, iso), token });
 }
 
@@ -333,8 +330,7 @@ export function grantRead(call: ApiCall): void {
 /** DELETE /browser-access-grants/{grantId}: the run goes on (spec "States and transitions" 3). */
 export function grantDelete(call: ApiCall): void {
   const grant = findGrant(call);
-  call.st.grants.delete(grant.grant_id);
-  call.st.record({ t: "grant_deleted", grant_id: grant.grant_id });
+  commit(call.st, { t: "grant_deleted", grant_id: grant.grant_id });
   call.res.writeHead(204, { "Content-Length": "0" });
   call.res.end();
 }

@@ -26,12 +26,13 @@ import {
 } from "./delivery-faults.js";
 import { HttpError } from "./http-kit.js";
 import type { IdempotencyStore } from "./idempotency.js";
-import type { JournalRecord } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { callbackRecord } from "./journal-records.js";
 import type { RecordingRateLimiter } from "./recording.js";
 import type { RequestLogFormat } from "./request-log.js";
 import type { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
+import { commit } from "./state-changes.js";
 import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "./types.js";
 import type { SignInLinks } from "./web-app/sign-in.js";
 
@@ -144,8 +145,7 @@ export function createKey(
     workspace,
     scopes: [...new Set(scopes)],
   };
-  st.keys.set(key.token_sha256, key);
-  st.record({ t: "key", key });
+  commit(st, { t: "key", key });
   return { token, key };
 }
 
@@ -197,14 +197,13 @@ export function armApiFault(
     if (!(e instanceof ApiFaultError)) throw e;
     throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
-  st.apiFaults.add(rule);
-  st.record({ t: "api_fault", id: rule.id, rule });
+  commit(st, { t: "api_fault", id: rule.id, rule });
   return rule;
 }
 
 export function removeApiFault(st: EmulatorState, id: string): boolean {
-  if (!st.apiFaults.remove(id)) return false;
-  st.record({ t: "api_fault", id, rule: null });
+  if (!st.apiFaults.list().some((r) => r.id === id)) return false;
+  commit(st, { t: "api_fault", id, rule: null });
   return true;
 }
 
@@ -214,8 +213,7 @@ export function setWorkflowState(
   wf: { id: string; state: WorkflowState },
   state: WorkflowState,
 ): void {
-  wf.state = state;
-  st.record({ t: "state", env: env.def.name, workflow: wf.id, state });
+  commit(st, { t: "state", env: env.def.name, workflow: wf.id, state });
 }
 
 /** Forget an environment's runs, deliveries, pending callbacks and scenarios. */

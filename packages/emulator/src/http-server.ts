@@ -32,7 +32,8 @@ import { fileBytes, fileOutputs, notify, scenarioFile, synthesize } from "./engi
 import { markerBytes } from "./file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http-kit.js";
 import { IdempotencyStore } from "./idempotency.js";
-import { Journal, type JournalRecord } from "./journal.js";
+import { Journal } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { liveView } from "./live-view.js";
 import { persistRun, replay, snapshot } from "./persistence.js";
 import { RecordingRateLimiter } from "./recording.js";
@@ -41,6 +42,7 @@ import { logRequest, noteRequest } from "./request-log.js";
 import { newId, RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
 import { parseScenario } from "./scenario.js";
+import { commit } from "./state-changes.js";
 import { SignInLinks } from "./web-app/sign-in.js";
 import { handleWebApp, type WebAppHost } from "./web-app/web-app.js";
 import { webAppHost } from "./web-app-host.js";
@@ -118,13 +120,11 @@ export class Emulator implements EmulatorState {
         return status;
       },
       onAttempt: (env, a) => {
-        this.envs.get(env)?.deliveries.push(a);
-        this.record({ t: "attempt", env, attempt: a });
+        commit(this, { t: "attempt", env, attempt: a });
       },
       onDone: (cb) => {
-        this.pending.delete(cb.event_id);
-        this.sent.set(cb.event_id, cb);
-        this.record({ t: "cb_done", event_id: cb.event_id });
+        commit(this, { t: "cb_done", event_id: cb.event_id });
+        this.sent.set(cb.event_id, cb); // since start only: not journalled
       },
     });
     // ---- the agent surface sees the emulator only through this host ----
@@ -222,8 +222,7 @@ export class Emulator implements EmulatorState {
     if (!env.def.workflows.has(workflowId))
       throw new Error(`environment ${environment} has no workflow ${JSON.stringify(workflowId)}`);
     const scenario = parseScenario(raw);
-    env.scenarios.set(workflowId, scenario);
-    this.record({ t: "scenario", env: environment, workflow: workflowId, scenario });
+    commit(this, { t: "scenario", env: environment, workflow: workflowId, scenario });
   }
 
   links(env: string): Links {
@@ -367,7 +366,7 @@ export class Emulator implements EmulatorState {
       workspace: key.workspace,
     });
     if (fault === null) return handle();
-    this.record({ t: "api_fault", id: fault.id, rule: fault });
+    commit(this, { t: "api_fault", id: fault.id, rule: structuredClone(fault) });
     noteRequest(res, { fault: `${fault.id}:${faultLabel(fault.action)}` });
     return applyApiFault(fault, req, res, handle);
   }

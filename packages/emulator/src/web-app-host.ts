@@ -13,7 +13,6 @@ import {
   type EmulatorState,
   removeApiFault,
   resendCallback,
-  resetEnvironment,
   setWorkflowState,
 } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
@@ -23,6 +22,7 @@ import {
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
 import { recordingBytes, recordingState } from "./recording.js";
+import { commit } from "./state-changes.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 
 export function webAppHost(st: EmulatorState): WebAppHost {
@@ -171,8 +171,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     revokeKey: (id) => {
       const key = [...st.keys.values()].find((k) => k.token_sha256.slice(0, 16) === id);
       if (!key) return false;
-      st.keys.delete(key.token_sha256);
-      st.record({ t: "key_revoked", token_sha256: key.token_sha256 });
+      commit(st, { t: "key_revoked", token_sha256: key.token_sha256 });
       return true;
     },
     listTokens: () => listPersonalAccessTokens(st.agents.personalAccessTokens),
@@ -186,8 +185,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     revokeToken: (id) => revokePersonalAccessToken(st.agents.personalAccessTokens, id),
     resetEnvironment: (env) => {
       const e = adminEnv(st, env);
-      resetEnvironment(st, e.def.name);
-      st.record({ t: "reset", env: e.def.name });
+      commit(st, { t: "reset", env: e.def.name });
     },
     setWorkflowState: (env, workflowId, state) => {
       const e = adminEnv(st, env);
