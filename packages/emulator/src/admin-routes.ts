@@ -21,6 +21,7 @@ import {
 import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
 import { isObject } from "./json-text.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
+import { honoPath, type RequestContext, RouteTable } from "./router.js";
 import type { Fault } from "./run-engine.js";
 import { envelope } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
@@ -168,6 +169,22 @@ function badEnvironment(name: unknown): HttpError {
 }
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  // Personal access tokens of the agent surface (agent-surface.ts).
+  {
+    method: "POST",
+    path: "/personal-access-tokens",
+    handler: ({ st, req, res }) => st.agents.createTokenRoute(req, res),
+  },
+  {
+    method: "GET",
+    path: "/personal-access-tokens",
+    handler: ({ st, res }) => st.agents.listTokensRoute(res),
+  },
+  {
+    method: "DELETE",
+    path: "/personal-access-tokens/{id}",
+    handler: ({ st, res, params }) => st.agents.revokeTokenRoute(res, params.id as string),
+  },
   {
     method: "POST",
     path: "/keys",
@@ -434,39 +451,32 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   },
 ];
 
-/** Path parameters when `parts` fit `pattern` ("/a/{b}/c"), else null. */
-function matchPath(pattern: string, parts: readonly string[]): Record<string, string> | null {
-  const segs = pattern.split("/").filter((s) => s !== "");
-  if (segs.length !== parts.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < segs.length; i++) {
-    const seg = segs[i] as string;
-    const part = parts[i] as string;
-    if (seg.startsWith("{")) params[seg.slice(1, -1)] = part;
-    else if (seg !== part) return null;
-  }
-  return params;
-}
+/** The admin table, matched by Hono's router (router.ts); rows in the order above. */
+const ADMIN_TABLE = (() => {
+  const table = new RouteTable<RequestContext & { st: EmulatorState }>();
+  for (const route of ADMIN_ROUTES)
+    table.add(route.method, honoPath(route.path), `admin ${route.path}`, (ctx) =>
+      route.handler({ st: ctx.st, req: ctx.req, res: ctx.res, params: ctx.params }),
+    );
+  return table;
+})();
 
-/** Dispatch /_emulator/{p...}. */
-export async function handleAdmin(
-  st: EmulatorState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  p: string[],
-): Promise<void> {
-  if (await st.agents.admin(req, res, p)) return; // personal access tokens, authoring
+export const adminRows = () => ADMIN_TABLE.rows;
+
+/** /_emulator/{...}: after the admin guard (middleware.ts). */
+export async function handleAdmin(st: EmulatorState, ctx: RequestContext): Promise<void> {
+  const p = ctx.parts.slice(1);
   if (p[0] === "environments" && p.length >= 3) {
     // Under an environment, an unknown environment (then workflow) is named before the route.
     if (!st.clock.virtual) st.engine.tick();
     const env = adminEnv(st, p[1]);
     if (p[2] === "workflows" && p.length === 5) envWorkflow(env, p[3]);
   }
-  const m = req.method;
-  for (const route of ADMIN_ROUTES) {
-    if (route.method !== m) continue;
-    const params = matchPath(route.path, p);
-    if (params) return route.handler({ st, req, res, params });
-  }
-  throw new HttpError(404, CODE.NOT_FOUND, "no such admin route");
+  const sub = `/${ctx.path
+    .split("/")
+    .filter((s) => s !== "")
+    .slice(1)
+    .join("/")}`;
+  if (!(await ADMIN_TABLE.dispatch(Object.assign(ctx, { st }), sub)))
+    throw new HttpError(404, CODE.NOT_FOUND, "no such admin route");
 }

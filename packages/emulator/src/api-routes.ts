@@ -113,24 +113,3 @@ export const API_ROUTES: readonly ApiRoute[] = [
     handler: grantDelete,
   },
 ];
-
-/** The route for a method and decoded path segments, with its one path parameter. */
-export function matchApiRoute(
-  method: string,
-  parts: readonly string[],
-): { route: ApiRoute; param: string } | null {
-  for (const route of API_ROUTES) {
-    if (route.method !== method) continue;
-    const pattern = route.path.split("/").filter((s) => s !== "");
-    if (pattern.length !== parts.length) continue;
-    let param: string | null = null;
-    let ok = true;
-    for (let i = 0; i < pattern.length && ok; i++) {
-      const seg = pattern[i] as string;
-      if (seg.startsWith("{")) param = parts[i] as string;
-      else ok = seg === parts[i];
-    }
-    if (ok && param !== null) return { route, param };
-  }
-  return null;
-}
