@@ -44,6 +44,8 @@ export interface AgentHost {
   environment(name: string): EnvironmentDef | undefined;
   links(environment: string): Links;
   record(rec: JournalRecord): void;
+  /** Journal a change, then make it (state-changes.ts). */
+  commit(rec: JournalRecord): void;
   now(): number;
   /** Origins of the emulator itself (request-guard.ts). */
   sameOrigins(): ReadonlySet<string>;
@@ -166,9 +168,9 @@ export class AgentSurface {
       env,
       workflowId,
     );
-    // The emulator's own `state` record: the same one the admin API writes.
+    // The emulator's own `state` change: the same one the admin API commits.
     if (changed)
-      this.host.record({ t: "state", env: env.name, workflow: workflow.id, state: "enabled" });
+      this.host.commit({ t: "state", env: env.name, workflow: workflow.id, state: "enabled" });
     sendJson(res, 200, { workflow_id: workflow.id, state: workflow.state });
   }
 

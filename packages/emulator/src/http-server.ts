@@ -117,6 +117,7 @@ export class Emulator implements SurfaceHost {
       environment: (name) => this.envs.get(name)?.def,
       links: (env) => this.links(env),
       record: (rec) => this.record(rec),
+      commit: (rec) => commit(this, rec),
       now: () => this.clock.now(),
       sameOrigins: () => this.sameOriginSet,
       portalSession: (req) => portalSession(this, req),

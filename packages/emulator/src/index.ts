@@ -8,6 +8,9 @@ import {
 } from "./catalog.js";
 import { readSchemasDir } from "./definition-read.js";
 import { armApiFault } from "./emulator-state.js";
+
+export { apiFaultFromFlag } from "./api-faults.js";
+
 import { HttpError } from "./http-kit.js";
 import { Emulator } from "./http-server.js";
 import type { RecordedRun } from "./recorded-run.js";

@@ -35,7 +35,7 @@ import {
   RouteTable,
   requestContext,
 } from "./router.js";
-import { handleWebApp, type WebAppHost } from "./web-app/web-app.js";
+import { handleWebApp, type WebAppHost, webAppRows } from "./web-app/web-app.js";
 
 /** What the surfaces need besides the shared state. */
 export interface SurfaceHost extends EmulatorState {
@@ -123,9 +123,7 @@ function files(st: EmulatorState, ctx: EnvContext): void {
 /** The surfaces, by prefix. */
 export function surfaceTable(host: SurfaceHost): RouteTable {
   const api = apiTable(host);
-  const webApp: Handler = async (ctx) => {
-    await handleWebApp(host.webApp, ctx.req, ctx.res, [...ctx.parts], ctx.query);
-  };
+  const webApp: Handler = (ctx) => handleWebApp(host.webApp, ctx);
   const admin = compose([adminGuard(host)], (ctx) => handleAdmin(host, ctx));
   return new RouteTable()
     .add("ALL", "/", "web application: run history", webApp)
@@ -217,5 +215,6 @@ export function routeTables(host: SurfaceHost): Record<string, readonly RouteRow
     surfaces: surfaceTable(host).rows,
     api: apiTable(host).rows,
     admin: adminRows(),
+    "web application": webAppRows(),
   };
 }
