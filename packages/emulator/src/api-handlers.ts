@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
-import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
+import type { ApiKey, ApiState, EnvState } from "./emulator-state.js";
 import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { isObject, metadataMembers } from "./json-text.js";
@@ -24,7 +24,6 @@ import { recordingBytes, recordingState } from "./recording.js";
 import { noteRequest } from "./request-log.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario } from "./scenario.js";
-import { commit } from "./state-changes.js";
 import { isTerminal, type RunRecord } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
@@ -32,7 +31,7 @@ const HUMAN_INPUT_LIMIT = 1_048_576;
 
 /** One authenticated, scope-checked call of the public API. */
 export interface ApiCall {
-  st: EmulatorState;
+  st: ApiState;
   req: IncomingMessage;
   res: ServerResponse;
   env: EnvState;
@@ -44,7 +43,7 @@ export interface ApiCall {
 
 export type ApiHandler = (call: ApiCall) => Promise<void> | void;
 
-function findRun(st: EmulatorState, key: ApiKey, runId: string): RunRecord {
+function findRun(st: ApiState, key: ApiKey, runId: string): RunRecord {
   const run = st.engine.runs.get(runId);
   // Spec "Authentication" 3: 404 for a run outside the workspace or environment, no leak.
   if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
@@ -191,7 +190,7 @@ export function recording({ st, res, key, param: runId }: ApiCall): void {
   const now = st.clock.now();
   const wait = st.limiter.wait(key.workspace, now);
   // Counted through the journal, so a restart does not refill the hourly budget.
-  if (wait === null) commit(st, { t: "recording_download", workspace: key.workspace, at: now });
+  if (wait === null) st.commit({ t: "recording_download", workspace: key.workspace, at: now });
   if (wait !== null) {
     throw new HttpError(
       429,
@@ -312,7 +311,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
     parsed,
     now,
   );
-  commit(st, { t: "grant", grant });
+  st.commit({ t: "grant", grant });
   sendJson(res, 201, { ...grantView(grant, now, iso), token });
 }
 
@@ -330,7 +329,7 @@ export function grantRead(call: ApiCall): void {
 /** DELETE /browser-access-grants/{grantId}: the run goes on (spec "States and transitions" 3). */
 export function grantDelete(call: ApiCall): void {
   const grant = findGrant(call);
-  commit(call.st, { t: "grant_deleted", grant_id: grant.grant_id });
+  call.st.commit({ t: "grant_deleted", grant_id: grant.grant_id });
   call.res.writeHead(204, { "Content-Length": "0" });
   call.res.end();
 }

@@ -116,11 +116,30 @@ export interface EmulatorState {
   sameOrigins(): ReadonlySet<string>;
   links(env: string): Links;
   record(rec: JournalRecord): void;
+  /** Journal a change, then make it (state-changes.ts); the only way route modules change state. */
+  commit(rec: JournalRecord): void;
   /** Persist a run's armed delivery faults (after arming, or after one was used). */
   recordFaultPlan(runId: string): void;
   /** Compact the journal now (null without --data); background-compaction.ts. */
   compactJournal(): Promise<CompactionReport | null>;
 }
+
+// ---------- what each route module sees (a narrow view, checked by the compiler) ----------
+
+/** The public API's handlers (api-handlers.ts): runs, grants, idempotency, the recording budget. */
+export type ApiState = Pick<
+  EmulatorState,
+  "cfg" | "clock" | "engine" | "grants" | "idem" | "limiter" | "links" | "commit"
+>;
+
+/** Authentication (auth.ts): keys, the agent surface's keys and refusals, portal sessions. */
+export type AuthState = Pick<EmulatorState, "keys" | "agents" | "portalSessions">;
+
+/** The live view (live-view.ts): a portal session or a grant, and the run. */
+export type LiveViewState = AuthState & Pick<EmulatorState, "clock" | "engine" | "grants">;
+
+/** CORS (cors.ts): the configured origins and the grants' origins. */
+export type CorsState = Pick<EmulatorState, "cfg" | "clock" | "grants">;
 
 /** The environment named in an admin path or web form; 404 when there is none. */
 export function adminEnv(st: EmulatorState, name: string | undefined): EnvState {

@@ -127,6 +127,10 @@ export class Emulator implements SurfaceHost {
     this.webApp = webAppHost(this);
   }
 
+  commit(rec: JournalRecord): void {
+    commit(this, rec);
+  }
+
   record(rec: JournalRecord): void {
     this.journal?.append(rec);
     this.compactor?.maybeStart();
