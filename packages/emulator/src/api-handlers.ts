@@ -7,11 +7,10 @@ import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
 import type { ApiKey, ApiState, EnvState } from "./emulator-state.js";
-import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, problemError, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { isObject, metadataMembers } from "./json-text.js";
 import {
-  BODY_LIMIT,
   checkAttachments,
   checkCallback,
   checkMetadata,
@@ -27,8 +26,6 @@ import { defaultScenario } from "./scenario.js";
 import { isTerminal, type RunRecord } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
-const HUMAN_INPUT_LIMIT = 1_048_576;
-
 /** One authenticated, scope-checked call of the public API. */
 export interface ApiCall {
   st: ApiState;
@@ -38,6 +35,8 @@ export interface ApiCall {
   key: ApiKey;
   /** The route's one path parameter: workflowId for launch, runId otherwise. */
   param: string;
+  /** The body, read within the route's limit by middleware (empty for routes without one). */
+  body: Buffer;
   links: Links;
 }
 
@@ -61,8 +60,8 @@ export async function launch({
   env,
   key,
   param: workflowId,
+  body: buf,
 }: ApiCall): Promise<void> {
-  const buf = await readBodyWithin(req, res, BODY_LIMIT);
   const wf = env.def.workflows.get(workflowId);
   // Only a saved workflow id is valid; anything else (run or session ids) is not found.
   if (!wf || env.def.workspace !== key.workspace) {
@@ -242,13 +241,12 @@ export function recording({ st, res, key, param: runId }: ApiCall): void {
 /** POST /runs/{runId}/human-input */
 export async function humanInput({
   st,
-  req,
   res,
   key,
   param: runId,
   links,
+  body: buf,
 }: ApiCall): Promise<void> {
-  const buf = await readBodyWithin(req, res, HUMAN_INPUT_LIMIT);
   const run = findRun(st, key, runId);
   const body = parseJsonBody(buf);
   if (!isObject(body) || !Object.hasOwn(body, "response")) {
@@ -282,8 +280,14 @@ export async function humanInput({
 // ---------- browser-access grants (browser-access-grants.ts; shape documented in the README) ----------
 
 /** POST /runs/{runId}/browser-access-grants */
-export async function grantCreate({ st, req, res, key, param: runId }: ApiCall): Promise<void> {
-  const body = parseJsonBody(await readBodyWithin(req, res, HUMAN_INPUT_LIMIT));
+export async function grantCreate({
+  st,
+  res,
+  key,
+  param: runId,
+  body: buf,
+}: ApiCall): Promise<void> {
+  const body = parseJsonBody(buf);
   const run = findRun(st, key, runId);
   if (!isObject(body)) throw new HttpError(400, CODE.INVALID_GRANT, "body must be a JSON object");
   let parsed: ReturnType<typeof parseGrantRequest>;

@@ -9,7 +9,7 @@ import type { ApiRoute } from "./api-routes.js";
 import { authenticate, refuseKeyInQuery, requireScope } from "./auth.js";
 import { cors } from "./cors.js";
 import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
-import { HttpError } from "./http-kit.js";
+import { HttpError, readBodyWithin } from "./http-kit.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
 import type { Middleware, RequestContext } from "./router.js";
@@ -20,6 +20,7 @@ import { commit } from "./state-changes.js";
 export interface EnvContext extends RequestContext {
   env: EnvState;
   key?: ApiKey;
+  body?: Buffer;
 }
 
 /**
@@ -62,6 +63,24 @@ export function adminGuard(st: EmulatorState): Middleware {
     if (!st.cfg.admin) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
     const bad = checkAdminRequest(ctx.method, ctx.req.headers, st.sameOrigins(), st.cfg.adminToken);
     if (bad) throw new HttpError(bad.status, bad.code, bad.message);
+    return next();
+  };
+}
+
+/** A request whose body a `bodyWithin` middleware read. */
+export interface BodyContext extends RequestContext {
+  body?: Buffer;
+}
+
+/**
+ * The route's body limit (spec "Limits": refused before parsing): a declared Content-Length
+ * over it is refused unread, a streamed body is read up to it; then `413 BODY_TOO_LARGE` and
+ * the connection is closed. The body is kept for the handler (which parses it: http-kit.ts,
+ * depth and UTF-8, in the order the route documents).
+ */
+export function bodyWithin<C extends BodyContext>(limit: number): Middleware<C> {
+  return async (ctx, next) => {
+    ctx.body = await readBodyWithin(ctx.req, ctx.res, limit);
     return next();
   };
 }

@@ -19,6 +19,7 @@ import {
   adminGuard,
   apiFaults,
   apiKey,
+  bodyWithin,
   corsHeaders,
   type EnvContext,
   hostCheck,
@@ -46,6 +47,8 @@ export interface SurfaceHost extends EmulatorState {
 
 const notFound = (): HttpError => new HttpError(404, CODE.NOT_FOUND, "no such route");
 
+const EMPTY = Buffer.alloc(0);
+
 /** The environment named by the first segment; 404 when there is none. */
 function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
   return (ctx) => {
@@ -64,16 +67,23 @@ export function apiTable(st: EmulatorState): RouteTable<EnvContext> {
       route.method,
       honoPath(route.path),
       route.purpose,
-      compose<EnvContext>([apiKey(st, route), apiFaults(st)], (ctx) =>
-        handler({
-          st,
-          req: ctx.req,
-          res: ctx.res,
-          env: ctx.env,
-          key: ctx.key as NonNullable<EnvContext["key"]>,
-          param: Object.values(ctx.params)[0] as string,
-          links: st.links(ctx.env.def.name),
-        }),
+      compose<EnvContext>(
+        [
+          apiKey(st, route),
+          apiFaults(st),
+          ...(route.bodyLimit === undefined ? [] : [bodyWithin<EnvContext>(route.bodyLimit)]),
+        ],
+        (ctx) =>
+          handler({
+            st,
+            req: ctx.req,
+            res: ctx.res,
+            env: ctx.env,
+            key: ctx.key as NonNullable<EnvContext["key"]>,
+            param: Object.values(ctx.params)[0] as string,
+            body: ctx.body ?? EMPTY,
+            links: st.links(ctx.env.def.name),
+          }),
       ),
     );
   }

@@ -12,6 +12,8 @@ import {
   adminGuard,
   apiFaults,
   apiKey,
+  type BodyContext,
+  bodyWithin,
   corsHeaders,
   type EnvContext,
   hostCheck,
@@ -189,5 +191,28 @@ describe("apiKey and apiFaults", () => {
     expect(await run(apiFaults(s), d.ctx)).toBe("answered");
     expect(d.res.status).toBe(503);
     expect(JSON.parse(d.res.body)).toMatchObject({ code: "INJECTED", fault_id: "flt_1" });
+  });
+});
+
+describe("bodyWithin", () => {
+  it("keeps a body within the limit; refuses a declared or streamed one over it with 413", async () => {
+    const { Readable } = await import("node:stream");
+    const ctxWith = (body: string, headers: Record<string, string> = {}) => {
+      const req = Object.assign(Readable.from([Buffer.from(body)]), {
+        url: "/x",
+        method: "POST",
+        headers,
+        rawHeaders: [],
+      }) as unknown as IncomingMessage;
+      const res = { on() {}, once() {} } as unknown as ServerResponse;
+      return requestContext(req, res) as BodyContext;
+    };
+    const ok = ctxWith("{}");
+    expect(await run(bodyWithin(10), ok)).toBe("next");
+    expect(ok.body?.toString()).toBe("{}");
+    const declared = await run(bodyWithin(10), ctxWith("{}", { "content-length": "11" }));
+    expect(declared).toMatchObject({ status: 413, code: "BODY_TOO_LARGE" });
+    const streamed = await run(bodyWithin(10), ctxWith("x".repeat(11)));
+    expect(streamed).toMatchObject({ status: 413, code: "BODY_TOO_LARGE" });
   });
 });
