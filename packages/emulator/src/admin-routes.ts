@@ -18,7 +18,7 @@ import {
   resendCallback,
   setWorkflowState,
 } from "./emulator-state.js";
-import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
 import { isObject } from "./json-text.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
 import { honoPath, type RequestContext, RouteTable } from "./router.js";
@@ -28,7 +28,9 @@ import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
 import { commit } from "./state-changes.js";
 import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
 
-const ADMIN_LIMIT = 8_388_608;
+/** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */
+export const ADMIN_LIMIT = 8_388_608;
+const EMPTY = Buffer.alloc(0);
 
 /** One admin call: the matched path parameters by name (`{env}` gives `params.env`). */
 export interface AdminCall {
@@ -36,6 +38,8 @@ export interface AdminCall {
   req: IncomingMessage;
   res: ServerResponse;
   params: Record<string, string>;
+  /** The body, read within ADMIN_LIMIT by middleware (surfaces.ts); empty for GET and HEAD. */
+  body: Buffer;
 }
 
 export interface AdminRoute {
@@ -45,13 +49,11 @@ export interface AdminRoute {
   handler: (call: AdminCall) => Promise<void> | void;
 }
 
-async function adminJson(
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<Record<string, unknown>> {
-  const body = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
-  if (!isObject(body)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
-  return body;
+/** The admin body as a JSON object (depth, UTF-8 and syntax checked by parseJsonBody). */
+function adminJson(body: Buffer): Record<string, unknown> {
+  const json = parseJsonBody(body);
+  if (!isObject(json)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
+  return json;
 }
 
 /** A row arming a callback delivery fault (delivery-faults.ts) on a run with a callback_url. */
@@ -59,9 +61,9 @@ function deliveryFaultRoute(kind: DeliveryFaultKind): AdminRoute {
   return {
     method: "POST",
     path: `/environments/{env}/runs/{runId}/faults/${kind}`,
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const run = envRun(st, adminEnv(st, params.env), params.runId);
-      const plan = armDeliveryFault(st, run, kind, await adminJson(req, res));
+      const plan = armDeliveryFault(st, run, kind, adminJson(body));
       return sendJson(res, 200, { run_id: run.run_id, delivery_faults: plan });
     },
   };
@@ -173,7 +175,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/personal-access-tokens",
-    handler: ({ st, req, res }) => st.agents.createTokenRoute(req, res),
+    handler: ({ st, res, body }) => st.agents.createTokenRoute(body, res),
   },
   {
     method: "GET",
@@ -188,8 +190,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/keys",
-    handler: async ({ st, req, res }) => {
-      const b = await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      const b = adminJson(body);
       const env = st.envs.get(b.environment as string);
       if (!env) throw badEnvironment(b.environment);
       const scopes = b.scopes ?? [...SCOPES];
@@ -230,8 +232,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/portal-sessions",
-    handler: async ({ st, req, res }) => {
-      const b = await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      const b = adminJson(body);
       const env = st.envs.get(b.environment as string);
       if (!env) throw badEnvironment(b.environment);
       const id = randomBytes(24).toString("base64url");
@@ -247,8 +249,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/clock/advance",
-    handler: async ({ st, req, res }) => {
-      const b = await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      const b = adminJson(body);
       if (!(st.clock instanceof VirtualClock)) {
         throw new HttpError(
           409,
@@ -281,8 +283,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: "POST",
     path: "/journal/compact",
     // Compact the journal now, while serving (background-compaction.ts).
-    handler: async ({ st, req, res }) => {
-      await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      adminJson(body);
       const done = await st.compactJournal();
       if (!done)
         throw new HttpError(409, CODE.NO_JOURNAL, "no journal to compact (start with --data)");
@@ -331,8 +333,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/api-faults",
-    handler: async ({ st, req, res }) =>
-      sendJson(res, 201, armApiFault(st, await adminJson(req, res))),
+    handler: async ({ st, res, body }) => sendJson(res, 201, armApiFault(st, adminJson(body))),
   },
   {
     method: "GET",
@@ -363,9 +364,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/environments/{env}/runs/{runId}/faults/{kind}",
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const run = envRun(st, adminEnv(st, params.env), params.runId);
-      const fault = parseFault(params.kind as string, await adminJson(req, res));
+      const fault = parseFault(params.kind as string, adminJson(body));
       const refused = st.engine.inject(run, fault);
       if (refused !== null) throw new HttpError(409, CODE.FAULT_NOT_APPLICABLE, refused);
       return sendJson(res, 200, runHistory(st, run));
@@ -408,10 +409,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "PUT",
     path: "/environments/{env}/workflows/{workflowId}/scenario",
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      const b = await adminJson(req, res);
+      const b = adminJson(body);
       let scenario: Scenario;
       try {
         scenario = parseScenario(b);
@@ -438,10 +439,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "PUT",
     path: "/environments/{env}/workflows/{workflowId}/state",
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      const b = await adminJson(req, res);
+      const b = adminJson(body);
       if (!["enabled", "draft", "disabled"].includes(b.state as string)) {
         throw new HttpError(400, CODE.INVALID_STATE, "state must be enabled, draft or disabled");
       }
@@ -453,10 +454,16 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
 /** The admin table, matched by Hono's router (router.ts); rows in the order above. */
 const ADMIN_TABLE = (() => {
-  const table = new RouteTable<RequestContext & { st: EmulatorState }>();
+  const table = new RouteTable<RequestContext & { st: EmulatorState; body?: Buffer }>();
   for (const route of ADMIN_ROUTES)
     table.add(route.method, honoPath(route.path), `admin ${route.path}`, (ctx) =>
-      route.handler({ st: ctx.st, req: ctx.req, res: ctx.res, params: ctx.params }),
+      route.handler({
+        st: ctx.st,
+        req: ctx.req,
+        res: ctx.res,
+        params: ctx.params,
+        body: ctx.body ?? EMPTY,
+      }),
     );
   return table;
 })();
@@ -464,7 +471,10 @@ const ADMIN_TABLE = (() => {
 export const adminRows = () => ADMIN_TABLE.rows;
 
 /** /_emulator/{...}: after the admin guard (middleware.ts). */
-export async function handleAdmin(st: EmulatorState, ctx: RequestContext): Promise<void> {
+export async function handleAdmin(
+  st: EmulatorState,
+  ctx: RequestContext & { body?: Buffer },
+): Promise<void> {
   const p = ctx.parts.slice(1);
   if (p[0] === "environments" && p.length >= 3) {
     // Under an environment, an unknown environment (then workflow) is named before the route.

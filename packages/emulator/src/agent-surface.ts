@@ -55,7 +55,6 @@ export interface AgentHost {
   tokenHash(token: string): string;
 }
 
-const ADMIN_LIMIT = 8_388_608;
 const PORTAL_LIMIT = 65_536;
 
 export class AgentSurface {
@@ -196,8 +195,8 @@ export class AgentSurface {
   }
 
   /** POST /_emulator/personal-access-tokens: a person's token for /mcp (shown once). */
-  async createTokenRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const b = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
+  createTokenRoute(body: Buffer, res: ServerResponse): void {
+    const b = parseJsonBody(body);
     if (!isObject(b)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
     const env =
       typeof b.environment === "string" ? this.host.environment(b.environment) : undefined;

@@ -80,7 +80,9 @@ export interface BodyContext extends RequestContext {
  */
 export function bodyWithin<C extends BodyContext>(limit: number): Middleware<C> {
   return async (ctx, next) => {
-    ctx.body = await readBodyWithin(ctx.req, ctx.res, limit);
+    // GET and HEAD carry no body the emulator reads.
+    if (ctx.method !== "GET" && ctx.method !== "HEAD")
+      ctx.body = await readBodyWithin(ctx.req, ctx.res, limit);
     return next();
   };
 }

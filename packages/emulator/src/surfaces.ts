@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
-import { adminRows, handleAdmin } from "./admin-routes.js";
+import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin-routes.js";
 import type { ApiHandler } from "./api-handlers.js";
 import { API_ROUTES } from "./api-routes.js";
 import { emitDefinition } from "./definition-emit.js";
@@ -19,6 +19,7 @@ import {
   adminGuard,
   apiFaults,
   apiKey,
+  type BodyContext,
   bodyWithin,
   corsHeaders,
   type EnvContext,
@@ -134,7 +135,9 @@ function files(st: EmulatorState, ctx: EnvContext): void {
 export function surfaceTable(host: SurfaceHost): RouteTable {
   const api = apiTable(host);
   const webApp: Handler = (ctx) => handleWebApp(host.webApp, ctx);
-  const admin = compose([adminGuard(host)], (ctx) => handleAdmin(host, ctx));
+  const admin = compose<BodyContext>([adminGuard(host), bodyWithin(ADMIN_LIMIT)], (ctx) =>
+    handleAdmin(host, ctx),
+  );
   return new RouteTable()
     .add("ALL", "/", "web application: run history", webApp)
     .add("ALL", "/_app", "web application", webApp)
