@@ -198,8 +198,8 @@ export function armDeliveryFault(
     if (!(e instanceof DeliveryFaultError)) throw e;
     throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
-  const plan = st.deliveryFaults.arm(run.run_id, add);
-  st.recordFaultPlan(run.run_id);
+  const plan = st.deliveryFaults.armed(run.run_id, add);
+  commit(st, { t: "delivery_faults", run_id: run.run_id, plan });
   return plan;
 }
 
