@@ -324,6 +324,11 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
       "replay a recorded run (from `wfr runs export`) for its workflow (repeatable)",
       collect,
     )
+    .option(
+      "--api-fault <rule>",
+      'a fault on the emulator\'s API, e.g. "503 POST /automations/*/runs count=2" (repeatable; emulator README)',
+      collect,
+    )
     .addHelpText(
       "after",
       "\nExamples:\n  wfr emulator --port 0\n  wfr emulator --from-schemas schemas\n  wfr emulator --from-schemas schemas --scenario run_123.wfr-run.json",

@@ -41,3 +41,32 @@ it("wfr emulator prints base URLs, a working key and a one-time sign-in link, an
   const code = await new Promise((r) => child.once("close", r));
   expect(code).toBe(0);
 });
+
+it("wfr emulator --api-fault arms a fault on the emulator's API from the start", async () => {
+  const child = spawn(
+    process.execPath,
+    [BIN, "emulator", "--port", "0", "--api-fault", "503 GET /runs/* count=1"],
+    { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
+  );
+  let stdout = "";
+  const ready = new Promise<void>((resolveReady) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (/staging:[\s\S]*key \(emulator only\)/.test(stdout)) resolveReady();
+    });
+  });
+  try {
+    await ready;
+    const base = /production: (http:\/\/127\.0\.0\.1:\d+\/production\/api\/v1)/.exec(stdout)?.[1];
+    const key = /production:[\s\S]*?key \(emulator only\): (\S+)/.exec(stdout)?.[1];
+    const read = () =>
+      fetch(`${base}/runs/run_missing`, { headers: { authorization: `Bearer ${key}` } });
+    const faulted = await read();
+    expect(faulted.status).toBe(503);
+    expect(((await faulted.json()) as { fault_id: string }).fault_id).toBe("flt_start_1");
+    expect((await read()).status).toBe(404);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await new Promise((r) => child.once("close", r))).toBe(0);
+});

@@ -9,23 +9,28 @@ import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
 import type { DeliveryFaultKind } from "./delivery-faults.js";
 import {
   adminEnv,
+  armApiFault,
   armDeliveryFault,
   createKey,
   type EmulatorState,
   type EnvState,
+  removeApiFault,
   resendCallback,
-  resetEnvironment,
   setWorkflowState,
 } from "./emulator-state.js";
-import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
 import { isObject } from "./json-text.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
+import { honoPath, type RequestContext, RouteTable } from "./router.js";
 import type { Fault } from "./run-engine.js";
 import { envelope } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
+import { commit } from "./state-changes.js";
 import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
 
-const ADMIN_LIMIT = 8_388_608;
+/** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */
+export const ADMIN_LIMIT = 8_388_608;
+const EMPTY = Buffer.alloc(0);
 
 /** One admin call: the matched path parameters by name (`{env}` gives `params.env`). */
 export interface AdminCall {
@@ -33,6 +38,8 @@ export interface AdminCall {
   req: IncomingMessage;
   res: ServerResponse;
   params: Record<string, string>;
+  /** The body, read within ADMIN_LIMIT by middleware (surfaces.ts); empty for GET and HEAD. */
+  body: Buffer;
 }
 
 export interface AdminRoute {
@@ -42,13 +49,11 @@ export interface AdminRoute {
   handler: (call: AdminCall) => Promise<void> | void;
 }
 
-async function adminJson(
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<Record<string, unknown>> {
-  const body = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
-  if (!isObject(body)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
-  return body;
+/** The admin body as a JSON object (depth, UTF-8 and syntax checked by parseJsonBody). */
+function adminJson(body: Buffer): Record<string, unknown> {
+  const json = parseJsonBody(body);
+  if (!isObject(json)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
+  return json;
 }
 
 /** A row arming a callback delivery fault (delivery-faults.ts) on a run with a callback_url. */
@@ -56,9 +61,9 @@ function deliveryFaultRoute(kind: DeliveryFaultKind): AdminRoute {
   return {
     method: "POST",
     path: `/environments/{env}/runs/{runId}/faults/${kind}`,
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const run = envRun(st, adminEnv(st, params.env), params.runId);
-      const plan = armDeliveryFault(st, run, kind, await adminJson(req, res));
+      const plan = armDeliveryFault(st, run, kind, adminJson(body));
       return sendJson(res, 200, { run_id: run.run_id, delivery_faults: plan });
     },
   };
@@ -166,11 +171,27 @@ function badEnvironment(name: unknown): HttpError {
 }
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  // Personal access tokens of the agent surface (agent-surface.ts).
+  {
+    method: "POST",
+    path: "/personal-access-tokens",
+    handler: ({ st, res, body }) => st.agents.createTokenRoute(body, res),
+  },
+  {
+    method: "GET",
+    path: "/personal-access-tokens",
+    handler: ({ st, res }) => st.agents.listTokensRoute(res),
+  },
+  {
+    method: "DELETE",
+    path: "/personal-access-tokens/{id}",
+    handler: ({ st, res, params }) => st.agents.revokeTokenRoute(res, params.id as string),
+  },
   {
     method: "POST",
     path: "/keys",
-    handler: async ({ st, req, res }) => {
-      const b = await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      const b = adminJson(body);
       const env = st.envs.get(b.environment as string);
       if (!env) throw badEnvironment(b.environment);
       const scopes = b.scopes ?? [...SCOPES];
@@ -211,8 +232,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/portal-sessions",
-    handler: async ({ st, req, res }) => {
-      const b = await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      const b = adminJson(body);
       const env = st.envs.get(b.environment as string);
       if (!env) throw badEnvironment(b.environment);
       const id = randomBytes(24).toString("base64url");
@@ -228,8 +249,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/clock/advance",
-    handler: async ({ st, req, res }) => {
-      const b = await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      const b = adminJson(body);
       if (!(st.clock instanceof VirtualClock)) {
         throw new HttpError(
           409,
@@ -254,7 +275,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
         );
       }
       st.engine.advance(Math.floor(ms), (t) => clock.set(t));
-      st.record({ t: "clock", now: clock.now() });
+      commit(st, { t: "clock", now: clock.now() });
       return sendJson(res, 200, { now: iso(clock.now()) });
     },
   },
@@ -262,8 +283,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: "POST",
     path: "/journal/compact",
     // Compact the journal now, while serving (background-compaction.ts).
-    handler: async ({ st, req, res }) => {
-      await adminJson(req, res);
+    handler: async ({ st, res, body }) => {
+      adminJson(body);
       const done = await st.compactJournal();
       if (!done)
         throw new HttpError(409, CODE.NO_JOURNAL, "no journal to compact (start with --data)");
@@ -304,9 +325,36 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     path: "/environments/{env}/reset",
     handler: ({ st, res, params }) => {
       const env = adminEnv(st, params.env);
-      resetEnvironment(st, env.def.name);
-      st.record({ t: "reset", env: env.def.name });
+      commit(st, { t: "reset", env: env.def.name });
       return sendJson(res, 200, { environment: env.def.name, reset: true });
+    },
+  },
+  // Faults on the API itself (api-faults.ts).
+  {
+    method: "POST",
+    path: "/api-faults",
+    handler: async ({ st, res, body }) => sendJson(res, 201, armApiFault(st, adminJson(body))),
+  },
+  {
+    method: "GET",
+    path: "/api-faults",
+    handler: ({ st, res }) => sendJson(res, 200, { faults: st.apiFaults.list() }),
+  },
+  {
+    method: "DELETE",
+    path: "/api-faults",
+    handler: ({ st, res }) => {
+      for (const rule of st.apiFaults.list()) removeApiFault(st, rule.id);
+      res.writeHead(204).end();
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api-faults/{id}",
+    handler: ({ st, res, params }) => {
+      if (!removeApiFault(st, params.id as string))
+        throw new HttpError(404, CODE.NOT_FOUND, "no API fault with this id");
+      res.writeHead(204).end();
     },
   },
   // Callback delivery faults: before the run faults' `{kind}` row, which would take them.
@@ -316,9 +364,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/environments/{env}/runs/{runId}/faults/{kind}",
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const run = envRun(st, adminEnv(st, params.env), params.runId);
-      const fault = parseFault(params.kind as string, await adminJson(req, res));
+      const fault = parseFault(params.kind as string, adminJson(body));
       const refused = st.engine.inject(run, fault);
       if (refused !== null) throw new HttpError(409, CODE.FAULT_NOT_APPLICABLE, refused);
       return sendJson(res, 200, runHistory(st, run));
@@ -361,18 +409,17 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "PUT",
     path: "/environments/{env}/workflows/{workflowId}/scenario",
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      const b = await adminJson(req, res);
+      const b = adminJson(body);
       let scenario: Scenario;
       try {
         scenario = parseScenario(b);
       } catch (e) {
         throw new HttpError(400, CODE.INVALID_SCENARIO, (e as Error).message);
       }
-      env.scenarios.set(wf.id, scenario);
-      st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
+      commit(st, { t: "scenario", env: env.def.name, workflow: wf.id, scenario });
       return sendJson(res, 200, { workflow_id: wf.id, scenario });
     },
   },
@@ -382,8 +429,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     handler: ({ st, res, params }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      env.scenarios.delete(wf.id);
-      st.record({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
+      commit(st, { t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
       return sendJson(res, 200, {
         workflow_id: wf.id,
         scenario: wf.scenario ?? defaultScenario(),
@@ -393,10 +439,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "PUT",
     path: "/environments/{env}/workflows/{workflowId}/state",
-    handler: async ({ st, req, res, params }) => {
+    handler: async ({ st, res, params, body }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      const b = await adminJson(req, res);
+      const b = adminJson(body);
       if (!["enabled", "draft", "disabled"].includes(b.state as string)) {
         throw new HttpError(400, CODE.INVALID_STATE, "state must be enabled, draft or disabled");
       }
@@ -406,39 +452,41 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   },
 ];
 
-/** Path parameters when `parts` fit `pattern` ("/a/{b}/c"), else null. */
-function matchPath(pattern: string, parts: readonly string[]): Record<string, string> | null {
-  const segs = pattern.split("/").filter((s) => s !== "");
-  if (segs.length !== parts.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < segs.length; i++) {
-    const seg = segs[i] as string;
-    const part = parts[i] as string;
-    if (seg.startsWith("{")) params[seg.slice(1, -1)] = part;
-    else if (seg !== part) return null;
-  }
-  return params;
-}
+/** The admin table, matched by Hono's router (router.ts); rows in the order above. */
+const ADMIN_TABLE = (() => {
+  const table = new RouteTable<RequestContext & { st: EmulatorState; body?: Buffer }>();
+  for (const route of ADMIN_ROUTES)
+    table.add(route.method, honoPath(route.path), `admin ${route.path}`, (ctx) =>
+      route.handler({
+        st: ctx.st,
+        req: ctx.req,
+        res: ctx.res,
+        params: ctx.params,
+        body: ctx.body ?? EMPTY,
+      }),
+    );
+  return table;
+})();
 
-/** Dispatch /_emulator/{p...}. */
+export const adminRows = () => ADMIN_TABLE.rows;
+
+/** /_emulator/{...}: after the admin guard (middleware.ts). */
 export async function handleAdmin(
   st: EmulatorState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  p: string[],
+  ctx: RequestContext & { body?: Buffer },
 ): Promise<void> {
-  if (await st.agents.admin(req, res, p)) return; // personal access tokens, authoring
+  const p = ctx.parts.slice(1);
   if (p[0] === "environments" && p.length >= 3) {
     // Under an environment, an unknown environment (then workflow) is named before the route.
     if (!st.clock.virtual) st.engine.tick();
     const env = adminEnv(st, p[1]);
     if (p[2] === "workflows" && p.length === 5) envWorkflow(env, p[3]);
   }
-  const m = req.method;
-  for (const route of ADMIN_ROUTES) {
-    if (route.method !== m) continue;
-    const params = matchPath(route.path, p);
-    if (params) return route.handler({ st, req, res, params });
-  }
-  throw new HttpError(404, CODE.NOT_FOUND, "no such admin route");
+  const sub = `/${ctx.path
+    .split("/")
+    .filter((s) => s !== "")
+    .slice(1)
+    .join("/")}`;
+  if (!(await ADMIN_TABLE.dispatch(Object.assign(ctx, { st }), sub)))
+    throw new HttpError(404, CODE.NOT_FOUND, "no such admin route");
 }

@@ -11,7 +11,7 @@ import { AuthoringStore } from "./authoring.js";
 import { iso } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
 import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
-import type { JournalRecord } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
@@ -44,6 +44,8 @@ export interface AgentHost {
   environment(name: string): EnvironmentDef | undefined;
   links(environment: string): Links;
   record(rec: JournalRecord): void;
+  /** Journal a change, then make it (state-changes.ts). */
+  commit(rec: JournalRecord): void;
   now(): number;
   /** Origins of the emulator itself (request-guard.ts). */
   sameOrigins(): ReadonlySet<string>;
@@ -53,7 +55,6 @@ export interface AgentHost {
   tokenHash(token: string): string;
 }
 
-const ADMIN_LIMIT = 8_388_608;
 const PORTAL_LIMIT = 65_536;
 
 export class AgentSurface {
@@ -150,88 +151,89 @@ export class AgentSurface {
     return this.endpoint.close();
   }
 
-  /** Portal routes of agent authoring under /<env>/portal/; false when none matched. */
-  async portal(
+  /** POST /<env>/portal/workflows/{id}/enable: a person enables a draft (portal session). */
+  async enableRoute(
     req: IncomingMessage,
     res: ServerResponse,
     env: EnvironmentDef,
-    rest: readonly string[],
-  ): Promise<boolean> {
-    if (rest[0] !== "portal" || rest.length !== 4) return false;
-    if (req.method === "POST" && rest[1] === "workflows" && rest[3] === "enable") {
-      await readBodyWithin(req, res, PORTAL_LIMIT);
-      const { workflow, changed } = enableWorkflowAsPerson(
-        "POST",
-        req.headers,
-        this.host.sameOrigins(),
-        this.host.portalSession(req),
-        env,
-        rest[2] as string,
-      );
-      // The emulator's own `state` record: the same one the admin API writes.
-      if (changed)
-        this.host.record({ t: "state", env: env.name, workflow: workflow.id, state: "enabled" });
-      sendJson(res, 200, { workflow_id: workflow.id, state: workflow.state });
-      return true;
-    }
-    if (req.method === "GET" && rest[1] === "authoring" && rest[3] === "live") {
-      const html = authoringLiveView(
-        this.host.portalSession(req),
-        env,
-        this.authoring.session(rest[2] as string),
-        this.host.now(),
-      );
-      res.writeHead(200, {
-        "Content-Type": "text/html; charset=utf-8",
-        "Content-Length": Buffer.byteLength(html),
-        "Cache-Control": "no-store",
-      });
-      res.end(html);
-      return true;
-    }
-    return false;
+    workflowId: string,
+  ): Promise<void> {
+    await readBodyWithin(req, res, PORTAL_LIMIT);
+    const { workflow, changed } = enableWorkflowAsPerson(
+      "POST",
+      req.headers,
+      this.host.sameOrigins(),
+      this.host.portalSession(req),
+      env,
+      workflowId,
+    );
+    // The emulator's own `state` change: the same one the admin API commits.
+    if (changed)
+      this.host.commit({ t: "state", env: env.name, workflow: workflow.id, state: "enabled" });
+    sendJson(res, 200, { workflow_id: workflow.id, state: workflow.state });
   }
 
-  /** /_emulator/personal-access-tokens[/{id}]: create, list (no token values), revoke. */
-  async admin(req: IncomingMessage, res: ServerResponse, p: readonly string[]): Promise<boolean> {
-    if (p[0] !== "personal-access-tokens") return false;
-    const store = this.personalAccessTokens;
-    if (req.method === "POST" && p.length === 1) {
-      const b = parseJsonBody(await readBodyWithin(req, res, ADMIN_LIMIT));
-      if (!isObject(b)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
-      const env =
-        typeof b.environment === "string" ? this.host.environment(b.environment) : undefined;
-      if (!env) {
-        throw new HttpError(
-          400,
-          CODE.INVALID_ENVIRONMENT,
-          `unknown environment ${JSON.stringify(b.environment)}`,
-          {
-            field: "environment",
-          },
-        );
-      }
-      if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
-        throw new HttpError(400, CODE.INVALID_BODY, "workspace must be a non-empty string", {
-          field: "workspace",
-        });
-      }
-      const workspace = (b.workspace as string | undefined) ?? env.workspace;
-      sendJson(res, 201, createPersonalAccessToken(store, { environment: env.name, workspace }));
-      return true;
+  /** GET /<env>/portal/authoring/{id}/live: the live view of an authoring session. */
+  authoringLiveRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    env: EnvironmentDef,
+    sessionId: string,
+  ): void {
+    const html = authoringLiveView(
+      this.host.portalSession(req),
+      env,
+      this.authoring.session(sessionId),
+      this.host.now(),
+    );
+    res.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": Buffer.byteLength(html),
+      "Cache-Control": "no-store",
+    });
+    res.end(html);
+  }
+
+  /** POST /_emulator/personal-access-tokens: a person's token for /mcp (shown once). */
+  createTokenRoute(body: Buffer, res: ServerResponse): void {
+    const b = parseJsonBody(body);
+    if (!isObject(b)) throw new HttpError(400, CODE.INVALID_BODY, "body must be a JSON object");
+    const env =
+      typeof b.environment === "string" ? this.host.environment(b.environment) : undefined;
+    if (!env) {
+      throw new HttpError(
+        400,
+        CODE.INVALID_ENVIRONMENT,
+        `unknown environment ${JSON.stringify(b.environment)}`,
+        {
+          field: "environment",
+        },
+      );
     }
-    if (req.method === "GET" && p.length === 1) {
-      sendJson(res, 200, { tokens: listPersonalAccessTokens(store) });
-      return true;
+    if (b.workspace !== undefined && (typeof b.workspace !== "string" || b.workspace === "")) {
+      throw new HttpError(400, CODE.INVALID_BODY, "workspace must be a non-empty string", {
+        field: "workspace",
+      });
     }
-    if (req.method === "DELETE" && p.length === 2) {
-      if (!revokePersonalAccessToken(store, p[1] as string)) {
-        throw new HttpError(404, CODE.TOKEN_NOT_FOUND, "no personal access token with this id");
-      }
-      sendJson(res, 200, { id: p[1], revoked: true });
-      return true;
+    const workspace = (b.workspace as string | undefined) ?? env.workspace;
+    sendJson(
+      res,
+      201,
+      createPersonalAccessToken(this.personalAccessTokens, { environment: env.name, workspace }),
+    );
+  }
+
+  /** GET /_emulator/personal-access-tokens: never a token or its hash. */
+  listTokensRoute(res: ServerResponse): void {
+    sendJson(res, 200, { tokens: listPersonalAccessTokens(this.personalAccessTokens) });
+  }
+
+  /** DELETE /_emulator/personal-access-tokens/{id}. */
+  revokeTokenRoute(res: ServerResponse, id: string): void {
+    if (!revokePersonalAccessToken(this.personalAccessTokens, id)) {
+      throw new HttpError(404, CODE.TOKEN_NOT_FOUND, "no personal access token with this id");
     }
-    return false;
+    sendJson(res, 200, { id, revoked: true });
   }
 
   /** The in-memory API key the web application uses on loopback to launch as a person of this workspace. */

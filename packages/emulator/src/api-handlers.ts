@@ -6,18 +6,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
-import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
-import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
+import type { ApiKey, ApiState, EnvState } from "./emulator-state.js";
+import { HttpError, parseJsonBody, problemError, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
-import { isObject } from "./json-text.js";
+import { isObject, metadataMembers } from "./json-text.js";
 import {
-  BODY_LIMIT,
   checkAttachments,
   checkCallback,
   checkMetadata,
   checkModel,
   checkTopLevel,
   idempotencyKeyOf,
+  METADATA_MEMBER_LIMIT,
 } from "./launch-body.js";
 import { recordingBytes, recordingState } from "./recording.js";
 import { noteRequest } from "./request-log.js";
@@ -26,23 +26,23 @@ import { defaultScenario } from "./scenario.js";
 import { isTerminal, type RunRecord } from "./types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
-const HUMAN_INPUT_LIMIT = 1_048_576;
-
 /** One authenticated, scope-checked call of the public API. */
 export interface ApiCall {
-  st: EmulatorState;
+  st: ApiState;
   req: IncomingMessage;
   res: ServerResponse;
   env: EnvState;
   key: ApiKey;
   /** The route's one path parameter: workflowId for launch, runId otherwise. */
   param: string;
+  /** The body, read within the route's limit by middleware (empty for routes without one). */
+  body: Buffer;
   links: Links;
 }
 
 export type ApiHandler = (call: ApiCall) => Promise<void> | void;
 
-function findRun(st: EmulatorState, key: ApiKey, runId: string): RunRecord {
+function findRun(st: ApiState, key: ApiKey, runId: string): RunRecord {
   const run = st.engine.runs.get(runId);
   // Spec "Authentication" 3: 404 for a run outside the workspace or environment, no leak.
   if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
@@ -60,12 +60,20 @@ export async function launch({
   env,
   key,
   param: workflowId,
+  body: buf,
 }: ApiCall): Promise<void> {
-  const buf = await readBodyWithin(req, res, BODY_LIMIT);
   const wf = env.def.workflows.get(workflowId);
   // Only a saved workflow id is valid; anything else (run or session ids) is not found.
   if (!wf || env.def.workspace !== key.workspace) {
     throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
+  }
+  if (metadataMembers(buf, METADATA_MEMBER_LIMIT) > METADATA_MEMBER_LIMIT) {
+    throw new HttpError(
+      400,
+      CODE.INVALID_METADATA,
+      `metadata holds more than ${METADATA_MEMBER_LIMIT} members (properties and array elements at every level): the emulator's own limit`,
+      { field: "metadata" },
+    );
   }
   const body = parseJsonBody(buf);
   const top = checkTopLevel(body);
@@ -179,13 +187,9 @@ export function events({ st, res, key, param }: ApiCall): void {
 export function recording({ st, res, key, param: runId }: ApiCall): void {
   const run = findRun(st, key, runId);
   const now = st.clock.now();
-  const wait = st.limiter.attempt(key.workspace, now);
-  if (wait === null) {
-    while ((st.recordingAttempts[0]?.[1] ?? now) <= now - 3_600_000) st.recordingAttempts.shift();
-    // Persisted, so a restart does not refill the hourly budget.
-    st.recordingAttempts.push([key.workspace, now]);
-    st.record({ t: "recording_download", workspace: key.workspace, at: now });
-  }
+  const wait = st.limiter.wait(key.workspace, now);
+  // Counted through the journal, so a restart does not refill the hourly budget.
+  if (wait === null) st.commit({ t: "recording_download", workspace: key.workspace, at: now });
   if (wait !== null) {
     throw new HttpError(
       429,
@@ -237,13 +241,12 @@ export function recording({ st, res, key, param: runId }: ApiCall): void {
 /** POST /runs/{runId}/human-input */
 export async function humanInput({
   st,
-  req,
   res,
   key,
   param: runId,
   links,
+  body: buf,
 }: ApiCall): Promise<void> {
-  const buf = await readBodyWithin(req, res, HUMAN_INPUT_LIMIT);
   const run = findRun(st, key, runId);
   const body = parseJsonBody(buf);
   if (!isObject(body) || !Object.hasOwn(body, "response")) {
@@ -277,8 +280,14 @@ export async function humanInput({
 // ---------- browser-access grants (browser-access-grants.ts; shape documented in the README) ----------
 
 /** POST /runs/{runId}/browser-access-grants */
-export async function grantCreate({ st, req, res, key, param: runId }: ApiCall): Promise<void> {
-  const body = parseJsonBody(await readBodyWithin(req, res, HUMAN_INPUT_LIMIT));
+export async function grantCreate({
+  st,
+  res,
+  key,
+  param: runId,
+  body: buf,
+}: ApiCall): Promise<void> {
+  const body = parseJsonBody(buf);
   const run = findRun(st, key, runId);
   if (!isObject(body)) throw new HttpError(400, CODE.INVALID_GRANT, "body must be a JSON object");
   let parsed: ReturnType<typeof parseGrantRequest>;
@@ -296,7 +305,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
     );
   }
   const now = st.clock.now();
-  const { grant, token } = st.grants.create(
+  const { grant, token } = st.grants.mint(
     {
       environment: run.environment,
       workspace: run.workspace,
@@ -306,7 +315,7 @@ export async function grantCreate({ st, req, res, key, param: runId }: ApiCall):
     parsed,
     now,
   );
-  st.record({ t: "grant", grant });
+  st.commit({ t: "grant", grant });
   sendJson(res, 201, { ...grantView(grant, now, iso), token });
 }
 
@@ -324,8 +333,7 @@ export function grantRead(call: ApiCall): void {
 /** DELETE /browser-access-grants/{grantId}: the run goes on (spec "States and transitions" 3). */
 export function grantDelete(call: ApiCall): void {
   const grant = findGrant(call);
-  call.st.grants.delete(grant.grant_id);
-  call.st.record({ t: "grant_deleted", grant_id: grant.grant_id });
+  call.st.commit({ t: "grant_deleted", grant_id: grant.grant_id });
   call.res.writeHead(204, { "Content-Length": "0" });
   call.res.end();
 }

@@ -13,8 +13,11 @@ import {
   result,
   status,
 } from "./api-handlers.js";
+import { BODY_LIMIT } from "./launch-body.js";
 
 export const SCOPES = ["workflows:run", "runs:read"] as const;
+/** Human-input and grant bodies: small JSON (the emulator's choice, README "Body limits"). */
+export const HUMAN_INPUT_LIMIT = 1_048_576;
 export type Scope = (typeof SCOPES)[number];
 
 export type ApiRouteName =
@@ -32,6 +35,8 @@ export interface ApiRoute {
   method: "GET" | "POST" | "DELETE";
   path: string;
   scope: Scope;
+  /** The body limit of a route that takes a body (read by middleware before the handler). */
+  bodyLimit?: number;
   name: ApiRouteName;
   purpose: string;
   handler: ApiHandler;
@@ -42,6 +47,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/automations/{workflowId}/runs",
     scope: "workflows:run",
+    bodyLimit: BODY_LIMIT, // 36 MiB, spec "Limits"
     name: "launch",
     purpose: "launch an enabled saved workflow",
     handler: launch,
@@ -82,6 +88,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/runs/{runId}/human-input",
     scope: "workflows:run",
+    bodyLimit: HUMAN_INPUT_LIMIT,
     name: "human",
     purpose: "answer a human checkpoint",
     handler: humanInput,
@@ -92,6 +99,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/runs/{runId}/browser-access-grants",
     scope: "runs:read",
+    bodyLimit: HUMAN_INPUT_LIMIT,
     name: "grant_create",
     purpose: "grant a browser short-lived access to the run's live session from exact origins",
     handler: grantCreate,
@@ -113,24 +121,3 @@ export const API_ROUTES: readonly ApiRoute[] = [
     handler: grantDelete,
   },
 ];
-
-/** The route for a method and decoded path segments, with its one path parameter. */
-export function matchApiRoute(
-  method: string,
-  parts: readonly string[],
-): { route: ApiRoute; param: string } | null {
-  for (const route of API_ROUTES) {
-    if (route.method !== method) continue;
-    const pattern = route.path.split("/").filter((s) => s !== "");
-    if (pattern.length !== parts.length) continue;
-    let param: string | null = null;
-    let ok = true;
-    for (let i = 0; i < pattern.length && ok; i++) {
-      const seg = pattern[i] as string;
-      if (seg.startsWith("{")) param = parts[i] as string;
-      else ok = seg === parts[i];
-    }
-    if (ok && param !== null) return { route, param };
-  }
-  return null;
-}

@@ -4,12 +4,12 @@
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
 import type { Scope } from "./api-routes.js";
-import { type ApiKey, type EmulatorState, type EnvState, tokenHash } from "./emulator-state.js";
+import { type ApiKey, type AuthState, type EnvState, tokenHash } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 
-export function authenticate(st: EmulatorState, req: IncomingMessage, env: EnvState): ApiKey {
+export function authenticate(st: AuthState, req: IncomingMessage, env: EnvState): ApiKey {
   const h = req.headers.authorization;
   const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
   const hash = m?.[1] ? tokenHash(m[1]) : "";
@@ -42,7 +42,7 @@ export function requireScope(key: ApiKey, scope: Scope): void {
  * Spec "Authentication" 4: keys never in a URL. Refused on every route: a parameter named like
  * a key, or any parameter whose value is an API key (issued here or shaped like one).
  */
-export function refuseKeyInQuery(st: EmulatorState, params: URLSearchParams): void {
+export function refuseKeyInQuery(st: Pick<AuthState, "keys">, params: URLSearchParams): void {
   for (const [name, value] of params) {
     if (
       QUERY_KEY_PARAMS.includes(name.toLowerCase()) ||
@@ -62,7 +62,7 @@ export function refuseKeyInQuery(st: EmulatorState, params: URLSearchParams): vo
  * Spec "Authentication" 5: a live view needs an authorized signed-in portal user; an API key
  * is not a portal session. Portal sessions exist only as cookies made by the admin API.
  */
-export function portalSession(st: EmulatorState, req: IncomingMessage) {
+export function portalSession(st: Pick<AuthState, "portalSessions">, req: IncomingMessage) {
   const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
   return m?.[1] ? st.portalSessions.get(m[1]) : undefined;
 }

@@ -7,7 +7,7 @@
 
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
-import type { JournalRecord } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./json-text.js";
 import { parseScenario } from "./scenario.js";
 import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./types.js";
@@ -224,8 +224,7 @@ export class AuthoringStore {
       created_at: at,
       expires_at: at + AUTHORING_SESSION_MS,
     };
-    this.sessions.set(session.session_id, session);
-    this.record({ t: "authoring_session", session });
+    this.commit({ t: "authoring_session", session });
     return session;
   }
 
@@ -246,9 +245,14 @@ export class AuthoringStore {
         .replace(/[^A-Za-z0-9]/g, "x")}`;
     while (env.workflows.has(id));
     const workflow = draftWorkflow(request, id);
-    this.put(environment, workflow);
-    this.record({ t: "workflow", env: environment, workflow });
+    this.commit({ t: "workflow", env: environment, workflow });
     return workflow;
+  }
+
+  /** Journal the change, then make it with `apply`, the function replay uses. */
+  private commit(rec: JournalRecord): void {
+    this.record(rec);
+    this.apply(rec);
   }
 
   apply(rec: JournalRecord): boolean {

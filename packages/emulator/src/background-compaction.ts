@@ -13,7 +13,7 @@
 // - the swap (captured records appended, fsync, rename, reopen) is synchronous, so no record can
 //   be written between the snapshot's tail and the rename.
 import { open, rm } from "node:fs/promises";
-import type { Journal, JournalRecord } from "./journal.js";
+import type { Journal, Storable } from "./journal.js";
 
 export const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 const CHUNK = 1 << 20;
@@ -41,7 +41,7 @@ export class BackgroundCompactor {
    */
   constructor(
     private readonly journal: Journal,
-    private readonly snapshot: () => Iterable<JournalRecord>,
+    private readonly snapshot: () => Iterable<Storable>,
     private readonly thresholdBytes: number,
     private liveBytes: number,
     private readonly report: (message: string) => void = (m) => process.stderr.write(`${m}\n`),

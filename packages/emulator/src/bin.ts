@@ -2,6 +2,7 @@
 // wfr-emulator: start the local twin of the Workflow Run service.
 import { parseArgs } from "node:util";
 import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
+import { apiFaultFromFlag } from "./api-faults.js";
 import { type EmulatorOptions, launchEmulator } from "./index.js";
 
 const USAGE = `Usage: wfr-emulator [options]
@@ -24,6 +25,10 @@ const USAGE = `Usage: wfr-emulator [options]
   --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
   --compact-after-bytes <n>  with --data: compact the journal in the background once n bytes
                              were appended since the last compaction (default 67108864)
+  --api-fault <rule>         a fault on the API itself (repeatable), e.g.
+                             "503 POST /automations/*/runs count=2", "429 * /** retry_after=2",
+                             "drop POST /automations/*/runs", "stall=2000 GET /runs/*" or the
+                             JSON body of POST /_emulator/api-faults
 `;
 
 async function main(): Promise<void> {
@@ -46,6 +51,7 @@ async function main(): Promise<void> {
       "deliver-public": { type: "boolean", default: false },
       "allowed-host": { type: "string", multiple: true },
       "compact-after-bytes": { type: "string" },
+      "api-fault": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -91,6 +97,15 @@ async function main(): Promise<void> {
     opts.compactAfterBytes = n;
   }
   if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
+  if (values["api-fault"]) {
+    opts.apiFaults = values["api-fault"].map((text, i) => {
+      try {
+        return apiFaultFromFlag(text);
+      } catch (e) {
+        throw new Error(`--api-fault ${i + 1}: ${(e as Error).message}`);
+      }
+    });
+  }
   const { running: emu, environments } = await launchEmulator(opts);
   process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);
   process.stdout.write(`  web application: ${emu.url}/  (sign in once with ${emu.signInUrl})\n`);

@@ -105,8 +105,11 @@ export class BrowserAccessGrants {
   private readonly byId = new Map<string, BrowserAccessGrant>();
   private readonly byHash = new Map<string, BrowserAccessGrant>();
 
-  /** A new grant; the token is returned here only (stored hashed). */
-  create(
+  /**
+   * A new grant, not stored yet (the caller commits it: state-changes.ts); the token is returned
+   * here only (stored hashed).
+   */
+  mint(
     target: GrantTarget,
     req: GrantRequest,
     now: number,
@@ -120,7 +123,6 @@ export class BrowserAccessGrants {
       created_at: now,
       expires_at: now + req.expires_in_seconds * 1000,
     };
-    this.restore(grant);
     return { grant, token };
   }
 

@@ -1,9 +1,9 @@
 // CORS for the configured origins (spec "Authentication" 8), and for the exact origins of a
 // live browser-access grant on that run's live view. Returns true when it answered a preflight.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { EmulatorState } from "./emulator-state.js";
+import type { CorsState } from "./emulator-state.js";
 
-export function cors(st: EmulatorState, req: IncomingMessage, res: ServerResponse): boolean {
+export function cors(st: CorsState, req: IncomingMessage, res: ServerResponse): boolean {
   const origin = req.headers.origin;
   const allowed =
     typeof origin === "string" &&
@@ -31,7 +31,7 @@ export function cors(st: EmulatorState, req: IncomingMessage, res: ServerRespons
  * A preflight for the live view from an origin a live grant of that run names (a preflight
  * carries no token, so the origin is all there is to check; the GET itself checks the grant).
  */
-function grantPreflight(st: EmulatorState, req: IncomingMessage, origin: string): boolean {
+function grantPreflight(st: CorsState, req: IncomingMessage, origin: string): boolean {
   if (req.method !== "OPTIONS") return false;
   const m = /^\/([^/?]+)\/portal\/runs\/([^/?]+)\/live(?:\?|$)/.exec(req.url ?? "");
   if (!m) return false;

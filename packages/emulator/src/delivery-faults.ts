@@ -61,13 +61,15 @@ export function parseDeliveryFault(
 export class DeliveryFaults {
   private readonly plans = new Map<string, DeliveryFaultPlan>();
 
-  /** Add to the run's plan; returns the plan as it now stands (to journal). */
-  arm(runId: string, add: Partial<DeliveryFaultPlan>): DeliveryFaultPlan {
-    const plan = this.plans.get(runId) ?? { twice: 0, late: [], fail: null };
+  /**
+   * The run's plan with `add` added, not stored: the caller commits it (state-changes.ts), so
+   * the armed plan is journalled before it takes effect.
+   */
+  armed(runId: string, add: Partial<DeliveryFaultPlan>): DeliveryFaultPlan {
+    const plan = structuredClone(this.plans.get(runId) ?? { twice: 0, late: [], fail: null });
     plan.twice += add.twice ?? 0;
     plan.late.push(...(add.late ?? []));
     if (add.fail) plan.fail = { ...add.fail };
-    this.plans.set(runId, plan);
     return plan;
   }
 

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
+import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./api-faults.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
 import type { BrowserAccessGrants } from "./browser-access-grants.js";
@@ -25,12 +26,13 @@ import {
 } from "./delivery-faults.js";
 import { HttpError } from "./http-kit.js";
 import type { IdempotencyStore } from "./idempotency.js";
-import type { JournalRecord } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { callbackRecord } from "./journal-records.js";
 import type { RecordingRateLimiter } from "./recording.js";
 import type { RequestLogFormat } from "./request-log.js";
 import type { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
+import { commit } from "./state-changes.js";
 import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "./types.js";
 import type { SignInLinks } from "./web-app/sign-in.js";
 
@@ -108,15 +110,36 @@ export interface EmulatorState {
   readonly grants: BrowserAccessGrants;
   /** Callback delivery faults armed from the admin API or the web app (delivery-faults.ts). */
   readonly deliveryFaults: DeliveryFaults;
+  /** Faults on the API itself (api-faults.ts). */
+  readonly apiFaults: ApiFaults;
   readonly origin: string;
   sameOrigins(): ReadonlySet<string>;
   links(env: string): Links;
   record(rec: JournalRecord): void;
+  /** Journal a change, then make it (state-changes.ts); the only way route modules change state. */
+  commit(rec: JournalRecord): void;
   /** Persist a run's armed delivery faults (after arming, or after one was used). */
   recordFaultPlan(runId: string): void;
   /** Compact the journal now (null without --data); background-compaction.ts. */
   compactJournal(): Promise<CompactionReport | null>;
 }
+
+// ---------- what each route module sees (a narrow view, checked by the compiler) ----------
+
+/** The public API's handlers (api-handlers.ts): runs, grants, idempotency, the recording budget. */
+export type ApiState = Pick<
+  EmulatorState,
+  "cfg" | "clock" | "engine" | "grants" | "idem" | "limiter" | "links" | "commit"
+>;
+
+/** Authentication (auth.ts): keys, the agent surface's keys and refusals, portal sessions. */
+export type AuthState = Pick<EmulatorState, "keys" | "agents" | "portalSessions">;
+
+/** The live view (live-view.ts): a portal session or a grant, and the run. */
+export type LiveViewState = AuthState & Pick<EmulatorState, "clock" | "engine" | "grants">;
+
+/** CORS (cors.ts): the configured origins and the grants' origins. */
+export type CorsState = Pick<EmulatorState, "cfg" | "clock" | "grants">;
 
 /** The environment named in an admin path or web form; 404 when there is none. */
 export function adminEnv(st: EmulatorState, name: string | undefined): EnvState {
@@ -141,8 +164,7 @@ export function createKey(
     workspace,
     scopes: [...new Set(scopes)],
   };
-  st.keys.set(key.token_sha256, key);
-  st.record({ t: "key", key });
+  commit(st, { t: "key", key });
   return { token, key };
 }
 
@@ -176,9 +198,32 @@ export function armDeliveryFault(
     if (!(e instanceof DeliveryFaultError)) throw e;
     throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
-  const plan = st.deliveryFaults.arm(run.run_id, add);
-  st.recordFaultPlan(run.run_id);
+  const plan = st.deliveryFaults.armed(run.run_id, add);
+  commit(st, { t: "delivery_faults", run_id: run.run_id, plan });
   return plan;
+}
+
+/** Arm a fault on the API itself (api-faults.ts); journalled; errors name the field. */
+export function armApiFault(
+  st: EmulatorState,
+  body: Record<string, unknown>,
+  id = `flt_${randomBytes(6).toString("hex")}`,
+): ApiFaultRule {
+  let rule: ApiFaultRule;
+  try {
+    rule = parseApiFault(body, id);
+  } catch (e) {
+    if (!(e instanceof ApiFaultError)) throw e;
+    throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
+  }
+  commit(st, { t: "api_fault", id: rule.id, rule });
+  return rule;
+}
+
+export function removeApiFault(st: EmulatorState, id: string): boolean {
+  if (!st.apiFaults.list().some((r) => r.id === id)) return false;
+  commit(st, { t: "api_fault", id, rule: null });
+  return true;
 }
 
 export function setWorkflowState(
@@ -187,8 +232,7 @@ export function setWorkflowState(
   wf: { id: string; state: WorkflowState },
   state: WorkflowState,
 ): void {
-  wf.state = state;
-  st.record({ t: "state", env: env.def.name, workflow: wf.id, state });
+  commit(st, { t: "state", env: env.def.name, workflow: wf.id, state });
 }
 
 /** Forget an environment's runs, deliveries, pending callbacks and scenarios. */

@@ -8,6 +8,8 @@ import type { BodyProblem } from "./launch-body.js";
 
 export const MAX_DEPTH = 128;
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -46,6 +48,21 @@ export function failResponse(res: ServerResponse, e: unknown): void {
   if (res.destroyed || res.socket?.destroyed) return; // the client went away mid-request
   console.error("wfr-emulator: internal error:", (e as Error)?.message ?? e);
   sendJson(res, 500, { error: "internal emulator error", code: CODE.INTERNAL });
+}
+
+/**
+ * `Content-Disposition: attachment` for a file name from a path or a run's outputs: the quoted
+ * `filename` keeps printable ASCII other than `"` and `\\` (anything else becomes `_`, so a quote
+ * cannot add a second parameter and CR/LF cannot split the header), and `filename*` (RFC 6266,
+ * RFC 8187) carries the exact name percent-encoded.
+ */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 export function problemError(p: BodyProblem): HttpError {
@@ -126,8 +143,15 @@ export function parseJsonBody(buf: Buffer): unknown {
       `JSON nesting deeper than ${MAX_DEPTH} levels is not accepted`,
     );
   }
+  let text: string;
   try {
-    return JSON.parse(buf.toString("utf8"));
+    // Invalid UTF-8 is an unparsable body, not text to repair with U+FFFD behind the caller's back.
+    text = UTF8.decode(buf);
+  } catch {
+    throw new HttpError(400, CODE.INVALID_JSON, "request body is not valid UTF-8");
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw new HttpError(400, CODE.INVALID_JSON, "request body is not parseable as JSON");
   }

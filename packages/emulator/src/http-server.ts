@@ -1,47 +1,35 @@
-// The thin node:http edge: the server's lifecycle, its shared state and the top-level dispatch.
-// The public API's routes and handlers are in api-routes.ts / api-handlers.ts, auth in auth.ts,
-// CORS in cors.ts, the admin API in admin-routes.ts, replay in persistence.ts, the web
-// application's host in web-app-host.ts, the engine's callbacks in engine-hooks.ts.
+// The thin node:http edge: the server's lifecycle (start, replay, stop) and its shared state.
+// What a request meets is surfaces.ts (the edge middleware of middleware.ts, then one route
+// table per surface, router.ts); replay is persistence.ts and state-changes.ts, the web
+// application's host web-app-host.ts, the engine's callbacks engine-hooks.ts.
 
 import { statSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { CODE, DEFINITION_FILE } from "@wfr/protocol";
-import { stringify as toYaml } from "yaml";
-import { handleAdmin } from "./admin-routes.js";
 import { AgentSurface } from "./agent-surface.js";
-import { matchApiRoute } from "./api-routes.js";
-import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
+import { ApiFaults } from "./api-faults.js";
+import { portalSession } from "./auth.js";
 import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
 import { BrowserAccessGrants } from "./browser-access-grants.js";
 import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "./clock.js";
-import { cors } from "./cors.js";
-import { emitDefinition } from "./definition-emit.js";
 import { DeliveryFaults } from "./delivery-faults.js";
-import type {
-  ApiKey,
-  EmulatorState,
-  EnvState,
-  PortalSession,
-  ServerConfig,
-} from "./emulator-state.js";
+import type { ApiKey, EnvState, PortalSession, ServerConfig } from "./emulator-state.js";
 import { tokenHash } from "./emulator-state.js";
-import { fileBytes, fileOutputs, notify, scenarioFile, synthesize } from "./engine-hooks.js";
-import { markerBytes } from "./file-markers.js";
-import { failResponse, HttpError, sendJson } from "./http-kit.js";
+import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { IdempotencyStore } from "./idempotency.js";
-import { Journal, type JournalRecord } from "./journal.js";
-import { liveView } from "./live-view.js";
+import { Journal } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 import { persistRun, replay, snapshot } from "./persistence.js";
 import { RecordingRateLimiter } from "./recording.js";
-import { allowedHostNames, checkAdminRequest, checkHost } from "./request-guard.js";
-import { logRequest, noteRequest } from "./request-log.js";
-import { newId, RunEngine } from "./run-engine.js";
+import { allowedHostNames } from "./request-guard.js";
+import { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
 import { parseScenario } from "./scenario.js";
+import { commit } from "./state-changes.js";
+import { requestListener, type SurfaceHost } from "./surfaces.js";
 import { SignInLinks } from "./web-app/sign-in.js";
-import { handleWebApp, type WebAppHost } from "./web-app/web-app.js";
+import type { WebAppHost } from "./web-app/web-app.js";
 import { webAppHost } from "./web-app-host.js";
 
 export { SCOPES } from "./api-routes.js";
@@ -49,7 +37,7 @@ export type { ApiKey, ServerConfig } from "./emulator-state.js";
 export { tokenHash } from "./emulator-state.js";
 export { fileBytes } from "./engine-hooks.js";
 
-export class Emulator implements EmulatorState {
+export class Emulator implements SurfaceHost {
   readonly clock: Clock;
   readonly engine: RunEngine;
   readonly envs = new Map<string, EnvState>();
@@ -79,15 +67,17 @@ export class Emulator implements EmulatorState {
   readonly grants = new BrowserAccessGrants();
   /** Callback delivery faults armed from the admin API or the web app (delivery-faults.ts). */
   readonly deliveryFaults = new DeliveryFaults();
+  /** Faults on the API itself, from the admin API, the web app or flags (api-faults.ts). */
+  readonly apiFaults = new ApiFaults();
   /** Background journal compaction, with --data (background-compaction.ts). */
   private compactor: BackgroundCompactor | null = null;
   /** The web application's view of the emulator (web-app-host.ts). */
-  private readonly webApp: WebAppHost;
+  readonly webApp: WebAppHost;
   private journal: Journal | null = null;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   origin = "http://127.0.0.1:0";
-  private hostNames: Set<string> = new Set();
+  private hostNameSet: Set<string> = new Set();
   private sameOriginSet: Set<string> = new Set();
 
   constructor(readonly cfg: ServerConfig) {
@@ -115,13 +105,11 @@ export class Emulator implements EmulatorState {
         return status;
       },
       onAttempt: (env, a) => {
-        this.envs.get(env)?.deliveries.push(a);
-        this.record({ t: "attempt", env, attempt: a });
+        commit(this, { t: "attempt", env, attempt: a });
       },
       onDone: (cb) => {
-        this.pending.delete(cb.event_id);
-        this.sent.set(cb.event_id, cb);
-        this.record({ t: "cb_done", event_id: cb.event_id });
+        commit(this, { t: "cb_done", event_id: cb.event_id });
+        this.sent.set(cb.event_id, cb); // since start only: not journalled
       },
     });
     // ---- the agent surface sees the emulator only through this host ----
@@ -129,6 +117,7 @@ export class Emulator implements EmulatorState {
       environment: (name) => this.envs.get(name)?.def,
       links: (env) => this.links(env),
       record: (rec) => this.record(rec),
+      commit: (rec) => commit(this, rec),
       now: () => this.clock.now(),
       sameOrigins: () => this.sameOriginSet,
       portalSession: (req) => portalSession(this, req),
@@ -136,6 +125,10 @@ export class Emulator implements EmulatorState {
       tokenHash,
     });
     this.webApp = webAppHost(this);
+  }
+
+  commit(rec: JournalRecord): void {
+    commit(this, rec);
   }
 
   record(rec: JournalRecord): void {
@@ -157,6 +150,10 @@ export class Emulator implements EmulatorState {
     return this.sameOriginSet;
   }
 
+  hostNames(): ReadonlySet<string> {
+    return this.hostNameSet;
+  }
+
   // ---------- lifecycle ----------
 
   async listen(port: number, host: string): Promise<void> {
@@ -170,13 +167,8 @@ export class Emulator implements EmulatorState {
         statSync(this.cfg.data).size,
       );
     }
-    const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
-      // One id per request on every answer, as a real API gateway sends it: clients
-      // (the runtime's `_requestId`, `error.requestId`) quote it in support requests.
-      res.setHeader("X-Request-Id", newId("req"));
-      logRequest(this.cfg.requestLog ?? "off", req, res);
-      this.handle(req, res).catch((e) => failResponse(res, e));
-    });
+    // Everything a request meets is in surfaces.ts: the edge middleware, then the surfaces.
+    const server = createServer({ keepAliveTimeout: 5000 }, requestListener(this));
     server.on("connection", (s) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
@@ -189,8 +181,8 @@ export class Emulator implements EmulatorState {
     const addr = server.address() as AddressInfo;
     const h = host.includes(":") ? `[${host}]` : host;
     this.origin = `http://${h}:${addr.port}`;
-    this.hostNames = allowedHostNames(host, this.cfg.allowedHosts);
-    this.sameOriginSet = new Set([...this.hostNames].map((n) => `http://${n}:${addr.port}`));
+    this.hostNameSet = allowedHostNames(host, this.cfg.allowedHosts);
+    this.sameOriginSet = new Set([...this.hostNameSet].map((n) => `http://${n}:${addr.port}`));
     this.signInUrl = this.signIn.create(this.origin, this.clock.now());
     // Runs continue after a restart: catch up on due steps, resend pending callbacks.
     this.engine.tick();
@@ -219,8 +211,7 @@ export class Emulator implements EmulatorState {
     if (!env.def.workflows.has(workflowId))
       throw new Error(`environment ${environment} has no workflow ${JSON.stringify(workflowId)}`);
     const scenario = parseScenario(raw);
-    env.scenarios.set(workflowId, scenario);
-    this.record({ t: "scenario", env: environment, workflow: workflowId, scenario });
+    commit(this, { t: "scenario", env: environment, workflow: workflowId, scenario });
   }
 
   links(env: string): Links {
@@ -247,114 +238,5 @@ export class Emulator implements EmulatorState {
   /** A new one-time sign-in link to the web application. */
   createSignInLink(): string {
     return this.signIn.create(this.origin, this.clock.now());
-  }
-
-  // ---------- top-level dispatch ----------
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const badHost = checkHost(req.headers, this.hostNames);
-    if (badHost) throw new HttpError(badHost.status, badHost.code, badHost.message);
-    if (cors(this, req, res)) return;
-    // Split by hand: `new URL("//host/x", base)` would read "host" as an authority.
-    const raw = req.url ?? "/";
-    const q = raw.indexOf("?");
-    const url = {
-      pathname: q < 0 ? raw : raw.slice(0, q),
-      searchParams: new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)),
-    };
-    const parts = url.pathname
-      .split("/")
-      .filter((p) => p !== "")
-      .map((p) => {
-        try {
-          return decodeURIComponent(p);
-        } catch {
-          return p;
-        }
-      });
-    refuseKeyInQuery(this, url.searchParams);
-    if (parts.length === 0 || parts[0] === "_app") {
-      if (await handleWebApp(this.webApp, req, res, parts, url.searchParams)) return;
-    }
-    if (parts[0] === "mcp" && parts.length === 1) return this.agents.mcp(req, res);
-    if (parts[0] === "_emulator") {
-      if (!this.cfg.admin) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
-      const bad = checkAdminRequest(
-        req.method ?? "GET",
-        req.headers,
-        this.sameOriginSet,
-        this.cfg.adminToken,
-      );
-      if (bad) throw new HttpError(bad.status, bad.code, bad.message);
-      return handleAdmin(this, req, res, parts.slice(1));
-    }
-    const env = parts[0] !== undefined ? this.envs.get(parts[0]) : undefined;
-    if (!env) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
-    const rest = parts.slice(1);
-    if (rest[0] === "api" && rest[1] === "v1") return this.api(req, res, env, rest.slice(2));
-    if (rest[0] === "api-docs" && rest.length === 2 && req.method === "GET") {
-      const doc = emitDefinition(env.def, this.links(env.def.name).apiBase);
-      if (rest[1] === DEFINITION_FILE.json) return sendJson(res, 200, doc);
-      if (rest[1] === DEFINITION_FILE.yaml || rest[1] === DEFINITION_FILE.yml) {
-        const text = toYaml(doc, { aliasDuplicateObjects: false });
-        res.writeHead(200, {
-          "Content-Type": "application/yaml; charset=utf-8",
-          "Content-Length": Buffer.byteLength(text),
-        });
-        res.end(text);
-        return;
-      }
-    }
-    if (rest[0] === "portal" && rest[1] === "runs" && rest[3] === "live" && rest.length === 4) {
-      return liveView(this, req, res, env, rest[2] as string);
-    }
-    if (await this.agents.portal(req, res, env.def, rest)) return; // portal authoring
-
-    if (rest[0] === "_files" && rest.length === 4 && req.method === "GET") {
-      const run = this.engine.runs.get(rest[1] as string);
-      const n = Number(rest[2]);
-      const link = `${this.links(env.def.name).envBase}/_files/${encodeURIComponent(rest[1] as string)}/${rest[2]}/${rest[3]}`;
-      if (
-        run &&
-        run.environment === env.def.name &&
-        JSON.stringify(run.outputs ?? {}).includes(JSON.stringify(link))
-      ) {
-        const given = scenarioFile(run, n, rest[3] as string);
-        const bytes = given ? markerBytes(given) : fileBytes(run.run_id, n, rest[3] as string);
-        res.writeHead(200, {
-          "Content-Type": given?.mime_type ?? "application/pdf",
-          "Content-Length": bytes.length,
-          "Content-Disposition": `attachment; filename="${rest[3]}"`,
-        });
-        res.end(bytes);
-        return;
-      }
-    }
-    throw new HttpError(404, CODE.NOT_FOUND, "no such route");
-  }
-
-  /** /{env}/api/v1/...: the route table (api-routes.ts), then auth, scope and the handler. */
-  private async api(
-    req: IncomingMessage,
-    res: ServerResponse,
-    env: EnvState,
-    p: string[],
-  ): Promise<void> {
-    const match = matchApiRoute(req.method ?? "GET", p);
-    if (match === null) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
-    const key = authenticate(this, req, env);
-    requireScope(key, match.route.scope);
-    const id = match.param;
-    // The log names the run; a grant route's parameter is a grant id, not a run id.
-    if (match.route.path.includes("{runId}")) noteRequest(res, { run_id: id });
-    return match.route.handler({
-      st: this,
-      req,
-      res,
-      env,
-      key,
-      param: id,
-      links: this.links(env.def.name),
-    });
   }
 }

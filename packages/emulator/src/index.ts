@@ -7,6 +7,11 @@ import {
   loadCatalogFile,
 } from "./catalog.js";
 import { readSchemasDir } from "./definition-read.js";
+import { armApiFault } from "./emulator-state.js";
+
+export { apiFaultFromFlag } from "./api-faults.js";
+
+import { HttpError } from "./http-kit.js";
 import { Emulator } from "./http-server.js";
 import type { RecordedRun } from "./recorded-run.js";
 import type { EnvironmentDef } from "./types.js";
@@ -71,6 +76,11 @@ export interface EmulatorOptions {
   compactAfterBytes?: number;
   /** Recorded runs (`wfr runs export`) whose scenarios their workflows replay from the start. */
   recordedRuns?: RecordedRun[];
+  /**
+   * Faults on the API itself, armed at start (as `POST /_emulator/api-faults` bodies): ids
+   * `flt_start_1`, `flt_start_2`, ... , armed afresh on every start (api-faults.ts).
+   */
+  apiFaults?: Record<string, unknown>[];
 }
 
 export interface RunningEmulator {
@@ -137,6 +147,14 @@ export async function launchEmulator(
   try {
     for (const recorded of options.recordedRuns ?? [])
       emu.setScenario(recorded.environment, recorded.workflow_id, recorded.scenario);
+    (options.apiFaults ?? []).forEach((body, i) => {
+      try {
+        armApiFault(emu, body, `flt_start_${i + 1}`);
+      } catch (e) {
+        const field = e instanceof HttpError ? ` (${String(e.extra.field)})` : "";
+        throw new Error(`API fault ${i + 1}${field}: ${(e as Error).message}`);
+      }
+    });
   } catch (error) {
     await emu.close();
     throw error;

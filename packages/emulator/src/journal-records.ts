@@ -2,10 +2,55 @@
 // what changed; a pending callback without the run metadata it repeats.
 // Inputs, metadata, attachments and the scenario never change after launch, so a run's records
 // over its life stay close to the size of its launch body, so the journal does not outgrow the runs it holds.
-import type { PendingCallback } from "./callbacks.js";
-import type { JournalRecord } from "./journal.js";
+import type { ApiFaultRule } from "./api-faults.js";
+import type { AuthoringSession } from "./authoring.js";
+import type { BrowserAccessGrant } from "./browser-access-grants.js";
+import type { DeliveryAttempt, PendingCallback } from "./callbacks.js";
+import type { DeliveryFaultPlan } from "./delivery-faults.js";
+import type { ApiKey } from "./emulator-state.js";
 import { isObject } from "./json-text.js";
-import type { RunRecord } from "./types.js";
+import type { PersonalAccessToken } from "./personal-access-tokens.js";
+import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
+
+/**
+ * Every record the journal holds: one member per kind of state change. Each is applied by one
+ * function (state-changes.ts), the same on the live path and on replay.
+ */
+export type JournalRecord =
+  /** A key was made (older journals stored the token itself; only its hash is kept). */
+  | { t: "key"; key: ApiKey & { token?: string } }
+  | { t: "key_revoked"; token_sha256: string }
+  /** A workflow's scenario was set, or (null) put back to the catalog's. */
+  | { t: "scenario"; env: string; workflow: string; scenario: Scenario | null }
+  | { t: "state"; env: string; workflow: string; state: WorkflowState }
+  | { t: "clock"; now: number }
+  | { t: "run"; run: RunRecord }
+  | RunDelta
+  | CallbackRecord
+  | { t: "reset"; env: string }
+  | { t: "cb_done"; event_id: string }
+  | { t: "attempt"; env: string; attempt: DeliveryAttempt }
+  | { t: "recording_download"; workspace: string; at: number }
+  | { t: "grant"; grant: BrowserAccessGrant }
+  | { t: "grant_deleted"; grant_id: string }
+  /** A run's armed callback delivery faults, whole (null: none left). */
+  | { t: "delivery_faults"; run_id: string; plan: DeliveryFaultPlan | null }
+  /** An API fault rule, whole, after it was armed or fired (null: removed). */
+  | { t: "api_fault"; id: string; rule: ApiFaultRule | null }
+  | { t: "pat"; pat: PersonalAccessToken }
+  | { t: "pat_revoked"; id: string }
+  | { t: "authoring_session"; session: AuthoringSession }
+  /** A draft saved by an agent. */
+  | { t: "workflow"; env: string; workflow: WorkflowDef };
+
+export type JournalKind = JournalRecord["t"];
+
+/** A pending callback; `payload` without the run metadata it repeats (older journals: body). */
+export type CallbackRecord = {
+  t: "cb";
+  cb: PendingCallback;
+  payload?: Record<string, unknown>;
+};
 
 /** The fields of a run that change after launch; events are appended, never rewritten. */
 const MUTABLE = [
@@ -23,14 +68,13 @@ const MUTABLE = [
   "event_seq",
 ] as const satisfies readonly (keyof RunRecord)[];
 
-export interface RunDelta {
+export type RunDelta = {
   t: "run_upd";
   run_id: string;
   fields: Partial<RunRecord>;
   /** Events appended since the last record of this run. */
   events: RunRecord["events"];
-  [k: string]: unknown;
-}
+};
 
 /** What changed in `run` since `eventsWritten` of its events were journalled. */
 export function runDelta(run: RunRecord, eventsWritten: number): RunDelta {
@@ -74,7 +118,7 @@ export function applyRunDelta(run: RunRecord, delta: RunDelta): void {
 export function callbackRecord(
   cb: PendingCallback,
   payload: Record<string, unknown>,
-): JournalRecord {
+): CallbackRecord {
   const stored: Record<string, unknown> = { ...payload };
   for (const part of ["run", "result"]) {
     const v = stored[part];
@@ -84,10 +128,10 @@ export function callbackRecord(
 }
 
 export function callbackFromRecord(
-  rec: JournalRecord,
+  rec: CallbackRecord,
   runs: Map<string, RunRecord>,
 ): PendingCallback {
-  const cb = rec.cb as PendingCallback;
+  const cb = rec.cb;
   if (!isObject(rec.payload)) return cb; // older journals stored the body itself
   const payload = rec.payload;
   const metadata = runs.get(cb.run_id)?.metadata ?? {};

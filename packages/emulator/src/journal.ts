@@ -22,7 +22,14 @@ import {
 import { dirname } from "node:path";
 import { isObject } from "./json-text.js";
 
-export type JournalRecord = { t: string; [k: string]: unknown };
+/**
+ * A line of the journal as this file reads and writes it: any object with a string `t`. What the
+ * records are, and the one function that applies each, are journal-records.ts and
+ * state-changes.ts; this file only keeps them durable.
+ */
+export type StoredRecord = { t: string; [k: string]: unknown };
+/** What the journal stores: any record with a string `t` (the typed union is one). */
+export type Storable = { readonly t: string; readonly [k: string]: unknown };
 
 export class JournalCorruptError extends Error {
   constructor(
@@ -44,10 +51,10 @@ export interface ReplaySummary {
 const CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
 
-function parseRecord(text: string): JournalRecord | null {
+function parseRecord(text: string): StoredRecord | null {
   try {
     const rec = JSON.parse(text) as unknown;
-    if (isObject(rec) && typeof rec.t === "string") return rec as JournalRecord;
+    if (isObject(rec) && typeof rec.t === "string") return rec as StoredRecord;
   } catch {
     /* not a record */
   }
@@ -60,7 +67,7 @@ function parseRecord(text: string): JournalRecord | null {
  */
 export function replayJournal(
   file: string,
-  onRecord: (rec: JournalRecord) => void,
+  onRecord: (rec: StoredRecord) => void,
   report: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
 ): ReplaySummary {
   const summary: ReplaySummary = { records: 0, bytes: 0, droppedBytes: 0 };
@@ -137,7 +144,7 @@ export class Journal {
     this.fd = openSync(file, "a");
   }
 
-  append(record: JournalRecord): void {
+  append(record: Storable): void {
     if (this.fd === null) return;
     const line = `${JSON.stringify(record)}\n`;
     this.appendedBytes += writeSync(this.fd, line);
@@ -187,7 +194,7 @@ export class Journal {
    * Compaction: write `records` to a new file, fsync it, then rename it over `file`, so a crash
    * at any moment leaves either the old journal or the new one, never a mix.
    */
-  static rewrite(file: string, records: Iterable<JournalRecord>): number {
+  static rewrite(file: string, records: Iterable<Storable>): number {
     const tmp = `${file}.compacting`;
     const fd = openSync(tmp, "w");
     let bytes = 0;

@@ -34,3 +34,70 @@ export function jsonTextDepth(buf: Uint8Array, limit: number): number {
   }
   return max;
 }
+
+/**
+ * How many members (object properties and array elements, at every level) the top-level
+ * `metadata` of a JSON object text holds, from the bytes alone, before anything is parsed;
+ * stops counting as soon as it passes `limit`. Counted as commas plus containers inside the
+ * value, so an upper bound: `{}` counts 1, `{"a":1,"b":2}` counts 2. A body with several
+ * `metadata` members (JSON.parse keeps the last) answers the largest.
+ */
+export function metadataMembers(buf: Uint8Array, limit: number): number {
+  let depth = 0;
+  let inString = false;
+  let keyStart = -1;
+  let lastString: [number, number] | null = null;
+  let inMeta = false;
+  let count = 0;
+  let max = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) {
+        inString = false;
+        if (depth === 1 && !inMeta) lastString = [keyStart, i + 1];
+      }
+      continue;
+    }
+    if (c === 0x22) {
+      inString = true;
+      keyStart = i;
+      continue;
+    }
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (c === 0x3a && depth === 1 && !inMeta) {
+      // `"key":` at the top level: is it metadata (however its name is escaped)?
+      if (lastString !== null && lastString[1] - lastString[0] <= 64) {
+        let name: unknown = null;
+        try {
+          name = JSON.parse(Buffer.from(buf.subarray(lastString[0], lastString[1])).toString());
+        } catch {
+          name = null;
+        }
+        if (name === "metadata") {
+          inMeta = true;
+          count = 0;
+        }
+      }
+      lastString = null;
+      continue;
+    }
+    lastString = null;
+    if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (inMeta) count++;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      if (depth === 0) inMeta = false;
+    } else if (c === 0x2c) {
+      if (inMeta && depth >= 2) count++;
+      else if (inMeta && depth === 1) inMeta = false;
+    }
+    if (count > max) {
+      max = count;
+      if (max > limit) return max;
+    }
+  }
+  return max;
+}

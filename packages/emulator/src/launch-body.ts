@@ -7,6 +7,14 @@ import type { AttachmentMeta } from "./types.js";
 export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, spec "Limits"
 export const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, spec "Limits"
 export const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
+/**
+ * The emulator's own limit, not the specification's (it names none): metadata may hold at most
+ * this many members (properties and array elements, at every level). Counted on the bytes before
+ * parsing (json-text.ts), so a launch with a million keys is refused in a scan instead of blocking
+ * every other client while it is parsed, stored and serialized again on each read. Size alone stays
+ * bounded by the body limit: it is the member count that makes parsing and serializing slow.
+ */
+export const METADATA_MEMBER_LIMIT = 10_000;
 export const MODELS = ["pro", "flash", "lite", "max"];
 const ALLOWED_KEYS = [
   "inputs",

@@ -7,11 +7,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { portalSession } from "./auth.js";
 import { GRANT_TOKEN_PREFIX, GrantError } from "./browser-access-grants.js";
-import type { EmulatorState, EnvState } from "./emulator-state.js";
+import type { EnvState, LiveViewState } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 
 export function liveView(
-  st: EmulatorState,
+  st: LiveViewState,
   req: IncomingMessage,
   res: ServerResponse,
   env: EnvState,

@@ -4,7 +4,7 @@
 // REST API refuses it, and /mcp refuses API keys. Only the SHA-256 of a token is kept (memory and
 // journal); the token itself is shown once, when it is created.
 import { createHash, randomBytes } from "node:crypto";
-import type { JournalRecord } from "./journal.js";
+import type { JournalRecord } from "./journal-records.js";
 
 /** What is stored for one token: never the token itself. */
 export interface PersonalAccessToken {
@@ -48,8 +48,7 @@ export class PersonalAccessTokenStore {
       workspace,
       created_at: this.now(),
     };
-    this.add(pat);
-    this.record({ t: "pat", pat });
+    this.commit({ t: "pat", pat });
     return { token, ...info(pat) };
   }
 
@@ -62,11 +61,8 @@ export class PersonalAccessTokenStore {
 
   /** false when no token has this id (never created, or already revoked). */
   revoke(id: string): boolean {
-    const pat = this.byId.get(id);
-    if (!pat) return false;
-    this.byId.delete(id);
-    this.byHash.delete(pat.token_sha256);
-    this.record({ t: "pat_revoked", id });
+    if (!this.byId.has(id)) return false;
+    this.commit({ t: "pat_revoked", id });
     return true;
   }
 
@@ -76,6 +72,12 @@ export class PersonalAccessTokenStore {
   }
 
   /** Replay one journal record; false when it is not a token record. */
+  /** Journal the change, then make it with `apply`, the function replay uses. */
+  private commit(rec: JournalRecord): void {
+    this.record(rec);
+    this.apply(rec);
+  }
+
   apply(rec: JournalRecord): boolean {
     if (rec.t === "pat") {
       this.add(rec.pat as PersonalAccessToken);

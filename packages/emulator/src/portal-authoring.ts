@@ -36,7 +36,7 @@ export function requirePortalSession(
   return session;
 }
 
-/** Enables a draft or disabled workflow for the signed-in person; returns what changed. */
+/** Whether the signed-in person may enable this workflow, and whether it would change (the caller commits it). */
 export function enableWorkflowAsPerson(
   method: string,
   headers: IncomingHttpHeaders,
@@ -53,9 +53,8 @@ export function enableWorkflowAsPerson(
   if (!workflow || env.workspace !== person.workspace) {
     throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
   }
-  if (workflow.state === "enabled") return { workflow, changed: false };
-  workflow.state = "enabled";
-  return { workflow, changed: true };
+  // The change itself is the caller's to commit (state-changes.ts), journalled first.
+  return { workflow, changed: workflow.state !== "enabled" };
 }
 
 /** The small HTML page of an authoring session's live view. */

@@ -57,20 +57,19 @@ export function recordingState(run: RunRecord, now: number): RecordingState {
 export class RecordingRateLimiter {
   private readonly attempts = new Map<string, number[]>();
 
-  /** Count an attempt; returns seconds to wait when over the limit, else null. */
-  attempt(workspace: string, now: number): number | null {
+  /**
+   * Seconds to wait when one more attempt now would be over the limit, else null (the attempt
+   * is then counted with `restore`, through the journal: state-changes.ts).
+   */
+  wait(workspace: string, now: number): number | null {
     const list = (this.attempts.get(workspace) ?? []).filter((t) => t > now - HOUR);
-    if (list.length >= RECORDING_ATTEMPTS_PER_HOUR) {
-      this.attempts.set(workspace, list);
-      const oldest = list[0] ?? now;
-      return Math.max(1, Math.ceil((oldest + HOUR - now) / 1000));
-    }
-    list.push(now);
     this.attempts.set(workspace, list);
-    return null;
+    if (list.length < RECORDING_ATTEMPTS_PER_HOUR) return null;
+    const oldest = list[0] ?? now;
+    return Math.max(1, Math.ceil((oldest + HOUR - now) / 1000));
   }
 
-  /** Re-count an attempt made before a restart (journal replay). */
+  /** Count an attempt (live, after `wait` allowed it, and on replay). */
   restore(workspace: string, at: number): void {
     const list = this.attempts.get(workspace) ?? [];
     list.push(at);

@@ -40,7 +40,19 @@ export function hostNameOf(header: string): string | null {
 export function checkHost(
   headers: IncomingHttpHeaders,
   allowed: ReadonlySet<string>,
+  rawHeaders: readonly string[] = [],
 ): GuardProblem | null {
+  // Node keeps the first of several Host headers; a proxy in front may keep the last. RFC 9112
+  // 3.2: a request with more than one Host field is answered 400, never served.
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]?.toLowerCase() === "host") hosts++;
+  if (hosts > 1)
+    return {
+      status: 400,
+      code: CODE.HOST_NOT_ALLOWED,
+      message: "the request has more than one Host header",
+    };
   const host = headers.host;
   if (host === undefined) return null; // HTTP/1.0 clients: nothing to rebind
   const name = hostNameOf(host);

@@ -10,6 +10,8 @@ export type RequestLogFormat = "text" | "json" | "off";
 export interface RequestNote {
   run_id?: string;
   idempotency?: "replay" | "conflict";
+  /** An API fault that answered this request (api-faults.ts): its id and what it did. */
+  fault?: string;
 }
 
 const notes = new WeakMap<ServerResponse, RequestNote>();
@@ -32,6 +34,7 @@ export function requestLogLine(
   const extra = [
     entry.run_id ? `run=${entry.run_id}` : "",
     entry.idempotency ? `idempotency=${entry.idempotency}` : "",
+    entry.fault ? `fault=${entry.fault}` : "",
   ].filter((s) => s !== "");
   return [
     entry.time,

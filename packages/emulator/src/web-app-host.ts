@@ -3,14 +3,16 @@
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import { parseFault } from "./admin-routes.js";
+import { faultLabel } from "./api-faults.js";
 import { SCOPES, type Scope } from "./api-routes.js";
 import {
   adminEnv,
+  armApiFault,
   armDeliveryFault,
   createKey,
   type EmulatorState,
+  removeApiFault,
   resendCallback,
-  resetEnvironment,
   setWorkflowState,
 } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
@@ -20,6 +22,7 @@ import {
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
 import { recordingBytes, recordingState } from "./recording.js";
+import { commit } from "./state-changes.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 
 export function webAppHost(st: EmulatorState): WebAppHost {
@@ -129,6 +132,27 @@ export function webAppHost(st: EmulatorState): WebAppHost {
         throw e;
       }
     },
+    listApiFaults: () =>
+      st.apiFaults.list().map((f) => ({
+        id: f.id,
+        route: f.route,
+        environment: f.environment,
+        workspace: f.workspace,
+        what: faultLabel(f.action),
+        remaining: f.remaining,
+        probability: f.probability,
+        hits: f.hits,
+      })),
+    armApiFault: (body) => {
+      try {
+        armApiFault(st, body);
+        return null;
+      } catch (e) {
+        if (e instanceof HttpError) return e.message;
+        throw e;
+      }
+    },
+    removeApiFault: (id) => removeApiFault(st, id),
     resendCallback: (env, eventId) => {
       const e = st.envs.get(env);
       return e ? resendCallback(st, e, eventId) : false;
@@ -147,8 +171,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     revokeKey: (id) => {
       const key = [...st.keys.values()].find((k) => k.token_sha256.slice(0, 16) === id);
       if (!key) return false;
-      st.keys.delete(key.token_sha256);
-      st.record({ t: "key_revoked", token_sha256: key.token_sha256 });
+      commit(st, { t: "key_revoked", token_sha256: key.token_sha256 });
       return true;
     },
     listTokens: () => listPersonalAccessTokens(st.agents.personalAccessTokens),
@@ -162,8 +185,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     revokeToken: (id) => revokePersonalAccessToken(st.agents.personalAccessTokens, id),
     resetEnvironment: (env) => {
       const e = adminEnv(st, env);
-      resetEnvironment(st, e.def.name);
-      st.record({ t: "reset", env: e.def.name });
+      commit(st, { t: "reset", env: e.def.name });
     },
     setWorkflowState: (env, workflowId, state) => {
       const e = adminEnv(st, env);

@@ -22,6 +22,18 @@ export async function readRecordedRuns(files: readonly string[]) {
   });
 }
 
+/** `--api-fault` rules in the emulator's short form or JSON; errors name the rule. */
+export async function readApiFaults(rules: readonly string[]) {
+  const { apiFaultFromFlag } = await import("@wfr/emulator");
+  return rules.map((rule, i) => {
+    try {
+      return apiFaultFromFlag(rule);
+    } catch (error) {
+      throw new Error(`${i + 1} (${rule}): ${(error as Error).message}`);
+    }
+  });
+}
+
 /** The recorded-run scenario of a finished run (`wfr runs export`). */
 export async function recordRun(input: import("@wfr/emulator").RecordedRunInput) {
   const { recordRun: record } = await import("@wfr/emulator");

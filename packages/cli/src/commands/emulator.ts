@@ -1,7 +1,7 @@
 // `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
 import { readFileSync } from "node:fs";
 import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
-import { launch, readRecordedRuns } from "../adapters/emulator.js";
+import { launch, readApiFaults, readRecordedRuns } from "../adapters/emulator.js";
 import { CliError } from "../cli-error.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -16,6 +16,7 @@ export async function emulatorCommand(options: {
   admin: boolean;
   webhookSecretFile?: string;
   scenario?: string[];
+  apiFault?: string[];
 }): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -26,8 +27,15 @@ export async function emulatorCommand(options: {
   } catch (error) {
     throw new CliError(`--scenario ${(error as Error).message}`, EXIT.USAGE);
   }
+  let apiFaults: Record<string, unknown>[];
+  try {
+    apiFaults = await readApiFaults(options.apiFault ?? []);
+  } catch (error) {
+    throw new CliError(`--api-fault ${(error as Error).message}`, EXIT.USAGE);
+  }
   const { running, environments } = await launch({
     recordedRuns,
+    apiFaults,
     port,
     host: options.host,
     clock: options.clock,

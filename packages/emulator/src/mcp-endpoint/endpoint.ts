@@ -32,6 +32,8 @@ export interface McpEndpointOptions {
   allowedOrigins(): string[];
   /** wait_for_run's poll interval (default 500 ms). */
   pollIntervalMs?: number;
+  /** Open sessions per workspace (default MAX_SESSIONS_PER_WORKSPACE). */
+  maxSessionsPerWorkspace?: number;
 }
 
 const REALM = 'Bearer realm="wfr-mcp"';
@@ -71,12 +73,18 @@ interface Session {
   server: ReturnType<typeof createWorkflowMcpServer>;
   /** The personal access token (its id) that opened the session. */
   tokenId: string;
+  /** Its environment and workspace: the cap counts sessions per workspace. */
+  tenant: string;
   lastSeen: number;
 }
 
 /** Sessions idle this long are closed (wall clock: they are connections, not emulated time). */
 export const MCP_SESSION_IDLE_MS = 30 * 60_000;
-const MAX_SESSIONS = 1000;
+/**
+ * Open sessions per workspace; opening one more closes that workspace's oldest. Per workspace, so
+ * one workspace's tokens cannot evict another's sessions by opening many.
+ */
+export const MAX_SESSIONS_PER_WORKSPACE = 1000;
 
 export class McpEndpoint {
   private readonly sessions = new Map<string, Session>();
@@ -114,7 +122,8 @@ export class McpEndpoint {
         "send initialize first; later requests carry its Mcp-Session-Id header",
       );
     }
-    this.sweep();
+    const tenant = `${person.environment}/${person.workspace}`;
+    this.sweep(tenant);
     const server = createWorkflowMcpServer(this.opts.backendFor(person), {
       name: "wfr-emulator",
       ...(this.opts.pollIntervalMs ? { pollIntervalMs: this.opts.pollIntervalMs } : {}),
@@ -122,7 +131,13 @@ export class McpEndpoint {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, tokenId: person.id, lastSeen: Date.now() });
+        this.sessions.set(id, {
+          transport,
+          server,
+          tokenId: person.id,
+          tenant,
+          lastSeen: Date.now(),
+        });
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);
@@ -150,15 +165,20 @@ export class McpEndpoint {
     return this.sessions.size;
   }
 
-  /** Closes idle sessions, and the oldest ones beyond the cap. */
-  private sweep(): void {
+  /** Closes idle sessions, and the oldest ones of `tenant` beyond its cap (one is opening). */
+  private sweep(tenant: string): void {
     const now = Date.now();
-    const byAge = [...this.sessions.entries()].sort((a, b) => a[1].lastSeen - b[1].lastSeen);
-    byAge.forEach(([id, s], i) => {
-      if (now - s.lastSeen > MCP_SESSION_IDLE_MS || byAge.length - i >= MAX_SESSIONS) {
-        this.sessions.delete(id);
-        s.server.close().catch(() => undefined);
-      }
-    });
+    const cap = this.opts.maxSessionsPerWorkspace ?? MAX_SESSIONS_PER_WORKSPACE;
+    const close = (id: string, s: Session) => {
+      this.sessions.delete(id);
+      s.server.close().catch(() => undefined);
+    };
+    const mine: [string, Session][] = [];
+    for (const [id, s] of this.sessions) {
+      if (now - s.lastSeen > MCP_SESSION_IDLE_MS) close(id, s);
+      else if (s.tenant === tenant) mine.push([id, s]);
+    }
+    mine.sort((a, b) => a[1].lastSeen - b[1].lastSeen);
+    for (let i = 0; mine.length - i >= cap; i++) close(...(mine[i] as [string, Session]));
   }
 }

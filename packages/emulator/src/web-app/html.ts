@@ -37,7 +37,7 @@ export function jsonBlock(value: unknown): SafeHtml {
 export interface LayoutOptions {
   title: string;
   /** Which navigation entry is current. */
-  current?: "runs" | "docs" | "keys" | "vault" | "workflows" | "tokens";
+  current?: "runs" | "docs" | "keys" | "vault" | "workflows" | "tokens" | "faults";
   body: SafeHtml;
   signedIn: boolean;
 }
@@ -49,6 +49,7 @@ const NAV: [NonNullable<LayoutOptions["current"]>, string, string][] = [
   ["keys", "/_app/keys", "API keys"],
   ["vault", "/_app/vault", "Vault"],
   ["tokens", "/_app/tokens", "Personal access tokens"],
+  ["faults", "/_app/api-faults", "API faults"],
 ];
 
 export function layout(o: LayoutOptions): string {

@@ -132,14 +132,28 @@ export interface RunDetailData {
   flash: string | null;
 }
 
+/** Whether `url` is an absolute http: or https: URL. */
+export function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 function fileLinks(outputs: unknown): SafeHtml[] {
   const found: SafeHtml[] = [];
   const walk = (v: unknown, path: string) => {
     if (v === null || typeof v !== "object") return;
     const o = v as Record<string, unknown>;
     if (typeof o.download_url === "string" && typeof o.filename === "string") {
+      // Only an http(s) URL becomes a link: a `javascript:` or `data:` URL in a run's outputs
+      // is shown as text (escaping stops markup, not a scheme; the CSP is the second layer).
       found.push(
-        html`<li><a href="${o.download_url}" download>${o.filename}</a> <span class="muted">(${path})</span></li>`,
+        isWebUrl(o.download_url)
+          ? html`<li><a href="${o.download_url}" download>${o.filename}</a> <span class="muted">(${path})</span></li>`
+          : html`<li>${o.filename} <span class="muted">(${path}; not a web link: <code>${o.download_url}</code>)</span></li>`,
       );
       return;
     }
@@ -336,6 +350,49 @@ ${
       : o.tokens.map(
           (t) =>
             html`<tr><td><code>${t.id}</code></td><td>${t.environment}</td><td>${t.workspace}</td><td>${t.created_at}</td><td><form method="post" action="/_app/tokens/${t.id}/revoke"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit" aria-label="Revoke token ${t.id}">Revoke</button></form></td></tr>`,
+        )
+  }</tbody></table>`;
+}
+
+/** A fault on the API as the API-faults page lists it (api-faults.ts). */
+export interface ApiFaultRow {
+  id: string;
+  route: string;
+  environment: string | null;
+  workspace: string | null;
+  /** What it does: `status:503`, `stall:2000ms`, `delay:500ms`, `drop`. */
+  what: string;
+  remaining: number | null;
+  probability: number;
+  hits: number;
+}
+
+export function apiFaultsPage(o: {
+  faults: ApiFaultRow[];
+  environments: string[];
+  csrf: string;
+  flash: string | null;
+}): SafeHtml {
+  return html`<h1>API faults</h1>
+<p>Faults on the API itself, to test a client's retries: matching requests answer 429 with Retry-After or a 5xx, have their body stalled, are delayed, or are handled and then lose their answer (the connection closes). Each answered request is marked <code>fault=</code> in the request log.</p>
+${o.flash ? html`<div class="flash" role="status"><p>${o.flash}</p></div>` : ""}
+<form method="post" action="/_app/api-faults" class="card"><input type="hidden" name="csrf" value="${o.csrf}">
+<h2>Add a fault</h2>
+<label>Route <input name="route" value="POST /automations/*/runs" required></label>
+<label>Fault <select name="fault"><option value="status">status</option><option value="stall">stall the body</option><option value="delay">delay</option><option value="drop">drop the answer</option></select></label>
+<label>Status <select name="status"><option>503</option><option>429</option><option>500</option><option>502</option></select></label>
+<label>Milliseconds (stall, delay) <input name="ms" type="number" min="1" value="2000"></label>
+<label>Count <input name="count" type="number" min="1" value="1"></label>
+<label>Environment <select name="environment"><option value="">any</option>${o.environments.map((e) => html`<option>${e}</option>`)}</select></label>
+<label>Workspace <input name="workspace" placeholder="any"></label>
+<button type="submit">Add fault</button></form>
+<h2>Faults</h2>
+<table><thead><tr><th scope="col">Id</th><th scope="col">Route</th><th scope="col">Fault</th><th scope="col">Environment</th><th scope="col">Workspace</th><th scope="col">Left</th><th scope="col">Probability</th><th scope="col">Hits</th><th scope="col"></th></tr></thead><tbody>${
+    o.faults.length === 0
+      ? html`<tr><td colspan="9">No API faults.</td></tr>`
+      : o.faults.map(
+          (f) =>
+            html`<tr data-fault-id="${f.id}"><td><code>${f.id}</code></td><td><code>${f.route}</code></td><td>${f.what}</td><td>${f.environment ?? "any"}</td><td>${f.workspace ?? "any"}</td><td>${f.remaining === null ? "no limit" : String(f.remaining)}</td><td>${String(f.probability)}</td><td>${String(f.hits)}</td><td><form method="post" action="/_app/api-faults/${f.id}/remove"><input type="hidden" name="csrf" value="${o.csrf}"><button type="submit" aria-label="Remove fault ${f.id}">Remove</button></form></td></tr>`,
         )
   }</tbody></table>`;
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BackgroundCompactor } from "../../src/background-compaction.js";
 import { startEmulator } from "../../src/index.js";
-import { Journal, type JournalRecord, replayJournal } from "../../src/journal.js";
+import { Journal, replayJournal, type StoredRecord } from "../../src/journal.js";
 import { frozenRun } from "../../src/journal-records.js";
 import type { RunRecord } from "../../src/types.js";
 import { http } from "../conformance/support.js";
@@ -28,7 +28,7 @@ async function tmpFile(): Promise<string> {
 }
 
 const records = (file: string) => {
-  const out: JournalRecord[] = [];
+  const out: StoredRecord[] = [];
   replayJournal(file, (r) => out.push(r));
   return out;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonTextDepth } from "../../src/json-text.js";
+import { jsonTextDepth, metadataMembers } from "../../src/json-text.js";
 
 const depth = (t: string, limit = 128) => jsonTextDepth(Buffer.from(t), limit);
 
@@ -13,5 +13,28 @@ describe("jsonTextDepth", () => {
   });
   it("stops past the limit", () => {
     expect(depth("[".repeat(100000), 128)).toBe(129);
+  });
+});
+
+const members = (t: string, limit = 10_000) => metadataMembers(Buffer.from(t), limit);
+
+describe("metadataMembers", () => {
+  it("counts the members of the top-level metadata only, at every level", () => {
+    expect(members('{"inputs":{"a":1,"b":2,"c":3},"metadata":{"x":1,"y":2}}')).toBe(2);
+    expect(members('{"metadata":{"x":[1,2,3],"y":{"z":1}}}')).toBe(6);
+    expect(members('{"metadata":{}}')).toBe(1);
+    expect(members('{"metadata":null,"inputs":{"a":[1,2,3,4]}}')).toBe(0);
+    expect(members('{"inputs":{"metadata":{"a":1,"b":2}}}')).toBe(0);
+  });
+  it("reads the key however it is escaped, ignores commas in strings", () => {
+    expect(members('{"\\u006detadata":{"x":1,"y":2}}')).toBe(2);
+    expect(members('{"metadata":{"x":"a,b,c,{[","y":2}}')).toBe(2);
+    expect(members('{ "metadata" : { "x" : 1 , "y" : 2 } , "inputs" : {"a":1,"b":2,"c":3} }')).toBe(
+      2,
+    );
+  });
+  it("stops past the limit", () => {
+    const big = `{"metadata":{${Array.from({ length: 1000 }, (_, i) => `"k${i}":${i}`).join(",")}}}`;
+    expect(members(big, 10)).toBe(11);
   });
 });

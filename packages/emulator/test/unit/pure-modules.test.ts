@@ -173,10 +173,16 @@ describe("vault redaction", () => {
 describe("recording rate limit", () => {
   it("allows 10 attempts per workspace per rolling hour", () => {
     const l = new RecordingRateLimiter();
-    for (let i = 0; i < 10; i++) expect(l.attempt("ws", 1000 + i)).toBeNull();
-    expect(l.attempt("ws", 2000)).toBeGreaterThan(0);
-    expect(l.attempt("other", 2000)).toBeNull();
-    expect(l.attempt("ws", 1000 + 3_600_000 + 1)).toBeNull();
+    // What the recording route does: ask, and count the attempt when it is allowed.
+    const attempt = (ws: string, at: number) => {
+      const wait = l.wait(ws, at);
+      if (wait === null) l.restore(ws, at);
+      return wait;
+    };
+    for (let i = 0; i < 10; i++) expect(attempt("ws", 1000 + i)).toBeNull();
+    expect(attempt("ws", 2000)).toBeGreaterThan(0);
+    expect(attempt("other", 2000)).toBeNull();
+    expect(attempt("ws", 1000 + 3_600_000 + 1)).toBeNull();
   });
 });
 

@@ -1,0 +1,119 @@
+// The emulator's middleware, each one concern, in the order surfaces.ts runs them (the README's
+// "Middleware order"): request id and log, the Host check, CORS, no key in the query; then per
+// surface the admin guard, or the API's key, scope and API faults. Each throws an HttpError
+// (answered by the edge) or calls next().
+
+import { CODE } from "@wfr/protocol";
+import { applyApiFault, faultLabel } from "./api-faults.js";
+import type { ApiRoute } from "./api-routes.js";
+import { authenticate, refuseKeyInQuery, requireScope } from "./auth.js";
+import { cors } from "./cors.js";
+import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
+import { HttpError, readBodyWithin } from "./http-kit.js";
+import { checkAdminRequest, checkHost } from "./request-guard.js";
+import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
+import type { Middleware, RequestContext } from "./router.js";
+import { newId } from "./run-engine.js";
+import { commit } from "./state-changes.js";
+
+/** A request on an environment's routes: its environment, and on the API its key. */
+export interface EnvContext extends RequestContext {
+  env: EnvState;
+  key?: ApiKey;
+  body?: Buffer;
+}
+
+/**
+ * One id per request on every answer, as a real API gateway sends it (clients quote it in
+ * support requests); the request log's line once the answer is finished.
+ */
+export function requestIdAndLog(format: RequestLogFormat): Middleware {
+  return (ctx, next) => {
+    ctx.res.setHeader("X-Request-Id", newId("req"));
+    logRequest(format, ctx.req, ctx.res);
+    return next();
+  };
+}
+
+/** DNS rebinding: the Host header must name this emulator; exactly one Host header. */
+export function hostCheck(allowed: () => ReadonlySet<string>): Middleware {
+  return (ctx, next) => {
+    const bad = checkHost(ctx.req.headers, allowed(), ctx.req.rawHeaders);
+    if (bad) throw new HttpError(bad.status, bad.code, bad.message);
+    return next();
+  };
+}
+
+/** CORS headers for permitted origins; a preflight is answered here. */
+export function corsHeaders(st: EmulatorState): Middleware {
+  return (ctx, next) => (cors(st, ctx.req, ctx.res) ? undefined : next());
+}
+
+/** An API key (or anything named like one) in the query is refused on every route. */
+export function noKeyInQuery(st: EmulatorState): Middleware {
+  return (ctx, next) => {
+    refuseKeyInQuery(st, ctx.query);
+    return next();
+  };
+}
+
+/** The admin API: off (404), cross-site browser requests, non-JSON bodies, the admin token. */
+export function adminGuard(st: EmulatorState): Middleware {
+  return (ctx, next) => {
+    if (!st.cfg.admin) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
+    const bad = checkAdminRequest(ctx.method, ctx.req.headers, st.sameOrigins(), st.cfg.adminToken);
+    if (bad) throw new HttpError(bad.status, bad.code, bad.message);
+    return next();
+  };
+}
+
+/** A request whose body a `bodyWithin` middleware read. */
+export interface BodyContext extends RequestContext {
+  body?: Buffer;
+}
+
+/**
+ * The route's body limit (spec "Limits": refused before parsing): a declared Content-Length
+ * over it is refused unread, a streamed body is read up to it; then `413 BODY_TOO_LARGE` and
+ * the connection is closed. The body is kept for the handler (which parses it: http-kit.ts,
+ * depth and UTF-8, in the order the route documents).
+ */
+export function bodyWithin<C extends BodyContext>(limit: number): Middleware<C> {
+  return async (ctx, next) => {
+    // GET and HEAD carry no body the emulator reads.
+    if (ctx.method !== "GET" && ctx.method !== "HEAD")
+      ctx.body = await readBodyWithin(ctx.req, ctx.res, limit);
+    return next();
+  };
+}
+
+/** The API key of the request, for the environment (401), with the route's scope (403). */
+export function apiKey(st: EmulatorState, route: ApiRoute): Middleware<EnvContext> {
+  return (ctx, next) => {
+    const key = authenticate(st, ctx.req, ctx.env);
+    requireScope(key, route.scope);
+    ctx.key = key;
+    // The log names the run; a grant route's parameter is a grant id, not a run id.
+    if (ctx.params.runId !== undefined) noteRequest(ctx.res, { run_id: ctx.params.runId });
+    return next();
+  };
+}
+
+/**
+ * Faults on the API itself (api-faults.ts), after the key (a rule may name a workspace): the
+ * first rule that fires answers instead of, or around, the route; journalled and logged.
+ */
+export function apiFaults(st: EmulatorState): Middleware<EnvContext> {
+  return (ctx, next) => {
+    const fault = st.apiFaults.take({
+      method: ctx.method,
+      path: ctx.parts.slice(3),
+      environment: ctx.env.def.name,
+      workspace: ctx.key?.workspace ?? "",
+    });
+    if (fault === null) return next();
+    commit(st, { t: "api_fault", id: fault.id, rule: structuredClone(fault) });
+    noteRequest(ctx.res, { fault: `${fault.id}:${faultLabel(fault.action)}` });
+    return applyApiFault(fault, ctx.req, ctx.res, next);
+  };
+}
