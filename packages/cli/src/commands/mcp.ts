@@ -10,8 +10,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createWorkflowMcpServer } from "@wfr/mcp";
 import { DEFINITION_FILE, DEFINITION_FILE_NAMES } from "@wfr/protocol";
+import { z } from "@wfr/runtime/zod";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
 import {
   DiffDefinitionError,
   type DiffReport,
