@@ -3,7 +3,6 @@
 import { docComment, stringLiteral } from "../escape.js";
 import { members, type TypeImports } from "../field-kinds.js";
 import type { EnvironmentModel, WorkflowModel } from "../model.js";
-import { header } from "./header.js";
 
 export function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
@@ -13,7 +12,7 @@ export function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): str
     ...(imports.fileInput ? ["FileInput"] : []),
     ...(imports.fileOutput ? ["FileOutputReference"] : []),
   ];
-  const lines = [header(env.sourceFile, env.sourceHash)];
+  const lines: string[] = [];
   if (runtimeNames.length > 0)
     lines.push(`import type { ${runtimeNames.join(", ")} } from "@wfr/runtime";`);
   if (imports.json) lines.push(`import type { JsonArray, JsonObject } from "../_shared/json.js";`);
