@@ -1,15 +1,25 @@
 // The command tree. Every action imports its module on demand so that
 // `wfr --help` loads neither TypeScript (codegen) nor the emulator.
+import { createRequire } from "node:module";
 import { Command, Option } from "commander";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
+import { explainMissingPackage } from "./optional-packages.js";
+
+/** The version changesets bumps: package.json is the one place it is written. */
+const CLI_VERSION = (createRequire(import.meta.url)("../package.json") as { version: string })
+  .version;
 
 type Action = (...args: never[]) => Promise<number>;
 
 function run<M>(load: () => Promise<M>, pick: (m: M) => Action) {
   return async (...args: unknown[]) => {
-    const mod = await load();
-    process.exitCode = await (pick(mod) as (...a: unknown[]) => Promise<number>)(...args);
+    try {
+      const mod = await load();
+      process.exitCode = await (pick(mod) as (...a: unknown[]) => Promise<number>)(...args);
+    } catch (error) {
+      explainMissingPackage(error, process.cwd());
+    }
   };
 }
 
@@ -25,7 +35,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function buildProgram(): Command {
   const program = new Command("wfr")
     .description("Workflow Run from the command line: schemas, code generation, runs, emulator.")
-    .version("0.1.0")
+    .version(CLI_VERSION)
     .showHelpAfterError()
     .addHelpText(
       "after",
@@ -43,16 +53,20 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
   program
     .command("init")
     .description(
-      "add wfr.config.json, schemas/, package scripts and a CI workflow to this repository",
+      "add wfr.config.json, schemas/, package scripts, the #wfr/* import alias and a CI workflow to this repository",
     )
-    .option("--yes", "write without asking")
+    .option("--yes", "write without asking (no prompts: needs --base-url on a new environment)")
     .option("--no-input", "never prompt (fails where an answer is needed)")
-    .option("--env <name>", "environment name", "production")
+    .option("--env <name>", "environment name (default: asked, or production)")
     .option("--base-url <url>", "the environment's API base, ending in /api/v1")
-    .option("--api-key-env <VAR>", "name of the environment variable holding the key")
+    .option(
+      "--api-key-env <VAR>",
+      "name of the environment variable holding the key (default WFR_<ENV>_API_KEY)",
+    )
+    .option("--add-env", "add one more environment to an initialised repository")
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr init --yes --env staging --base-url http://127.0.0.1:4010/staging/api/v1",
+      "\nKeys: a scoped workspace key, created in the Workflow Run application under its resources section\n(scopes workflows:run and runs:read); `wfr emulator` prints one for local work. Only the NAME of the\nvariable holding it is written.\n\nExamples:\n  wfr init\n  wfr init --yes --env production --base-url https://api.example.com/production/api/v1\n  wfr init --add-env --yes --env staging --base-url https://api.example.com/staging/api/v1",
     )
     .action(
       run(
