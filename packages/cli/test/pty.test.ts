@@ -109,7 +109,15 @@ it("NO_COLOR in a TTY and a pipe both give lines without escape codes", async ()
 it("init shows its plan and asks before writing; answering no writes nothing", async () => {
   const repo = mkdtempSync(join(tmpdir(), "wfr-init-pty-"));
   writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "app" }));
-  const args = ["init", "--base-url", "http://127.0.0.1:9/production/api/v1"];
+  const args = [
+    "init",
+    "--env",
+    "production",
+    "--api-key-env",
+    "WFR_PRODUCTION_API_KEY",
+    "--base-url",
+    "http://127.0.0.1:9/production/api/v1",
+  ];
   const declined = await inPty(args, {
     cwd: repo,
     typeWhen: { seen: "Write these files?", type: "n\r" },

@@ -24,6 +24,7 @@ import { resolveApiKey } from "../api-key.js";
 import { writeFileAtomic } from "../atomic-write.js";
 import { CliError } from "../cli-error.js";
 import { definitionUrlOf, loadConfig, pickEnvironment } from "../config.js";
+import { formatDefinition } from "../definition-format.js";
 import { EXIT } from "../exit-codes.js";
 
 function committedDefinition(dir: string): string | undefined {
@@ -127,7 +128,8 @@ export async function mcpCommand(options: {
           ],
         };
       }
-      const body = await response.text();
+      // Compared as `wfr schemas pull` would write it (formatted, stable key order).
+      const body = formatDefinition(await response.text(), committed.endsWith(".json"));
       const current = readFileSync(committed, "utf8");
       if (current === body) {
         const same = {
