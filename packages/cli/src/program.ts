@@ -205,13 +205,14 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     runs.command("answer").description("answer the run's human checkpoint").argument("<runId>"),
   )
     .option("--checkpoint <id>", "the checkpoint being answered")
-    .option("--response <text>", "the answer (JSON if it parses, else text)")
+    .option("--response <text>", "the answer, sent as text (whatever it looks like)")
+    .option("--response-json <json>", "the answer as JSON (an object, a number, ...)")
     .option("--response-file <file>", "the answer from a JSON file")
     .option("--no-input", "never prompt")
     .option("--json", "JSON output")
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr runs answer run_123 --env production\n  wfr runs answer run_123 --checkpoint cp_1 --response approved --no-input",
+      "\nExamples:\n  wfr runs answer run_123 --env production\n  wfr runs answer run_123 --checkpoint cp_1 --response 012345 --no-input\n  wfr runs answer run_123 --response-json '{\"approved\":true}'",
     )
     .action(
       run(

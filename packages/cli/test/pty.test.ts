@@ -98,6 +98,9 @@ it("NO_COLOR in a TTY and a pipe both give lines without escape codes", async ()
   });
   expect(noColor.code, noColor.output).toBe(EXIT.HUMAN_NEEDED);
   expect(noColor.output).not.toContain("\u001b[");
+  // NO_COLOR drops colour only: a terminal still gets the live line, not NDJSON.
+  expect(noColor.output).not.toContain('"run_id"');
+  expect(noColor.output).toMatch(/\d+s /);
   const piped = await runWfr(["runs", "watch", runId], { cwd: fx.dir, env: fx.env });
   expect(piped.code).toBe(EXIT.HUMAN_NEEDED);
   expect(piped.stdout).not.toContain("\u001b");
