@@ -334,6 +334,24 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addOption(new Option("--clock <clock>").choices(["real", "virtual"]).default("real"))
     .option("--no-admin", "disable the /_emulator admin API")
     .option("--webhook-secret-file <file>", "sign callbacks with the whsec_ secret in this file")
+    .option("--cors-origin <origin>", "permitted application origin (repeatable)", collect)
+    .addOption(
+      new Option("--log-format <format>", "request log format on stdout")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .option("--quiet", "no request log")
+    .option("--admin-token <token>", "require Authorization: Bearer <token> on the admin API")
+    .option(
+      "--forward-callbacks <url>",
+      "deliver every callback to this local receiver (original URL in X-Wfr-Callback-Url)",
+    )
+    .option("--deliver-public", "send callbacks to public addresses (default: held, not sent)")
+    .option("--allowed-host <name>", "accept this Host header too (repeatable)", collect)
+    .option(
+      "--compact-after-bytes <n>",
+      "with --data: compact the journal once n bytes were appended since the last compaction",
+    )
     .option(
       "--scenario <file>",
       "replay a recorded run (from `wfr runs export`) for its workflow (repeatable)",
