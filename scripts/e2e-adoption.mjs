@@ -384,7 +384,7 @@ writeFileSync(join(papp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_
 await sh(papp, `${pnpm} exec tsc`, penv);
 check((await sh(papp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the pnpm app");
 log(
-  `ok: pnpm (strict layout, no zod of the app's own): init, pull, generate, tsc, run (${pgen.output.trim().split("\n").pop()})`,
+  `ok: pnpm (strict layout, no zod of the app's own): init, pull, generate, tsc, run (${pgen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
 );
 
 await emulator.close();
