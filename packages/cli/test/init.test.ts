@@ -59,7 +59,7 @@ it("an unknown --env on an initialised repo is an error; --add-env adds it and i
     "staging",
   ]);
   expect(readFileSync(join(dir, ".github/workflows/wfr.yml"), "utf8")).toContain(
-    "WFR_STAGING_API_KEY: ${{ secrets.WFR_STAGING_API_KEY }}",
+    ["WFR_STAGING_API_KEY: $", "{{ secrets.WFR_STAGING_API_KEY }}"].join(""),
   );
   const twice = await runWfr(
     ["init", "--add-env", "--yes", "--env", "staging", "--base-url", `${base}/staging/api/v1`],

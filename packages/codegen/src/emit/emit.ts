@@ -64,9 +64,9 @@ export function emit(
     files.set(`${env.name}/index.d.ts`, top + environmentIndexDeclarations(env));
     for (const wf of env.workflows) {
       const base = `${env.name}/${wf.identifier}`;
-      files.set(`${base}.types.d.ts`, top + typesDeclarations(env, wf));
-      files.set(`${base}.schema.js`, top + schemaModule(env, wf, "js"));
-      files.set(`${base}.schema.d.ts`, top + schemaDeclarations(env, wf));
+      files.set(`${base}.types.d.ts`, top + typesDeclarations(wf));
+      files.set(`${base}.schema.js`, top + schemaModule(wf, "js"));
+      files.set(`${base}.schema.d.ts`, top + schemaDeclarations(wf));
       files.set(`${base}.js`, top + definitionModule(env, wf));
       files.set(`${base}.d.ts`, top + definitionDeclarations(env, wf));
     }
@@ -87,6 +87,6 @@ export function emitSchemaCheckSources(models: readonly EnvironmentModel[]): Gen
   const files = new Map<string, string>();
   for (const env of models)
     for (const wf of env.workflows)
-      files.set(`${env.name}/${wf.identifier}.schema.check.ts`, schemaModule(env, wf, "ts"));
+      files.set(`${env.name}/${wf.identifier}.schema.check.ts`, schemaModule(wf, "ts"));
   return files;
 }

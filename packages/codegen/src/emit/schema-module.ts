@@ -13,7 +13,7 @@ import {
   type Side,
   usesKind,
 } from "../field-kinds.js";
-import type { EnvironmentModel, FieldModel, WorkflowModel } from "../model.js";
+import type { FieldModel, WorkflowModel } from "../model.js";
 
 /** The local schemas one side's schema refers to, declared inside its lazy builder. */
 function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavour): string[] {
@@ -37,7 +37,7 @@ function describe(wf: WorkflowModel): string {
   return commentLines(stringLiteral(wf.name)).join(" ");
 }
 
-export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: Flavour): string {
+export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const id = wf.identifier;
   const ts = flavour === "ts";
   const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
@@ -115,7 +115,7 @@ export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: 
   return parts.join("\n");
 }
 
-export function schemaDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+export function schemaDeclarations(wf: WorkflowModel): string {
   const id = wf.identifier;
   return [
     `import type { InputIssue as InputIssue$, OutputIssue as OutputIssue$ } from "@wfr/runtime";`,

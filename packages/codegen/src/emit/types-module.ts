@@ -2,9 +2,9 @@
 // (no zod inference for an app's tsc to check), fields in definition order.
 import { docComment, stringLiteral } from "../escape.js";
 import { members, type TypeImports } from "../field-kinds.js";
-import type { EnvironmentModel, WorkflowModel } from "../model.js";
+import type { WorkflowModel } from "../model.js";
 
-export function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+export function typesDeclarations(wf: WorkflowModel): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
   const inputs = members(wf.inputs, { side: "input", imports, indent: "  " }).join("\n");
   const outputs = members(wf.outputs, { side: "output", imports, indent: "  " }).join("\n");
