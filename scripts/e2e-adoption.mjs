@@ -7,7 +7,7 @@
 // (rootDir src, outDir dist, skipLibCheck false) and run against the
 // emulator. Then: the CI workflow `wfr init` wrote, run step by step; the app
 // again after `npm ci --omit=dev`; again with zod 3 in the app; as an ES module
-// package; a one-field graph edit in the service (pull --check exits 4, only
+// package; bundled with esbuild; a one-field graph edit in the service (pull --check exits 4, only
 // that workflow's generated files change, tsc fails at the using line); and a
 // lighter pass with pnpm's strict layout.
 //
@@ -37,6 +37,7 @@ const PNPM = ["--yes", "pnpm@10.34.8"];
 const TYPESCRIPT = "typescript@5.9.3";
 const TYPES_NODE = "@types/node@20.19.25";
 const ZOD3 = "zod@3.25.76";
+const ESBUILD = "esbuild@0.28.2";
 const keep = process.argv.includes("--keep");
 const measure = process.argv.includes("--measure");
 const started = Date.now();
@@ -305,6 +306,18 @@ writeFileSync(join(app, "package.json"), `${JSON.stringify(asEsm, null, 2)}\n`);
 await sh(app, "npx tsc", env);
 check((await sh(app, "node dist/app.js", env)).stdout.startsWith("drafted: "), "the app as ESM");
 log("ok: as an ES module package (type: module): tsc and the run");
+
+// --- a bundler: esbuild resolves the #wfr/* alias and bundles the generated code ----------
+await sh(app, `npm i -D ${ESBUILD} ${npmFlags.join(" ")}`);
+await sh(
+  app,
+  "npx --no-install esbuild src/app.ts --bundle --platform=node --format=esm --outfile=bundle/app.mjs --log-level=warning",
+);
+check(
+  (await sh(app, "node bundle/app.mjs", env)).stdout.startsWith("drafted: "),
+  "the esbuild bundle",
+);
+log("ok: bundled with esbuild (the #wfr/* alias resolved), the bundle runs");
 
 // --- a one-field graph edit in the service -------------------------------------------------
 const before = filesUnder(join(app, "wfr-generated"));

@@ -4,6 +4,7 @@
 // generate. stdout carries only MCP messages; everything else goes to stderr.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -88,6 +89,8 @@ export async function mcpCommand(options: {
   });
   const server: McpServer = createWorkflowMcpServer(backend, {
     name: "wfr",
+    // The CLI's own version, from its package.json (the one place changesets bumps).
+    version: (createRequire(import.meta.url)("../../package.json") as { version: string }).version,
     launchedVia: "mcp:wfr-cli",
   });
 
