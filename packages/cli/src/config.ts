@@ -49,7 +49,7 @@ export function parseConfig(raw: unknown, file: string): WfrConfig {
   const o = raw as Record<string, unknown>;
   const schemas = o.schemas ?? "schemas";
   if (typeof schemas !== "string" || schemas === "") throw bad("/schemas", "must be a folder path");
-  const generatedOut = o.generatedOut ?? "src/wfr-generated";
+  const generatedOut = o.generatedOut ?? "wfr-generated";
   if (typeof generatedOut !== "string" || generatedOut === "")
     throw bad("/generatedOut", "must be a folder path");
   if (!Array.isArray(o.environments)) throw bad("/environments", "must be an array");

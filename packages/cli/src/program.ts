@@ -1,15 +1,25 @@
 // The command tree. Every action imports its module on demand so that
 // `wfr --help` loads neither TypeScript (codegen) nor the emulator.
+import { createRequire } from "node:module";
 import { Command, Option } from "commander";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
+import { explainMissingPackage } from "./optional-packages.js";
+
+/** The version changesets bumps: package.json is the one place it is written. */
+const CLI_VERSION = (createRequire(import.meta.url)("../package.json") as { version: string })
+  .version;
 
 type Action = (...args: never[]) => Promise<number>;
 
 function run<M>(load: () => Promise<M>, pick: (m: M) => Action) {
   return async (...args: unknown[]) => {
-    const mod = await load();
-    process.exitCode = await (pick(mod) as (...a: unknown[]) => Promise<number>)(...args);
+    try {
+      const mod = await load();
+      process.exitCode = await (pick(mod) as (...a: unknown[]) => Promise<number>)(...args);
+    } catch (error) {
+      explainMissingPackage(error, process.cwd());
+    }
   };
 }
 
@@ -25,7 +35,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function buildProgram(): Command {
   const program = new Command("wfr")
     .description("Workflow Run from the command line: schemas, code generation, runs, emulator.")
-    .version("0.1.0")
+    .version(CLI_VERSION)
     .showHelpAfterError()
     .addHelpText(
       "after",
@@ -43,16 +53,20 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
   program
     .command("init")
     .description(
-      "add wfr.config.json, schemas/, package scripts and a CI workflow to this repository",
+      "add wfr.config.json, schemas/, package scripts, the #wfr/* import alias and a CI workflow to this repository",
     )
-    .option("--yes", "write without asking")
+    .option("--yes", "write without asking (no prompts: needs --base-url on a new environment)")
     .option("--no-input", "never prompt (fails where an answer is needed)")
-    .option("--env <name>", "environment name", "production")
+    .option("--env <name>", "environment name (default: asked, or production)")
     .option("--base-url <url>", "the environment's API base, ending in /api/v1")
-    .option("--api-key-env <VAR>", "name of the environment variable holding the key")
+    .option(
+      "--api-key-env <VAR>",
+      "name of the environment variable holding the key (default WFR_<ENV>_API_KEY)",
+    )
+    .option("--add-env", "add one more environment to an initialised repository")
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr init --yes --env staging --base-url http://127.0.0.1:4010/staging/api/v1",
+      "\nKeys: a scoped workspace key, created in the Workflow Run application under its resources section\n(scopes workflows:run and runs:read); `wfr emulator` prints one for local work. Only the NAME of the\nvariable holding it is written.\n\nExamples:\n  wfr init\n  wfr init --yes --env production --base-url https://api.example.com/production/api/v1\n  wfr init --add-env --yes --env staging --base-url https://api.example.com/staging/api/v1",
     )
     .action(
       run(
@@ -191,13 +205,14 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     runs.command("answer").description("answer the run's human checkpoint").argument("<runId>"),
   )
     .option("--checkpoint <id>", "the checkpoint being answered")
-    .option("--response <text>", "the answer (JSON if it parses, else text)")
+    .option("--response <text>", "the answer, sent as text (whatever it looks like)")
+    .option("--response-json <json>", "the answer as JSON (an object, a number, ...)")
     .option("--response-file <file>", "the answer from a JSON file")
     .option("--no-input", "never prompt")
     .option("--json", "JSON output")
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr runs answer run_123 --env production\n  wfr runs answer run_123 --checkpoint cp_1 --response approved --no-input",
+      "\nExamples:\n  wfr runs answer run_123 --env production\n  wfr runs answer run_123 --checkpoint cp_1 --response 012345 --no-input\n  wfr runs answer run_123 --response-json '{\"approved\":true}'",
     )
     .action(
       run(
@@ -319,6 +334,24 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addOption(new Option("--clock <clock>").choices(["real", "virtual"]).default("real"))
     .option("--no-admin", "disable the /_emulator admin API")
     .option("--webhook-secret-file <file>", "sign callbacks with the whsec_ secret in this file")
+    .option("--cors-origin <origin>", "permitted application origin (repeatable)", collect)
+    .addOption(
+      new Option("--log-format <format>", "request log format on stdout")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .option("--quiet", "no request log")
+    .option("--admin-token <token>", "require Authorization: Bearer <token> on the admin API")
+    .option(
+      "--forward-callbacks <url>",
+      "deliver every callback to this local receiver (original URL in X-Wfr-Callback-Url)",
+    )
+    .option("--deliver-public", "send callbacks to public addresses (default: held, not sent)")
+    .option("--allowed-host <name>", "accept this Host header too (repeatable)", collect)
+    .option(
+      "--compact-after-bytes <n>",
+      "with --data: compact the journal once n bytes were appended since the last compaction",
+    )
     .option(
       "--scenario <file>",
       "replay a recorded run (from `wfr runs export`) for its workflow (repeatable)",

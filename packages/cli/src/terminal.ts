@@ -5,8 +5,10 @@ export interface Terminal {
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
   readonly stdin: NodeJS.ReadStream;
-  /** Live, redrawn lines and colour are allowed. */
+  /** Colour and escape codes are allowed. */
   readonly fancy: boolean;
+  /** A live, redrawn line is allowed: stdout is a terminal that is not dumb (NO_COLOR does not matter). */
+  readonly live: boolean;
   /** Prompts are allowed (stdin and stdout are TTYs and --no-input was not given). */
   readonly interactive: boolean;
 }
@@ -25,6 +27,7 @@ export function terminal(options: { noInput?: boolean } = {}): Terminal {
     stderr: process.stderr,
     stdin: process.stdin,
     fancy,
+    live: process.stdout.isTTY === true && process.env.TERM !== "dumb",
     interactive:
       options.noInput !== true && process.stdin.isTTY === true && process.stdout.isTTY === true,
   };

@@ -44,7 +44,7 @@ function tsc(cwd: string): Promise<{ code: number; output: string }> {
 }
 
 const APP = `import { createClient } from "@wfr/runtime";
-import { environment, workflows } from "./wfr-generated/production.js";
+import { environment, workflows } from "#wfr/production";
 
 export async function approve(apiKey: string, amount: number) {
   const wfr = createClient({ environment, apiKey });
@@ -66,7 +66,7 @@ it("init -> pull -> generate -> tsc ok -> graph edit -> pull --check 4 -> pull -
         module: "NodeNext",
         moduleResolution: "NodeNext",
         strict: true,
-        skipLibCheck: true,
+        skipLibCheck: false,
         noEmit: true,
         lib: ["ES2023", "DOM"],
         types: [],
@@ -97,6 +97,8 @@ it("init -> pull -> generate -> tsc ok -> graph edit -> pull --check 4 -> pull -
   expect(init.code, init.stderr).toBe(EXIT.OK);
   const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
   expect(pkg.scripts["schemas:check"]).toBe("wfr schemas pull --check");
+  // Generated code outside src/, reached through the import alias init wrote.
+  expect(pkg.imports["#wfr/*"]).toBe("./wfr-generated/*.js");
   expect(readFileSync(join(repo, ".github/workflows/wfr.yml"), "utf8")).toContain(
     "wfr schemas pull --check",
   );

@@ -87,8 +87,16 @@ describe("launch", () => {
     for (const ref of ["Invoice intake", "wf_invoice1"]) {
       const r = await wfr(["launch", ref, "--input", "vendor_name=A", "--input", "amount=1"]);
       expect(r.code, r.stderr).toBe(EXIT.OK);
-      expect(r.stdout).toMatch(/run_/);
+      // In a pipe as on a terminal: the run id alone (--json gives the envelope).
+      expect(r.stdout).toMatch(/^run_\S+\n$/);
     }
+  });
+
+  it("a missing required input: the error says the code once and names the field", async () => {
+    const r = await wfr(["launch", "invoiceIntake", "--input", "amount=1"]);
+    expect(r.code).toBe(EXIT.INVALID_INPUT);
+    expect(r.stderr.match(/INVALID_INPUTS/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect(r.stderr).toContain("vendor_name");
   });
 
   it("--input amount=abc fails naming the field, nothing sent", async () => {
@@ -255,7 +263,7 @@ describe("runs", () => {
       runId,
       "--checkpoint",
       last.human_action.checkpoint_id,
-      "--response",
+      "--response-json",
       '{"approved":true}',
     ]);
     expect(answer.code, answer.stderr).toBe(EXIT.OK);
@@ -269,6 +277,8 @@ describe("runs", () => {
     const runId = JSON.parse(launched.stdout).run_id;
     const watch = await wfr(["runs", "watch", runId]);
     expect(watch.code).toBe(EXIT.RUN_FAILED);
+    // The failure is said, with the error the run carries, not only the exit code.
+    expect(watch.stderr).toMatch(new RegExp(`${runId} ended failed: \\w+`));
     const result = await wfr(["runs", "result", runId]);
     expect(result.code).toBe(EXIT.RUN_FAILED);
   });

@@ -24,6 +24,12 @@ it("wfr emulator prints base URLs, a working key and a one-time sign-in link, an
       headers: { authorization: `Bearer ${key}` },
     });
     expect(response.status).toBe(404);
+    // Requests are logged as the emulator's own bin logs them (one set of options and output).
+    await new Promise<void>((logged) => {
+      const seen = () => stdout.includes("/runs/run_missing") && logged();
+      seen();
+      child.stdout.on("data", seen);
+    });
     // The printed sign-in link opens the web application once and sets the portal session.
     const link = /sign in \(one-time link\): (\S+)/.exec(stdout)?.[1];
     expect(link).toBeDefined();
@@ -65,6 +71,41 @@ it("wfr emulator --api-fault arms a fault on the emulator's API from the start",
     expect(faulted.status).toBe(503);
     expect(((await faulted.json()) as { fault_id: string }).fault_id).toBe("flt_start_1");
     expect((await read()).status).toBe(404);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await new Promise((r) => child.once("close", r))).toBe(0);
+});
+
+it("wfr emulator takes the emulator bin's options: an admin token (its key still printed), no request log", async () => {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "emulator",
+      "--port",
+      "0",
+      "--admin-token",
+      "adm-secret",
+      "--quiet",
+      "--allowed-host",
+      "wfr.test",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
+  );
+  let stdout = "";
+  await new Promise<void>((ready) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (/staging:[\s\S]*key \(emulator only\)/.test(stdout)) ready();
+    });
+  });
+  try {
+    const key = /production:[\s\S]*?key \(emulator only\): (\S+)/.exec(stdout)?.[1];
+    expect(key).toMatch(/\S{8,}/);
+    expect(key).not.toBe("undefined");
+    const url = /listening on (\S+)/.exec(stdout)?.[1] as string;
+    expect((await fetch(`${url}/_emulator/environments`)).status).toBe(401);
   } finally {
     child.kill("SIGTERM");
   }

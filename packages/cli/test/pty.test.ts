@@ -98,6 +98,9 @@ it("NO_COLOR in a TTY and a pipe both give lines without escape codes", async ()
   });
   expect(noColor.code, noColor.output).toBe(EXIT.HUMAN_NEEDED);
   expect(noColor.output).not.toContain("\u001b[");
+  // NO_COLOR drops colour only: a terminal still gets the live line, not NDJSON.
+  expect(noColor.output).not.toContain('"run_id"');
+  expect(noColor.output).toMatch(/\d+s /);
   const piped = await runWfr(["runs", "watch", runId], { cwd: fx.dir, env: fx.env });
   expect(piped.code).toBe(EXIT.HUMAN_NEEDED);
   expect(piped.stdout).not.toContain("\u001b");
@@ -109,7 +112,15 @@ it("NO_COLOR in a TTY and a pipe both give lines without escape codes", async ()
 it("init shows its plan and asks before writing; answering no writes nothing", async () => {
   const repo = mkdtempSync(join(tmpdir(), "wfr-init-pty-"));
   writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "app" }));
-  const args = ["init", "--base-url", "http://127.0.0.1:9/production/api/v1"];
+  const args = [
+    "init",
+    "--env",
+    "production",
+    "--api-key-env",
+    "WFR_PRODUCTION_API_KEY",
+    "--base-url",
+    "http://127.0.0.1:9/production/api/v1",
+  ];
   const declined = await inPty(args, {
     cwd: repo,
     typeWhen: { seen: "Write these files?", type: "n\r" },

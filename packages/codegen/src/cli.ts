@@ -6,19 +6,22 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DefinitionError } from "./definition-error.js";
 import { runDiffCommand } from "./diff-cli.js";
+import { DEFAULT_REGENERATE_COMMAND } from "./emit/header.js";
 import { CODEGEN_EXIT } from "./exit-codes.js";
 import { buildFiles, lockIsCurrent, writeGenerated } from "./generate.js";
 import { LOCK_FILE } from "./identifier-lock.js";
 import { checkOutput } from "./write-output.js";
 
 const USAGE = `usage:
-  wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>] [--allow-remove <env>]...
+  wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>] [--allow-remove <env>]... [--regenerate-command <cmd>]
   wfr-codegen diff <old> <new> [options]`;
 
 interface Io {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown };
   readonly cwd?: string;
+  /** The name messages start with: `wfr-codegen`, or `wfr` when the wfr CLI calls in. */
+  readonly program?: string;
 }
 
 class UsageError extends Error {}
@@ -31,6 +34,7 @@ function parseGenerateArgs(argv: readonly string[]) {
     config: "wfr.codegen.json",
     configGiven: false,
     allowRemove: [] as string[],
+    regenerate: DEFAULT_REGENERATE_COMMAND,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -57,6 +61,9 @@ function parseGenerateArgs(argv: readonly string[]) {
       case "--check":
         options.check = true;
         break;
+      case "--regenerate-command":
+        options.regenerate = value();
+        break;
       case "--allow-remove":
         options.allowRemove.push(value());
         break;
@@ -77,6 +84,7 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
     config: resolve(cwd, o.config),
     configRequired: o.configGiven,
     allowRemove: o.allowRemove,
+    regenerate: o.regenerate,
   };
   const result = buildFiles(options);
   const { models, files } = result;
@@ -90,20 +98,21 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
     ];
     if (problems.length > 0) {
       io.stderr.write(
-        `wfr-codegen: ${o.out} does not match ${o.schemas} (run \`pnpm generate\`):\n${problems.map((p) => `  ${p}\n`).join("")}`,
+        `${io.program ?? "wfr-codegen"}: ${o.out} does not match ${o.schemas} (run \`${o.regenerate}\`):\n${problems.map((p) => `  ${p}\n`).join("")}`,
       );
       return CODEGEN_EXIT.STALE;
     }
     io.stdout.write(
-      `wfr-codegen: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`,
+      `${io.program ?? "wfr-codegen"}: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`,
     );
     return CODEGEN_EXIT.OK;
   }
   writeGenerated(options, result);
-  for (const note of result.notes) io.stdout.write(`wfr-codegen: note: ${note}\n`);
+  for (const note of result.notes)
+    io.stdout.write(`${io.program ?? "wfr-codegen"}: note: ${note}\n`);
   const count = models.reduce((n, m) => n + m.workflows.length, 0);
   io.stdout.write(
-    `wfr-codegen: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`,
+    `${io.program ?? "wfr-codegen"}: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`,
   );
   return CODEGEN_EXIT.OK;
 }
@@ -125,14 +134,14 @@ export async function main(
     return CODEGEN_EXIT.USAGE;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`wfr-codegen: ${error.message}\n${USAGE}\n`);
+      io.stderr.write(`${io.program ?? "wfr-codegen"}: ${error.message}\n${USAGE}\n`);
       return CODEGEN_EXIT.USAGE;
     }
     if (error instanceof DefinitionError) {
-      io.stderr.write(`wfr-codegen: ${error.message}\n`);
+      io.stderr.write(`${io.program ?? "wfr-codegen"}: ${error.message}\n`);
       return CODEGEN_EXIT.DEFINITION_INVALID;
     }
-    io.stderr.write(`wfr-codegen: ${(error as Error).stack ?? String(error)}\n`);
+    io.stderr.write(`${io.program ?? "wfr-codegen"}: ${(error as Error).stack ?? String(error)}\n`);
     return 1;
   }
 }

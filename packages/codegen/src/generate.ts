@@ -31,6 +31,8 @@ export interface GenerateOptions {
    * misspelt `openapi.jsn` must not silently delete an environment's code.
    */
   readonly allowRemove?: readonly string[];
+  /** The command the generated headers and messages tell a person to run (default `wfr generate`). */
+  readonly regenerate?: string;
 }
 
 export interface GenerateResult {
@@ -56,7 +58,7 @@ export function buildFiles(options: GenerateOptions): GenerateResult {
   const models = readSchemas(resolve(options.schemas), { aliases: pinsOf(lock, config.aliases) });
   return {
     models,
-    files: emit(models),
+    files: emit(models, options.regenerate ? { regenerate: options.regenerate } : {}),
     lock: lockText(models),
     notes: renameNotes(models, lock, config.aliases),
   };

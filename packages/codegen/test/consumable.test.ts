@@ -104,19 +104,20 @@ describe("the generated package is consumable as generated", () => {
   );
 
   it("importing an environment index builds no schema: zod is first touched on first use", async () => {
-    // A zod that throws on any use: the import must not touch it.
+    // The runtime's zod entry throws on any use: the import must not touch it.
     const dir = tempDir("wfr-lazy-");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
-    mkdirSync(join(dir, "node_modules", "@wfr"), { recursive: true });
-    symlinkSync(join(REPO, "packages", "runtime"), join(dir, "node_modules", "@wfr", "runtime"));
-    mkdirSync(join(dir, "node_modules", "zod"));
-    writeJson(join(dir, "node_modules", "zod", "package.json"), {
-      name: "zod",
+    const runtime = join(dir, "node_modules", "@wfr", "runtime");
+    mkdirSync(runtime, { recursive: true });
+    const real = pathToFileURL(join(REPO, "packages", "runtime", "dist", "index.js")).href;
+    writeJson(join(runtime, "package.json"), {
+      name: "@wfr/runtime",
       type: "module",
-      exports: "./index.js",
+      exports: { ".": "./index.js", "./zod": "./zod.js" },
     });
+    writeFileSync(join(runtime, "index.js"), `export * from ${JSON.stringify(real)};\n`);
     writeFileSync(
-      join(dir, "node_modules", "zod", "index.js"),
+      join(runtime, "zod.js"),
       `export const z = new Proxy({}, { get(_, key) { throw new Error("zod used: " + String(key)); } });\n`,
     );
     generate({ schemas: copyExamples(), out: join(dir, "gen") });
@@ -125,6 +126,30 @@ describe("the generated package is consumable as generated", () => {
     };
     expect(mod.workflows.invoiceIntake?.id).toBe("wf_P7Qd2Lx9");
     expect(() => mod.workflows.invoiceIntake?.inputSchema).toThrow(/zod used/);
+  });
+
+  it("never touches the app's own zod: the schemas get the runtime's (an app on zod 3 still validates)", async () => {
+    const dir = tempDir("wfr-app-zod-");
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true }));
+    mkdirSync(join(dir, "node_modules", "@wfr"), { recursive: true });
+    symlinkSync(join(REPO, "packages", "runtime"), join(dir, "node_modules", "@wfr", "runtime"));
+    mkdirSync(join(dir, "node_modules", "zod"));
+    writeJson(join(dir, "node_modules", "zod", "package.json"), {
+      name: "zod",
+      version: "3.25.0",
+      exports: "./index.js",
+    });
+    writeFileSync(
+      join(dir, "node_modules", "zod", "index.js"),
+      `throw new Error("app zod loaded");\n`,
+    );
+    // The app is CommonJS (no "type"): the generated folder's own package.json keeps its .js ESM.
+    generate({ schemas: copyExamples(), out: join(dir, "gen") });
+    const mod = (await import(pathToFileURL(join(dir, "gen", "production", "index.js")).href)) as {
+      workflows: Record<string, { validateInputs(inputs: unknown): { field: string }[] }>;
+    };
+    const issues = mod.workflows.invoiceIntake?.validateInputs({}) ?? [];
+    expect(issues.map((i) => i.field)).toContain("vendor_name");
   });
 });
 

@@ -47,6 +47,8 @@ async function runBlock(name: string, code: string, prelude: string, postlude: s
       '"@wfr/generated/production"',
       JSON.stringify(join(here, "support/generated-production.js")),
     )
+    // What a team's own repository imports (the alias `wfr init` writes).
+    .replaceAll('"#wfr/production"', JSON.stringify(join(here, "support/generated-production.js")))
     .replaceAll(
       '"@wfr/store-postgres"',
       JSON.stringify(join(here, "support/store-postgres-standin.js")),

@@ -21,13 +21,21 @@ async function codegen() {
 /** `wfr-codegen generate ...`; returns its exit code (`CODEGEN_EXIT`). */
 export async function runGenerate(
   io: Io,
-  options: { schemas: string; out: string; check: boolean; allowRemove?: readonly string[] },
+  options: {
+    schemas: string;
+    out: string;
+    check: boolean;
+    allowRemove?: readonly string[];
+    /** The command generated headers and messages name (`npx wfr generate`, `pnpm generate`, ...). */
+    regenerate?: string;
+  },
 ): Promise<number> {
   const { main } = await codegen();
   const argv = ["generate", "--schemas", options.schemas, "--out", options.out];
+  if (options.regenerate) argv.push("--regenerate-command", options.regenerate);
   if (options.check) argv.push("--check");
   for (const env of options.allowRemove ?? []) argv.push("--allow-remove", env);
-  return main(argv, io);
+  return main(argv, { ...io, program: "wfr" });
 }
 
 /** Where `generate` keeps its identifier pins, so the diff reports the identifiers generate would produce. */

@@ -35,11 +35,31 @@ export function toCliError(error: unknown): unknown {
     const code = (error as { code?: string }).code;
     const status = (error as { status?: number | null }).status;
     return new CliError(
-      `${code ?? "ERROR"}${status ? ` (HTTP ${status})` : ""}: ${error.message}`,
+      apiErrorLine(code, status, error.message, error.details),
       exitCodeForApiError(code, status),
     );
   }
   return error;
+}
+
+/**
+ * One line for an API error: the code and status once (the runtime's message
+ * may already start with them), then every field the error names with its reason.
+ */
+export function apiErrorLine(
+  code: string | undefined,
+  status: number | null | undefined,
+  message: string,
+  details: readonly { field?: string; reason?: string; message?: string }[] = [],
+): string {
+  const prefix = `${code ?? "ERROR"}${status ? ` (HTTP ${status})` : ""}`;
+  const text = message
+    .replace(new RegExp(`^HTTP ${status ?? "\\d+"}\\s+`), "")
+    .replace(new RegExp(`^${code ?? "ERROR"}:?\\s*`), "");
+  const fields = details
+    .filter((d) => typeof d.field === "string")
+    .map((d) => `${d.field} (${d.reason ?? "invalid"}${d.message ? `: ${d.message}` : ""})`);
+  return `${prefix}: ${text}${fields.length > 0 ? `; fields: ${fields.join(", ")}` : ""}`;
 }
 
 export function isWaitTimeout(error: unknown): boolean {

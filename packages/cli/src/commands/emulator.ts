@@ -17,6 +17,14 @@ export async function emulatorCommand(options: {
   webhookSecretFile?: string;
   scenario?: string[];
   apiFault?: string[];
+  corsOrigin?: string[];
+  logFormat?: "text" | "json";
+  quiet?: boolean;
+  adminToken?: string;
+  forwardCallbacks?: string;
+  deliverPublic?: boolean;
+  allowedHost?: string[];
+  compactAfterBytes?: string;
 }): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -33,7 +41,23 @@ export async function emulatorCommand(options: {
   } catch (error) {
     throw new CliError(`--api-fault ${(error as Error).message}`, EXIT.USAGE);
   }
+  let compactAfterBytes: number | undefined;
+  if (options.compactAfterBytes !== undefined) {
+    compactAfterBytes = Number(options.compactAfterBytes);
+    if (!Number.isSafeInteger(compactAfterBytes) || compactAfterBytes < 1)
+      throw new CliError("--compact-after-bytes: must be a positive integer", EXIT.USAGE);
+  }
+  if (options.forwardCallbacks !== undefined && !/^https?:\/\//.test(options.forwardCallbacks))
+    throw new CliError("--forward-callbacks: must be an http(s) URL", EXIT.USAGE);
+  // The same options as the emulator's own `wfr-emulator` bin, requests logged the same way.
   const { running, environments } = await launch({
+    requestLog: options.quiet ? "off" : (options.logFormat ?? "text"),
+    corsOrigins: options.corsOrigin ?? [],
+    deliverPublic: options.deliverPublic === true,
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.forwardCallbacks ? { forwardCallbacks: options.forwardCallbacks } : {}),
+    ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+    ...(compactAfterBytes !== undefined ? { compactAfterBytes } : {}),
     recordedRuns,
     apiFaults,
     port,
@@ -61,10 +85,11 @@ export async function emulatorCommand(options: {
     );
     if (options.admin) {
       // A ready-made key and a portal sign-in through the admin API (emulator README).
-      const key = await post(`${running.url}/_emulator/keys`, {
-        environment: e.name,
-        scopes: ["workflows:run", "runs:read"],
-      });
+      const key = await post(
+        `${running.url}/_emulator/keys`,
+        { environment: e.name, scopes: ["workflows:run", "runs:read"] },
+        options.adminToken,
+      );
       process.stdout.write(`    key (emulator only): ${String(key.token)}\n`);
     }
   }
@@ -78,10 +103,17 @@ export async function emulatorCommand(options: {
   return EXIT.OK;
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+async function post(
+  url: string,
+  body: unknown,
+  adminToken: string | undefined,
+): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: {
+      "content-type": "application/json",
+      ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}),
+    },
     body: JSON.stringify(body),
   });
   return (await response.json()) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import {
 import { CliError } from "../cli-error.js";
 import { findConfigFile, loadConfig } from "../config.js";
 import { EXIT } from "../exit-codes.js";
+import { wfrCommand } from "../package-manager.js";
 
 export async function generateCommand(options: {
   check?: boolean;
@@ -33,6 +34,7 @@ export async function generateCommand(options: {
             out: resolve(config.root, config.generatedOut),
             check: false,
             allowRemove: options.allowRemove ?? [],
+            regenerate: wfrCommand(config.root, "generate"),
           },
         ),
     });
@@ -44,6 +46,7 @@ export async function generateCommand(options: {
       out: resolve(config.root, config.generatedOut),
       check: options.check === true,
       allowRemove: options.allowRemove ?? [],
+      regenerate: wfrCommand(config.root, "generate"),
     },
   );
   const { CODEGEN_EXIT } = await import("@wfr/codegen");

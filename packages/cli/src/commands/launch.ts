@@ -138,9 +138,34 @@ export async function launchAndReport(
   }
   if (options.wait) {
     t.stderr.write(`wfr: launched ${run.run_id}\n`);
-    return followRun(client, run.run_id, { json: options.json, timeoutSeconds: 1800 });
+    // The live line (or NDJSON lines) go to stdout only with --json or on a terminal; the outputs follow.
+    const code = await followRun(client, run.run_id, {
+      json: options.json,
+      timeoutSeconds: 1800,
+    });
+    if (code !== EXIT.OK) return code;
+    let result: Awaited<ReturnType<typeof client.getResult>>;
+    try {
+      result = await client.getResult(run.run_id);
+    } catch (error) {
+      throw toCliError(error);
+    }
+    const outputs = (result as { outputs?: unknown }).outputs ?? {};
+    if (options.json || !t.stdout.isTTY) writeJson(t, { run_id: run.run_id, outputs });
+    else t.stdout.write(`outputs:\n${formatOutputs(outputs)}`);
+    return EXIT.OK;
   }
-  if (options.json || !t.stdout.isTTY) writeJson(t, run);
+  // The same thing on a terminal and in a pipe: the run id; --json gives the envelope.
+  if (options.json) writeJson(t, run);
   else t.stdout.write(`${run.run_id}\n`);
   return EXIT.OK;
+}
+
+/** A run's outputs for a person: one `name: value` line each, values as JSON. */
+export function formatOutputs(outputs: unknown): string {
+  if (outputs === null || typeof outputs !== "object" || Array.isArray(outputs))
+    return `  ${JSON.stringify(outputs)}\n`;
+  return Object.entries(outputs as Record<string, unknown>)
+    .map(([name, value]) => `  ${name}: ${JSON.stringify(value)}\n`)
+    .join("");
 }

@@ -4,14 +4,15 @@
 // generate. stdout carries only MCP messages; everything else goes to stderr.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createWorkflowMcpServer } from "@wfr/mcp";
 import { DEFINITION_FILE, DEFINITION_FILE_NAMES } from "@wfr/protocol";
+import { z } from "@wfr/runtime/zod";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
 import {
   DiffDefinitionError,
   type DiffReport,
@@ -24,6 +25,7 @@ import { resolveApiKey } from "../api-key.js";
 import { writeFileAtomic } from "../atomic-write.js";
 import { CliError } from "../cli-error.js";
 import { definitionUrlOf, loadConfig, pickEnvironment } from "../config.js";
+import { formatDefinition } from "../definition-format.js";
 import { EXIT } from "../exit-codes.js";
 
 function committedDefinition(dir: string): string | undefined {
@@ -87,6 +89,8 @@ export async function mcpCommand(options: {
   });
   const server: McpServer = createWorkflowMcpServer(backend, {
     name: "wfr",
+    // The CLI's own version, from its package.json (the one place changesets bumps).
+    version: (createRequire(import.meta.url)("../../package.json") as { version: string }).version,
     launchedVia: "mcp:wfr-cli",
   });
 
@@ -127,7 +131,8 @@ export async function mcpCommand(options: {
           ],
         };
       }
-      const body = await response.text();
+      // Compared as `wfr schemas pull` would write it (formatted, stable key order).
+      const body = formatDefinition(await response.text(), committed.endsWith(".json"));
       const current = readFileSync(committed, "utf8");
       if (current === body) {
         const same = {

@@ -83,19 +83,24 @@ export async function followRun(
   options: { json?: boolean | undefined; timeoutSeconds: number },
 ): Promise<number> {
   const t = terminal();
-  const live = t.fancy && !options.json;
+  // A terminal gets the live line; NO_COLOR drops only its colour and escape codes.
+  const live = t.live && !options.json;
   const started = Date.now();
   let last: RunEnvelope | undefined;
   let lastKey = "";
   let frame = 0;
+  let drawn = 0;
+  let finished = false;
   let step: string | undefined;
   let stepCheckedAt = 0;
   const draw = () => {
     if (!live || !last) return;
     const s = Math.round((Date.now() - started) / 1000);
-    t.stdout.write(
-      `\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${s}s ${bold(t, statusLabel(last))}${step ? ` · ${step}` : ""}${humanSummary(last)}`,
-    );
+    const glyph = finished ? "" : `${FRAMES[frame++ % FRAMES.length]} `;
+    const line = `${glyph}${s}s ${bold(t, statusLabel(last))}${step ? ` · ${step}` : ""}${humanSummary(last)}`;
+    // Without escape codes (NO_COLOR) the old line is overwritten with spaces.
+    t.stdout.write(t.fancy ? `\r\u001b[2K${line}` : `\r${line.padEnd(drawn)}`);
+    drawn = Math.max(drawn, line.length);
   };
   // The step comes from the event snapshot, read at most every 1.5 s while the run moves.
   const refreshStep = (run: RunEnvelope) => {
@@ -137,6 +142,7 @@ export async function followRun(
     throw toCliError(error);
   } finally {
     if (timer) clearInterval(timer);
+    finished = true;
     if (live) {
       draw();
       t.stdout.write("\n");
@@ -148,7 +154,19 @@ export async function followRun(
       `wfr: ${runId} waits for a person${h?.checkpoint_id ? ` (checkpoint ${h.checkpoint_id})` : ""}: wfr runs answer ${runId}\n`,
     );
   }
+  const failure = failureLine(final);
+  if (failure) t.stderr.write(`wfr: ${runId} ${failure}\n`);
   return exitCodeForRun(final);
+}
+
+/** Why a run ended unsuccessfully (its status, and the error it carries), or undefined. */
+export function failureLine(run: RunEnvelope): string | undefined {
+  if (!isUnsuccessfulTerminalStatus(run.status)) return undefined;
+  const error = (run as { error?: { code?: unknown; message?: unknown } | null }).error;
+  const what = error
+    ? `: ${[error.code, error.message].filter((v) => typeof v === "string" && v !== "").join(": ")}`
+    : "";
+  return `ended ${run.status}${what}`;
 }
 
 export async function watchCommand(
@@ -165,11 +183,16 @@ export async function watchCommand(
   return followRun(client, runId, { json: options.json, timeoutSeconds });
 }
 
-function parseResponseText(raw: string): unknown {
+/**
+ * `--response-json`: a structured answer. `--response` and the prompt are
+ * always text, so the type of an answer never depends on what was typed
+ * (`123456` and `012345` are both the text a person entered).
+ */
+function parseResponseJson(raw: string): unknown {
   try {
     return JSON.parse(raw);
-  } catch {
-    return raw;
+  } catch (error) {
+    throw new CliError(`--response-json: not JSON: ${(error as Error).message}`, EXIT.USAGE);
   }
 }
 
@@ -179,6 +202,7 @@ export async function answerCommand(
     checkpoint?: string;
     response?: string;
     responseFile?: string;
+    responseJson?: string;
     input?: boolean;
     json?: boolean;
   },
@@ -227,24 +251,26 @@ export async function answerCommand(
         EXIT.USAGE,
       );
     }
+  } else if (options.responseJson !== undefined) {
+    response = parseResponseJson(options.responseJson);
   } else if (options.response !== undefined) {
-    response = parseResponseText(options.response);
+    response = options.response;
   } else {
     if (!t.interactive)
       throw new CliError(
-        "no answer: give --response or --response-file (not a terminal, or --no-input)",
+        "no answer: give --response, --response-json or --response-file (not a terminal, or --no-input)",
         EXIT.USAGE,
       );
     const prompts = await import("@clack/prompts");
     const answer = await prompts.text({
-      message: "Your answer (JSON or text)",
+      message: "Your answer (sent as text; --response-json sends JSON)",
       validate: (v) => (v ? undefined : "required"),
     });
     if (prompts.isCancel(answer)) {
       t.stderr.write("wfr: not answered\n");
       return EXIT.HUMAN_NEEDED;
     }
-    response = parseResponseText(answer);
+    response = answer;
   }
   let after: RunEnvelope;
   try {

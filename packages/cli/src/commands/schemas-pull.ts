@@ -13,13 +13,12 @@ import {
 import { writeFileAtomic } from "../atomic-write.js";
 import { CliError } from "../cli-error.js";
 import { definitionUrlOf, type EnvironmentConfig, loadConfig, pickEnvironment } from "../config.js";
+import { formatDefinition, looksLikeJson } from "../definition-format.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { wfrCommand } from "../package-manager.js";
 import { terminal, writeJson } from "../terminal.js";
 
-export function looksLikeJson(body: string): boolean {
-  const t = body.trimStart();
-  return t.startsWith("{");
-}
+export { looksLikeJson };
 
 async function download(env: EnvironmentConfig): Promise<{ body: string; fileName: string }> {
   const url = definitionUrlOf(env);
@@ -43,7 +42,10 @@ async function download(env: EnvironmentConfig): Promise<{ body: string; fileNam
   const body = await response.text();
   const type = response.headers.get("content-type") ?? "";
   const json = type.includes("json") || (!type.includes("yaml") && looksLikeJson(body));
-  return { body, fileName: json ? DEFINITION_FILE.json : DEFINITION_FILE.yaml };
+  return {
+    body: formatDefinition(body, json),
+    fileName: json ? DEFINITION_FILE.json : DEFINITION_FILE.yaml,
+  };
 }
 
 export async function schemasPullCommand(
@@ -115,6 +117,8 @@ export async function schemasPullCommand(
   }
   if (options.check && options.json) writeJson(t, reports);
   if (options.check && worst !== EXIT.OK)
-    t.stderr.write(`wfr: schemas differ from the environments (run \`wfr schemas pull\`)\n`);
+    t.stderr.write(
+      `wfr: schemas differ from the environments (run \`${wfrCommand(config.root, "schemas pull")}\`)\n`,
+    );
   return worst;
 }

@@ -3,7 +3,6 @@
 import { docComment, jsonLiteral, stringLiteral } from "../escape.js";
 import { pascalCase } from "../identifiers.js";
 import type { EnvironmentModel, WorkflowModel } from "../model.js";
-import { header } from "./header.js";
 
 /** The model names launch accepts for the workflow in this environment (none when not exposed). */
 function models(wf: WorkflowModel): readonly string[] {
@@ -21,7 +20,6 @@ export function definitionModule(env: EnvironmentModel, wf: WorkflowModel): stri
   const id = wf.identifier;
   const P = pascalCase(id);
   return [
-    header(env.sourceFile, env.sourceHash),
     `import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";`,
     `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";`,
     `import * as schema$ from "./${id}.schema.js";`,
@@ -79,7 +77,6 @@ export function definitionDeclarations(env: EnvironmentModel, wf: WorkflowModel)
   const launchable =
     wf.state === "enabled" ? "" : ` Its state is ${wf.state}: readable, not launchable.`;
   return [
-    header(env.sourceFile, env.sourceHash),
     "import type {",
     "  DownloadFileOutputOptions as DownloadFileOutputOptions$,",
     "  FileOutputReference as FileOutputReference$,",

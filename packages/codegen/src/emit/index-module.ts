@@ -4,7 +4,6 @@
 import { docComment, stringLiteral } from "../escape.js";
 import { pascalCase } from "../identifiers.js";
 import type { EnvironmentModel, WorkflowModel } from "../model.js";
-import { header } from "./header.js";
 
 function sortedWorkflows(env: EnvironmentModel): WorkflowModel[] {
   return [...env.workflows].sort((a, b) =>
@@ -14,7 +13,7 @@ function sortedWorkflows(env: EnvironmentModel): WorkflowModel[] {
 
 export function environmentIndex(env: EnvironmentModel): string {
   const wfs = sortedWorkflows(env);
-  const lines = [header(env.sourceFile, env.sourceHash)];
+  const lines: string[] = [];
   for (const wf of wfs)
     lines.push(`import { ${wf.identifier} as wf$${wf.identifier} } from "./${wf.identifier}.js";`);
   lines.push(
@@ -38,7 +37,7 @@ export function environmentIndex(env: EnvironmentModel): string {
 
 export function environmentIndexDeclarations(env: EnvironmentModel): string {
   const wfs = sortedWorkflows(env);
-  const lines = [header(env.sourceFile, env.sourceHash)];
+  const lines: string[] = [];
   for (const wf of wfs) {
     const P = pascalCase(wf.identifier);
     lines.push(`import type { ${P}Definition as wf$${P}Definition } from "./${wf.identifier}.js";`);

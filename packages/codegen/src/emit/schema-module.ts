@@ -13,8 +13,7 @@ import {
   type Side,
   usesKind,
 } from "../field-kinds.js";
-import type { EnvironmentModel, FieldModel, WorkflowModel } from "../model.js";
-import { header } from "./header.js";
+import type { FieldModel, WorkflowModel } from "../model.js";
 
 /** The local schemas one side's schema refers to, declared inside its lazy builder. */
 function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavour): string[] {
@@ -38,7 +37,7 @@ function describe(wf: WorkflowModel): string {
   return commentLines(stringLiteral(wf.name)).join(" ");
 }
 
-export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: Flavour): string {
+export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const id = wf.identifier;
   const ts = flavour === "ts";
   const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
@@ -73,11 +72,11 @@ export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: 
       "}",
     ].join("\n");
   };
-  const parts: string[] = [header(env.sourceFile, env.sourceHash)];
+  const parts: string[] = [];
   if (runtimeImports.length > 0)
     parts.push(`import { ${runtimeImports.join(", ")} } from "@wfr/runtime";`);
   parts.push(
-    `import { z } from "zod";`,
+    `import { z } from "@wfr/runtime/zod";`,
     `import { ${supportImports.join(", ")} } from "../_shared/support.js";`,
   );
   if (ts)
@@ -116,12 +115,11 @@ export function schemaModule(env: EnvironmentModel, wf: WorkflowModel, flavour: 
   return parts.join("\n");
 }
 
-export function schemaDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+export function schemaDeclarations(wf: WorkflowModel): string {
   const id = wf.identifier;
   return [
-    header(env.sourceFile, env.sourceHash),
     `import type { InputIssue as InputIssue$, OutputIssue as OutputIssue$ } from "@wfr/runtime";`,
-    `import type { z } from "zod";`,
+    `import type { z } from "@wfr/runtime/zod";`,
     `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
     "",
     `/** Strict schema of the inputs of ${describe(wf)}: no coercion, unknown keys rejected. Built on first use. */`,

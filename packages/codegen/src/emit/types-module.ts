@@ -2,10 +2,9 @@
 // (no zod inference for an app's tsc to check), fields in definition order.
 import { docComment, stringLiteral } from "../escape.js";
 import { members, type TypeImports } from "../field-kinds.js";
-import type { EnvironmentModel, WorkflowModel } from "../model.js";
-import { header } from "./header.js";
+import type { WorkflowModel } from "../model.js";
 
-export function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): string {
+export function typesDeclarations(wf: WorkflowModel): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
   const inputs = members(wf.inputs, { side: "input", imports, indent: "  " }).join("\n");
   const outputs = members(wf.outputs, { side: "output", imports, indent: "  " }).join("\n");
@@ -13,7 +12,7 @@ export function typesDeclarations(env: EnvironmentModel, wf: WorkflowModel): str
     ...(imports.fileInput ? ["FileInput"] : []),
     ...(imports.fileOutput ? ["FileOutputReference"] : []),
   ];
-  const lines = [header(env.sourceFile, env.sourceHash)];
+  const lines: string[] = [];
   if (runtimeNames.length > 0)
     lines.push(`import type { ${runtimeNames.join(", ")} } from "@wfr/runtime";`);
   if (imports.json) lines.push(`import type { JsonArray, JsonObject } from "../_shared/json.js";`);

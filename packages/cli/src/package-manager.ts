@@ -1,0 +1,59 @@
+// Messages name the command the person actually runs: `npx wfr generate` in
+// an npm project, `pnpm generate` where `wfr init` wrote that script into a
+// pnpm project, and so on. Detected from the committed lockfile and scripts,
+// so it is the same on a laptop and in CI (the generated headers carry it).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export type PackageManager = "npm" | "pnpm" | "yarn";
+
+const LOCKFILES: readonly (readonly [string, PackageManager])[] = [
+  ["pnpm-lock.yaml", "pnpm"],
+  ["yarn.lock", "yarn"],
+  ["package-lock.json", "npm"],
+  ["npm-shrinkwrap.json", "npm"],
+];
+
+/** The package manager of the project at `root`: its lockfile, else `packageManager`, else npm. */
+export function detectPackageManager(root: string): PackageManager {
+  for (const [file, pm] of LOCKFILES) if (existsSync(join(root, file))) return pm;
+  const declared = readScripts(root).packageManager;
+  if (declared?.startsWith("pnpm@")) return "pnpm";
+  if (declared?.startsWith("yarn@")) return "yarn";
+  return "npm";
+}
+
+function readScripts(root: string): { scripts: Record<string, string>; packageManager?: string } {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+      packageManager?: string;
+    };
+    return {
+      scripts: pkg.scripts ?? {},
+      ...(pkg.packageManager ? { packageManager: pkg.packageManager } : {}),
+    };
+  } catch {
+    return { scripts: {} };
+  }
+}
+
+/** How to run `wfr <args>` in the project at `root`: its package script when one runs exactly that, else through the package manager. */
+export function wfrCommand(root: string, args: string): string {
+  const pm = detectPackageManager(root);
+  const { scripts } = readScripts(root);
+  const script = Object.keys(scripts)
+    .sort()
+    .find((name) => scripts[name]?.trim() === `wfr ${args}`);
+  if (script !== undefined)
+    return pm === "npm" ? `npm run ${script}` : pm === "yarn" ? `yarn ${script}` : `pnpm ${script}`;
+  const run = pm === "npm" ? "npx wfr" : pm === "yarn" ? "yarn wfr" : "pnpm exec wfr";
+  return `${run} ${args}`;
+}
+
+/** The install command for a package in this project, as a devDependency or not. */
+export function installCommand(root: string, pkg: string, dev: boolean): string {
+  const pm = detectPackageManager(root);
+  if (pm === "npm") return `npm i ${dev ? "-D " : ""}${pkg}`;
+  return `${pm} add ${dev ? "-D " : ""}${pkg}`;
+}

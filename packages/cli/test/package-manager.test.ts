@@ -1,0 +1,38 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { detectPackageManager, installCommand, wfrCommand } from "../src/package-manager.js";
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "wfr-pm-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+describe("the command a person runs", () => {
+  it("npm without scripts: npx wfr ...", () => {
+    const dir = project({ "package.json": "{}", "package-lock.json": "{}" });
+    expect(detectPackageManager(dir)).toBe("npm");
+    expect(wfrCommand(dir, "generate")).toBe("npx wfr generate");
+    expect(installCommand(dir, "@wfr/emulator", true)).toBe("npm i -D @wfr/emulator");
+  });
+
+  it("the package script that runs exactly that command, with the project's package manager", () => {
+    const scripts = JSON.stringify({ scripts: { generate: "wfr generate" } });
+    expect(wfrCommand(project({ "package.json": scripts }), "generate")).toBe("npm run generate");
+    expect(wfrCommand(project({ "package.json": scripts, "pnpm-lock.yaml": "" }), "generate")).toBe(
+      "pnpm generate",
+    );
+    expect(wfrCommand(project({ "package.json": scripts, "yarn.lock": "" }), "generate")).toBe(
+      "yarn generate",
+    );
+  });
+
+  it("pnpm without the script: pnpm exec wfr; packageManager counts without a lockfile", () => {
+    const dir = project({ "package.json": JSON.stringify({ packageManager: "pnpm@10.34.8" }) });
+    expect(detectPackageManager(dir)).toBe("pnpm");
+    expect(wfrCommand(dir, "schemas pull")).toBe("pnpm exec wfr schemas pull");
+    expect(installCommand(dir, "@wfr/mcp", true)).toBe("pnpm add -D @wfr/mcp");
+  });
+});
