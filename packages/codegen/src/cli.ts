@@ -103,7 +103,7 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
       return CODEGEN_EXIT.STALE;
     }
     io.stdout.write(
-      `${io.program ?? "wfr-codegen"}: ${o.out} is up to date (${files.size} files, ${models.length} environments)\n`,
+      `${io.program ?? "wfr-codegen"}: ${o.out} is up to date (${files.size} files, ${models.length} environment${models.length === 1 ? "" : "s"})\n`,
     );
     return CODEGEN_EXIT.OK;
   }
@@ -112,7 +112,7 @@ export async function runGenerate(argv: readonly string[], io: Io): Promise<numb
     io.stdout.write(`${io.program ?? "wfr-codegen"}: note: ${note}\n`);
   const count = models.reduce((n, m) => n + m.workflows.length, 0);
   io.stdout.write(
-    `${io.program ?? "wfr-codegen"}: wrote ${files.size} files for ${count} workflows in ${models.length} environments to ${o.out}\n`,
+    `${io.program ?? "wfr-codegen"}: wrote ${files.size} files for ${count} workflows in ${models.length} environment${models.length === 1 ? "" : "s"} to ${o.out}\n`,
   );
   return CODEGEN_EXIT.OK;
 }

@@ -30,8 +30,8 @@ export async function generateCommand(options: {
         runGenerate(
           { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
           {
-            schemas: resolve(config.root, config.schemas),
-            out: resolve(config.root, config.generatedOut),
+            schemas: config.schemas,
+            out: config.generatedOut,
             check: false,
             allowRemove: options.allowRemove ?? [],
             regenerate: wfrCommand(config.root, "generate"),
@@ -42,8 +42,9 @@ export async function generateCommand(options: {
   const code = await runGenerate(
     { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
     {
-      schemas: resolve(config.root, config.schemas),
-      out: resolve(config.root, config.generatedOut),
+      // Relative to config.root (codegen's cwd): its messages name wfr-generated, not a long path.
+      schemas: config.schemas,
+      out: config.generatedOut,
       check: options.check === true,
       allowRemove: options.allowRemove ?? [],
       regenerate: wfrCommand(config.root, "generate"),
