@@ -32,6 +32,12 @@ import { SignInLinks } from "./web-app/sign-in.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 import { webAppHost } from "./web-app-host.js";
 
+// An idle keep-alive connection is kept longer than any client's own idle timer (undici
+// reuses a socket for up to the server's hint minus one second): with 5 s, a loaded
+// machine's delayed timers let a client reuse a socket the server was closing (ECONNRESET).
+// close() destroys every socket, so a long idle time never delays a stop.
+const KEEP_ALIVE_MS = 65_000;
+
 export { SCOPES } from "./api-routes.js";
 export type { ApiKey, ServerConfig } from "./emulator-state.js";
 export { tokenHash } from "./emulator-state.js";
@@ -168,7 +174,7 @@ export class Emulator implements SurfaceHost {
       );
     }
     // Everything a request meets is in surfaces.ts: the edge middleware, then the surfaces.
-    const server = createServer({ keepAliveTimeout: 5000 }, requestListener(this));
+    const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, requestListener(this));
     server.on("connection", (s) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
