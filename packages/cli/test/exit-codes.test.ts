@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { CLIENT_ERROR_CODES } from "@wfr/protocol";
 import { describe, expect, it } from "vitest";
-import { exitCodeForGenerate } from "../src/commands/generate.js";
 import { BY_CODE, EXIT, exitCodeForApiError, exitCodeTableMarkdown } from "../src/exit-codes.js";
 
 const readmeTable = () => {
@@ -36,12 +35,5 @@ describe("exit codes", () => {
     expect(exitCodeForApiError("INSUFFICIENT_SCOPE", 403)).toBe(EXIT.AUTH);
     expect(exitCodeForApiError("INVALID_BODY", 400)).toBe(EXIT.INVALID_INPUT);
     expect(exitCodeForApiError("SOMETHING_NEW", 404)).toBe(EXIT.NOT_FOUND);
-  });
-
-  it("the generator's exit codes map onto wfr's: stale is drift, an unreadable definition is not", () => {
-    const codegen = { STALE: 3, DEFINITION_INVALID: 1, USAGE: 2 } as const;
-    expect(exitCodeForGenerate(3, codegen)).toBe(EXIT.DRIFT_NON_BREAKING);
-    expect(exitCodeForGenerate(1, codegen)).toBe(EXIT.DEFINITION_INVALID);
-    expect(exitCodeForGenerate(0, codegen)).toBe(EXIT.OK);
   });
 });

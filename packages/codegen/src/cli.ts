@@ -2,15 +2,13 @@
 // wfr-codegen generate [--schemas schemas] [--out packages/generated/src] [--check] [--config wfr.codegen.json] [--allow-remove <env>]...
 // wfr-codegen diff ...   (the breaking-change diff, see diff-cli.ts)
 import { realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DefinitionError } from "./definition-error.js";
 import { runDiffCommand } from "./diff-cli.js";
 import { DEFAULT_REGENERATE_COMMAND } from "./emit/header.js";
 import { CODEGEN_EXIT } from "./exit-codes.js";
-import { buildFiles, lockIsCurrent, writeGenerated } from "./generate.js";
-import { LOCK_FILE } from "./identifier-lock.js";
-import { checkOutput } from "./write-output.js";
+import { describeGenerateOutcome, generateProject } from "./generate-project.js";
 
 const USAGE = `usage:
   wfr-codegen generate [--schemas <dir>] [--out <dir>] [--check] [--config <file>] [--allow-remove <env>]... [--regenerate-command <cmd>]
@@ -77,44 +75,23 @@ function parseGenerateArgs(argv: readonly string[]) {
 export async function runGenerate(argv: readonly string[], io: Io): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const o = parseGenerateArgs(argv);
-  const out = resolve(cwd, o.out);
-  const options = {
+  const outcome = generateProject({
     schemas: resolve(cwd, o.schemas),
-    out,
+    out: resolve(cwd, o.out),
     config: resolve(cwd, o.config),
     configRequired: o.configGiven,
     allowRemove: o.allowRemove,
     regenerate: o.regenerate,
-  };
-  const result = buildFiles(options);
-  const { models, files } = result;
-  if (o.check) {
-    const r = checkOutput(out, files);
-    const problems = [
-      ...(lockIsCurrent(options, result) ? [] : [`stale:   ${join(dirname(o.out), LOCK_FILE)}`]),
-      ...r.stale.map((p) => `stale:   ${p}`),
-      ...r.missing.map((p) => `missing: ${p}`),
-      ...r.extra.map((p) => `extra:   ${p}`),
-    ];
-    if (problems.length > 0) {
-      io.stderr.write(
-        `${io.program ?? "wfr-codegen"}: ${o.out} does not match ${o.schemas} (run \`${o.regenerate}\`):\n${problems.map((p) => `  ${p}\n`).join("")}`,
-      );
-      return CODEGEN_EXIT.STALE;
-    }
-    io.stdout.write(
-      `${io.program ?? "wfr-codegen"}: ${o.out} is up to date (${files.size} files, ${models.length} environment${models.length === 1 ? "" : "s"})\n`,
-    );
-    return CODEGEN_EXIT.OK;
-  }
-  writeGenerated(options, result);
-  for (const note of result.notes)
-    io.stdout.write(`${io.program ?? "wfr-codegen"}: note: ${note}\n`);
-  const count = models.reduce((n, m) => n + m.workflows.length, 0);
-  io.stdout.write(
-    `${io.program ?? "wfr-codegen"}: wrote ${files.size} files for ${count} workflows in ${models.length} environment${models.length === 1 ? "" : "s"} to ${o.out}\n`,
-  );
-  return CODEGEN_EXIT.OK;
+    check: o.check,
+  });
+  const { stream, text } = describeGenerateOutcome(outcome, {
+    program: io.program ?? "wfr-codegen",
+    out: o.out,
+    schemas: o.schemas,
+    regenerate: o.regenerate,
+  });
+  io[stream].write(text);
+  return outcome.kind === "stale" ? CODEGEN_EXIT.STALE : CODEGEN_EXIT.OK;
 }
 
 export async function main(

@@ -28,6 +28,13 @@ export {
   type GenerateResult,
   generate,
 } from "./generate.js";
+export {
+  describeGenerateOutcome,
+  type GenerateOutcome,
+  type GenerateProblem,
+  type GenerateProjectOptions,
+  generateProject,
+} from "./generate-project.js";
 export { type IdentifierLock, LOCK_FILE } from "./identifier-lock.js";
 export {
   assignIdentifiers,

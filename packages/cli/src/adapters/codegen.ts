@@ -1,12 +1,18 @@
 // The only module that calls @wfr/codegen. Imported lazily: `wfr --help` must
 // not pay for loading the generator.
-// Depends on: `main(argv, io)` (generate), `diffDefinitions` + `formatDiff`
+// Depends on: `generateProject` + `describeGenerateOutcome` (generate), `diffDefinitions` + `formatDiff`
 // (the diff, called directly), `readDefinition(file)` and the model types.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { DiffReport, EnvironmentModel, FieldModel, WorkflowModel } from "@wfr/codegen";
+import type {
+  DiffReport,
+  EnvironmentModel,
+  FieldModel,
+  GenerateOutcome,
+  WorkflowModel,
+} from "@wfr/codegen";
 
-export type { DiffReport, EnvironmentModel, FieldModel, WorkflowModel };
+export type { DiffReport, EnvironmentModel, FieldModel, GenerateOutcome, WorkflowModel };
 
 export interface Io {
   readonly stdout: { write(chunk: string): unknown };
@@ -18,7 +24,11 @@ async function codegen() {
   return import("@wfr/codegen");
 }
 
-/** `wfr-codegen generate ...`; returns its exit code (`CODEGEN_EXIT`). */
+/**
+ * `generate` (or `--check`) through codegen's typed `generateProject`, its
+ * outcome printed as the codegen prints it. Folders are relative to `io.cwd`.
+ * A definition that cannot be read throws codegen's DefinitionError.
+ */
 export async function runGenerate(
   io: Io,
   options: {
@@ -29,13 +39,31 @@ export async function runGenerate(
     /** The command generated headers and messages name (`npx wfr generate`, `pnpm generate`, ...). */
     regenerate?: string;
   },
-): Promise<number> {
-  const { main } = await codegen();
-  const argv = ["generate", "--schemas", options.schemas, "--out", options.out];
-  if (options.regenerate) argv.push("--regenerate-command", options.regenerate);
-  if (options.check) argv.push("--check");
-  for (const env of options.allowRemove ?? []) argv.push("--allow-remove", env);
-  return main(argv, { ...io, program: "wfr" });
+): Promise<GenerateOutcome> {
+  const { describeGenerateOutcome, generateProject } = await codegen();
+  const regenerate = options.regenerate ?? "wfr generate";
+  const outcome = generateProject({
+    schemas: resolve(io.cwd, options.schemas),
+    out: resolve(io.cwd, options.out),
+    config: resolve(io.cwd, "wfr.codegen.json"),
+    check: options.check,
+    allowRemove: options.allowRemove ?? [],
+    regenerate,
+  });
+  const { stream, text } = describeGenerateOutcome(outcome, {
+    program: "wfr",
+    out: options.out,
+    schemas: options.schemas,
+    regenerate,
+  });
+  io[stream].write(text);
+  return outcome;
+}
+
+/** Whether an error is codegen's DefinitionError (a definition it cannot read). */
+export async function isDefinitionError(error: unknown): Promise<boolean> {
+  const { DefinitionError } = await codegen();
+  return error instanceof DefinitionError;
 }
 
 /** Where `generate` keeps its identifier pins, so the diff reports the identifiers generate would produce. */

@@ -6,6 +6,7 @@ import {
   diffDefinitions,
   formatDiffReport,
   identifierPinFiles,
+  isDefinitionError,
   runGenerate,
 } from "../adapters/codegen.js";
 import { CliError } from "../cli-error.js";
@@ -26,47 +27,39 @@ export async function generateCommand(options: {
     return watchGenerate({
       schemas: resolve(config.root, config.schemas),
       log: (line) => process.stderr.write(`${line}\n`),
-      generateOnce: () =>
-        runGenerate(
-          { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
-          {
-            schemas: config.schemas,
-            out: config.generatedOut,
-            check: false,
-            allowRemove: options.allowRemove ?? [],
-            regenerate: wfrCommand(config.root, "generate"),
-          },
-        ),
+      generateOnce: () => generateOnce(config, options.allowRemove ?? [], false),
     });
   }
-  const code = await runGenerate(
-    { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
-    {
-      // Relative to config.root (codegen's cwd): its messages name wfr-generated, not a long path.
-      schemas: config.schemas,
-      out: config.generatedOut,
-      check: options.check === true,
-      allowRemove: options.allowRemove ?? [],
-      regenerate: wfrCommand(config.root, "generate"),
-    },
-  );
-  const { CODEGEN_EXIT } = await import("@wfr/codegen");
-  return exitCodeForGenerate(code, CODEGEN_EXIT);
+  return generateOnce(config, options.allowRemove ?? [], options.check === true);
 }
 
-/** wfr's exit code for the codegen's (codegen README "Exit codes"). */
-export function exitCodeForGenerate(
-  codegenExit: number,
-  CODEGEN_EXIT: {
-    readonly STALE: number;
-    readonly DEFINITION_INVALID: number;
-    readonly USAGE: number;
-  },
-): number {
-  if (codegenExit === CODEGEN_EXIT.STALE) return EXIT.DRIFT_NON_BREAKING;
-  if (codegenExit === CODEGEN_EXIT.DEFINITION_INVALID) return EXIT.DEFINITION_INVALID;
-  if (codegenExit === CODEGEN_EXIT.USAGE) return EXIT.USAGE;
-  return codegenExit === 0 ? EXIT.OK : EXIT.ERROR;
+/**
+ * One `generate` (or `--check`) through codegen's typed call: out of date is
+ * drift (exit 3), a definition it cannot read is DEFINITION_INVALID.
+ */
+async function generateOnce(
+  config: ReturnType<typeof loadConfig>,
+  allowRemove: readonly string[],
+  check: boolean,
+): Promise<number> {
+  try {
+    const outcome = await runGenerate(
+      { stdout: process.stdout, stderr: process.stderr, cwd: config.root },
+      {
+        // Relative to config.root: messages name wfr-generated, not a long path.
+        schemas: config.schemas,
+        out: config.generatedOut,
+        check,
+        allowRemove,
+        regenerate: wfrCommand(config.root, "generate"),
+      },
+    );
+    return outcome.kind === "stale" ? EXIT.DRIFT_NON_BREAKING : EXIT.OK;
+  } catch (error) {
+    if (await isDefinitionError(error))
+      throw new CliError((error as Error).message, EXIT.DEFINITION_INVALID);
+    throw error;
+  }
 }
 
 export async function diffCommand(

@@ -225,15 +225,17 @@ export async function mcpCommand(options: {
     async () => {
       const log: string[] = [];
       const sink = { write: (chunk: string) => log.push(chunk) };
-      const code = await runGenerate(
-        { stdout: sink, stderr: sink, cwd: config.root },
-        {
-          schemas: resolve(config.root, config.schemas),
-          out: resolve(config.root, config.generatedOut),
-          check: false,
-        },
-      );
-      if (code !== 0) {
+      let generated = false;
+      try {
+        await runGenerate(
+          { stdout: sink, stderr: sink, cwd: config.root },
+          { schemas: config.schemas, out: config.generatedOut, check: false },
+        );
+        generated = true;
+      } catch (error) {
+        log.push(error instanceof Error ? error.message : String(error));
+      }
+      if (!generated) {
         return {
           isError: true,
           content: [
