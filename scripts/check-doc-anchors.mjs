@@ -44,6 +44,10 @@ export function anchorsOf(markdown) {
 const CITATION = /docs\/([\w./-]+\.md)#([\w\p{L}-]+)/gu;
 // "issue 9", "issue #9", "(#11)" as a tracker reference; not CSS colours, not `#1` in code.
 const TRACKER = /\bissue\s*#?\d+\b|\(#\d+\)/i;
+// A section of the specification or the design documents, which are not in the repository
+// ('spec "Limits"', 'definition-format.md "Inputs"'): cite the rule's docs/ anchor instead.
+const OUTSIDE_SECTION =
+  /\b[Ss]pec(?:ification)?,? "[A-Z]|(?<!docs\/)definition-format\.md|workflow-run-api\.md/;
 
 export function checkRepository(repoRoot) {
   const files = execFileSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" })
@@ -79,6 +83,10 @@ export function checkRepository(repoRoot) {
       }
       if (!file.endsWith(".md") && TRACKER.test(line))
         problems.push(`${file}:${i + 1}: cites a tracker number; cite the rule in docs/ instead`);
+      if (!file.endsWith(".md") && OUTSIDE_SECTION.test(line))
+        problems.push(
+          `${file}:${i + 1}: cites a section of a document outside the repository; cite its docs/ anchor instead`,
+        );
     });
   }
   return { files: files.length, problems };
@@ -92,6 +100,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(1);
   }
   console.log(
-    `check-doc-anchors: ${files} files, every docs/ citation resolves, no tracker numbers`,
+    `check-doc-anchors: ${files} files, every docs/ citation resolves, no tracker numbers or outside sections`,
   );
 }

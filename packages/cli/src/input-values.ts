@@ -1,4 +1,4 @@
-// Spec "Input value types": values must have the declared JSON type; no
+// docs/service-rules.md#input-validation: values must have the declared JSON type; no
 // automatic conversion. `--input key=value` is parsed by the field's kind.
 import type { FieldModel, WorkflowModel } from "./adapters/codegen.js";
 import { CliError } from "./cli-error.js";

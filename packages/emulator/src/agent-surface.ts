@@ -133,7 +133,7 @@ export class AgentSurface {
 
   /** A 401 message for a bearer token the REST API did not accept. */
   refusalMessage(token: string | undefined): string | undefined {
-    // Spec "Authentication" 1 and 7: the API takes workspace keys; a person's token is for /mcp.
+    // docs/service-rules.md#authentication: the API takes workspace keys; a person's token is for /mcp.
     return token !== undefined && this.personalAccessTokens.verify(token)
       ? "a personal access token is accepted only by the agent (MCP) endpoint; the API needs an API key"
       : undefined;

@@ -1,4 +1,4 @@
-// The public API's handlers, one per row of the spec's endpoint table (api-routes.ts names
+// The public API's handlers, one per row of docs/service-rules.md#endpoints (api-routes.ts names
 // them): launch, status, result, events, recording, human-input, and the browser-access grants.
 // Authentication and the scope check happen before a handler runs (http-server.ts, auth.ts).
 
@@ -45,7 +45,7 @@ export type ApiHandler = (call: ApiCall) => Promise<void> | void;
 
 function findRun(st: ApiState, key: ApiKey, runId: string): RunRecord {
   const run = st.engine.runs.get(runId);
-  // Spec "Authentication" 3: 404 for a run outside the workspace or environment, no leak.
+  // docs/service-rules.md#authentication: 404 for a run outside the workspace or environment, no leak.
   if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
     throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
   }
@@ -178,7 +178,7 @@ export function status({ st, res, key, param, links }: ApiCall): void {
 /** GET /runs/{runId}/result */
 export function result({ st, res, key, param }: ApiCall): void {
   const run = findRun(st, key, param);
-  // Spec "States and transitions" 1-2: 202 until terminal, 200 after (failures included).
+  // docs/service-rules.md#results: 202 until terminal, 200 after (failures included).
   sendJson(res, isTerminal(run.status) ? 200 : 202, resultView(run));
 }
 
@@ -334,7 +334,7 @@ export function grantRead(call: ApiCall): void {
   sendJson(call.res, 200, grantView(findGrant(call), call.st.clock.now(), iso));
 }
 
-/** DELETE /browser-access-grants/{grantId}: the run goes on (spec "States and transitions" 3). */
+/** DELETE /browser-access-grants/{grantId}: the run goes on (docs/service-rules.md#portal-sessions-and-browser-access). */
 export function grantDelete(call: ApiCall): void {
   const grant = findGrant(call);
   call.st.commit({ t: "grant_deleted", grant_id: grant.grant_id });

@@ -1,5 +1,5 @@
-// The public API's route table, in the order and words of the spec's endpoint table
-// (workflow-run-api.md "Endpoints"): method, path under /{env}/api/v1, required scope, handler
+// The public API's route table, in the order and words of docs/service-rules.md#endpoints
+// (docs/service-rules.md#endpoints): method, path under /{env}/api/v1, required scope, handler
 // (api-handlers.ts).
 import {
   type ApiHandler,
@@ -94,7 +94,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     purpose: "answer a human checkpoint",
     handler: humanInput,
   },
-  // Spec "Browser access grants": the operations exist, their schema is not shown; the paths
+  // docs/service-rules.md#portal-sessions-and-browser-access: the operations exist, their schema is not shown; the paths
   // and the runs:read scope (a grant only lets a browser watch) are this emulator's choice.
   {
     method: "POST",

@@ -1,4 +1,4 @@
-// Authentication of the public API (spec "Authentication"): bearer keys, scopes, and keys never
+// Authentication of the public API (docs/service-rules.md#authentication): bearer keys, scopes, and keys never
 // in a URL.
 
 import type { IncomingMessage } from "node:http";
@@ -30,7 +30,7 @@ export function authenticate(st: AuthState, req: IncomingMessage, env: EnvState)
 }
 
 export function requireScope(key: ApiKey, scope: Scope): void {
-  // Spec "Authentication" 2: workflows:run for launch and human-input; runs:read for reads.
+  // docs/service-rules.md#authentication: workflows:run for launch and human-input; runs:read for reads.
   if (!key.scopes.includes(scope)) {
     throw new HttpError(403, CODE.INSUFFICIENT_SCOPE, `this API key lacks the ${scope} scope`, {
       required_scope: scope,
@@ -39,7 +39,7 @@ export function requireScope(key: ApiKey, scope: Scope): void {
 }
 
 /**
- * Spec "Authentication" 4: keys never in a URL. Refused on every route: a parameter named like
+ * docs/service-rules.md#authentication: keys never in a URL. Refused on every route: a parameter named like
  * a key, or any parameter whose value is an API key (issued here or shaped like one).
  */
 export function refuseKeyInQuery(st: Pick<AuthState, "keys">, params: URLSearchParams): void {
@@ -59,7 +59,7 @@ export function refuseKeyInQuery(st: Pick<AuthState, "keys">, params: URLSearchP
 }
 
 /**
- * Spec "Authentication" 5: a live view needs an authorized signed-in portal user; an API key
+ * docs/service-rules.md#authentication: a live view needs an authorized signed-in portal user; an API key
  * is not a portal session. Portal sessions exist only as cookies made by the admin API.
  */
 export function portalSession(st: Pick<AuthState, "portalSessions">, req: IncomingMessage) {

@@ -1,7 +1,7 @@
 // Authoring through the agent endpoint (docs/service-rules.md#agent-endpoint): an agent opens a cloud-browser authoring
 // session (a record with a live view link for the person, which expires) and saves a workflow as
 // a *draft*. A draft is in the environment's catalog and its definition (`x-workflow.state:
-// draft`, definition-format.md) but cannot be launched (spec "Workflow": only an enabled
+// draft`, docs/definition-format.md) but cannot be launched (docs/service-rules.md#launchable-workflows: only an enabled
 // workflow can be launched); enabling it is a person's action (the portal route). Drafts and
 // sessions are journalled, so a restart keeps them.
 
@@ -65,7 +65,7 @@ const FIELD_TYPES: readonly FieldType[] = [
   "files",
 ];
 
-/** One input field's schema, exactly as definition-format.md "Inputs" writes it. */
+/** One input field's schema, exactly as docs/definition-format.md#inputs writes it. */
 function inputSchema(f: DraftField): JsonSchema {
   const doc = f.description ? { description: f.description } : {};
   switch (f.type) {
@@ -96,7 +96,7 @@ function inputSchema(f: DraftField): JsonSchema {
   }
 }
 
-/** One output field's schema (definition-format.md "Outputs and results"). */
+/** One output field's schema (docs/definition-format.md#outputs-and-results). */
 function outputSchema(f: DraftField): JsonSchema {
   const doc = f.description ? { description: f.description } : {};
   switch (f.type) {

@@ -1,7 +1,7 @@
-// Browser-access grants (spec "Browser access grants", "Authentication" 6): short-lived, bound to
+// Browser-access grants (docs/service-rules.md#portal-sessions-and-browser-access, "Authentication" 6): short-lived, bound to
 // one run's browser session and to exact origins, so an embedded viewer or browser SDK never holds
 // a workspace key. The spec does not show the schema; the shape chosen here is in the README.
-// Spec "States and transitions" 3: deleting a grant does not cancel the run, so nothing here
+// docs/service-rules.md#portal-sessions-and-browser-access: deleting a grant does not cancel the run, so nothing here
 // reaches the run engine.
 
 import { createHash, randomBytes } from "node:crypto";

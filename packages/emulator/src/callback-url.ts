@@ -1,4 +1,4 @@
-// Spec "Launch body": callback_url must be a public HTTPS URL; a private or localhost address
+// docs/service-rules.md#launch-body: callback_url must be a public HTTPS URL; a private or localhost address
 // is not a public receiver. `allowLocal` (--allow-local-callbacks) lifts this for local testing.
 import { isIP } from "node:net";
 

@@ -1,4 +1,4 @@
-// Spec "Callbacks": POST JSON {event_id, type, run, result?} to callback_url; best effort, up to
+// docs/service-rules.md#callbacks: POST JSON {event_id, type, run, result?} to callback_url; best effort, up to
 // three attempts, 10 s timeout each, retried on network errors, HTTP 429 and 5xx only.
 // Signing (spec: not shown) follows Standard Webhooks when a secret is configured.
 //
@@ -135,7 +135,7 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${mac}`;
 }
 
-/** Retry only on network errors, 429 and 5xx (spec "Delivery rules" 1). */
+/** Retry only on network errors, 429 and 5xx (docs/service-rules.md#callbacks). */
 export function shouldRetry(status: number | null): boolean {
   return status === null || status === 429 || status >= 500;
 }

@@ -1,4 +1,4 @@
-// CORS for the configured origins (spec "Authentication" 8), and for the exact origins of a
+// CORS for the configured origins (docs/service-rules.md#authentication), and for the exact origins of a
 // live browser-access grant on that run's live view. Returns true when it answered a preflight.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CorsState } from "./emulator-state.js";
@@ -15,7 +15,7 @@ export function cors(st: CorsState, req: IncomingMessage, res: ServerResponse): 
   }
   if (req.method === "OPTIONS") {
     if (allowed) {
-      // Spec "Authentication" 8: preflights from permitted origins allow Idempotency-Key.
+      // docs/service-rules.md#authentication: preflights from permitted origins allow Idempotency-Key.
       res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS");
       res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
       res.setHeader("Access-Control-Max-Age", "600");

@@ -1,4 +1,4 @@
-// Fixed parts of the per-environment definition (definition-format.md "Shared components").
+// Fixed parts of the per-environment definition (docs/definition-format.md#shared-components).
 // Written in the exact shape of shared/examples/schemas; the responses of every operation are
 // derived from the codes each can answer (definition-answers.ts).
 

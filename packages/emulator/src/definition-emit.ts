@@ -1,5 +1,5 @@
 // The per-environment OpenAPI definition served at /<env>/api-docs/openapi.(json|yaml),
-// in the exact shape of design/definition-format.md (same structure as shared/examples/schemas).
+// in the exact shape of docs/definition-format.md (same structure as shared/examples/schemas).
 import { type OperationKind, operationResponses, RESPONSE_HEADERS } from "./definition-answers.js";
 import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef } from "./types.js";
@@ -79,7 +79,7 @@ function launchBodySchema(wf: WorkflowDef): JsonSchema {
     idempotency_key: { type: "string", maxLength: 200 },
     input_context: { $ref: "#/components/schemas/InputContext" },
   };
-  // definition-format.md: `model` only where this environment exposes it for this workflow.
+  // docs/definition-format.md: `model` only where this environment exposes it for this workflow.
   if (wf.model) properties.model = { type: "string", enum: ["pro", "flash", "lite", "max"] };
   return { type: "object", required: ["inputs"], properties, additionalProperties: false };
 }

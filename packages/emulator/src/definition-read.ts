@@ -1,4 +1,4 @@
-// Twin mode: read a per-environment definition (definition-format.md; OpenAPI 3.1 or 3.0.x,
+// Twin mode: read a per-environment definition (docs/definition-format.md; OpenAPI 3.1 or 3.0.x,
 // JSON or YAML) back into workflows the emulator serves.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -1,6 +1,6 @@
 // Callback delivery faults armed from the admin API (so that a receiver's handling of them can be tested): deliver a run's next
 // callback twice or late, or make the next N attempts to its callback fail as a 5xx receiver
-// would, so a client's duplicate handling, ordering and the retry schedule (spec "Callbacks":
+// would, so a client's duplicate handling, ordering and the retry schedule (docs/service-rules.md#callbacks:
 // retried on network errors, 429 and 5xx) can be exercised. Plans are plain data, journalled.
 
 /** Late deliveries are bounded so a forgotten fault cannot hold a callback for long. */

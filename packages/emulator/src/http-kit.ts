@@ -121,7 +121,7 @@ export async function readBodyWithin(
 ): Promise<Buffer> {
   const buf = await readBody(req, limit);
   if (buf === null) {
-    // Spec "Limits": 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
+    // docs/service-rules.md#limits: 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
     res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
     throw new HttpError(
       413,

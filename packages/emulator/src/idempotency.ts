@@ -1,4 +1,4 @@
-// Idempotent launch (spec "POST /automations/{workflowId}/runs" Idempotency): the key is scoped
+// Idempotent launch (docs/service-rules.md#idempotent-launch Idempotency): the key is scoped
 // to the client and the workflow; the same request returns the same run, a changed one conflicts.
 import { createHash } from "node:crypto";
 

@@ -1,11 +1,11 @@
-// Checks of the launch body (spec "Launch body", "Errors", "Limits"), apart from `inputs`.
+// Checks of the launch body (docs/service-rules.md#launch-body, "Errors", "Limits"), apart from `inputs`.
 import { CODE, LIMITS } from "@wfr/protocol";
 import { checkCallbackUrl } from "./callback-url.js";
 import { isObject } from "./json-text.js";
 import type { AttachmentMeta } from "./types.js";
 
-export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, spec "Limits"
-export const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, spec "Limits"
+export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, docs/service-rules.md#limits
+export const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, docs/service-rules.md#limits
 export const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
 /**
  * The emulator's own limit, not the specification's (it names none): metadata may hold at most
@@ -24,7 +24,7 @@ const ALLOWED_KEYS = [
   "model",
   "input_context",
 ];
-/** Per-run browser or proxy overrides are rejected (spec "Launch body"). */
+/** Per-run browser or proxy overrides are rejected (docs/service-rules.md#launch-body). */
 const OVERRIDE_KEY =
   /browser|proxy|user_?agent|headless|viewport|profile|region|country|stealth|captcha/i;
 

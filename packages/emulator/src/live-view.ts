@@ -1,6 +1,6 @@
-// The portal's live view of a run: GET /{env}/portal/runs/{runId}/live. Spec "Authentication" 5:
+// The portal's live view of a run: GET /{env}/portal/runs/{runId}/live. docs/service-rules.md#authentication:
 // only for a signed-in portal user (auth.ts portalSession); an API key is not a portal session.
-// Spec "Authentication" 6: or for a browser presenting a browser-access grant of that run, from
+// docs/service-rules.md#authentication: or for a browser presenting a browser-access grant of that run, from
 // one of the grant's exact origins (browser-access-grants.ts).
 
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -73,7 +73,7 @@ export interface BodyContext extends RequestContext {
 }
 
 /**
- * The route's body limit (spec "Limits": refused before parsing): a declared Content-Length
+ * The route's body limit (docs/service-rules.md#limits: refused before parsing): a declared Content-Length
  * over it is refused unread, a streamed body is read up to it; then `413 BODY_TOO_LARGE` and
  * the connection is closed. The body is kept for the handler (which parses it: http-kit.ts,
  * depth and UTF-8, in the order the route documents).

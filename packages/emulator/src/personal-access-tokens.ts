@@ -1,4 +1,4 @@
-// Personal access tokens: the bearer credential of the agent (MCP) endpoint (spec "Authentication"
+// Personal access tokens: the bearer credential of the agent (MCP) endpoint (docs/service-rules.md#authentication
 // 7: "The MCP endpoint accepts a personal access token as bearer token"). A token belongs to a
 // person signed in to one environment and workspace, not to a workspace like an API key: the
 // REST API refuses it, and /mcp refuses API keys. Only the SHA-256 of a token is kept (memory and

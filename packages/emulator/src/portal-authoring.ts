@@ -1,4 +1,4 @@
-// The person's side of agent authoring, behind a portal session (spec "Authentication" 5: a
+// The person's side of agent authoring, behind a portal session (docs/service-rules.md#authentication: a
 // portal page needs an authorized signed-in user; an API key or a personal token is not one):
 // - POST /<env>/portal/workflows/{id}/enable: enabling a draft is a person's action (docs/service-rules.md#agent-endpoint);
 //   the web application calls it. Cookie-authenticated, so it refuses cross-site requests the
@@ -49,7 +49,7 @@ export function enableWorkflowAsPerson(
   if (crossSite) throw new HttpError(crossSite.status, crossSite.code, crossSite.message);
   const person = requirePortalSession(session, env);
   const workflow = env.workflows.get(workflowId);
-  // Spec "Authentication" 3: another workspace's workflow is not found, not forbidden.
+  // docs/service-rules.md#authentication: another workspace's workflow is not found, not forbidden.
   if (!workflow || env.workspace !== person.workspace) {
     throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
   }

@@ -1,4 +1,4 @@
-// Spec "GET /runs/{runId}/recording": MP4 when ready; 202 RECORDING_PROCESSING + Retry-After: 3;
+// docs/service-rules.md#recordings: MP4 when ready; 202 RECORDING_PROCESSING + Retry-After: 3;
 // 404 RECORDING_NOT_FOUND (also a computer session); 413 above 128 MiB; 429 after 10 attempts
 // per workspace per hour. Plain GET only: Range requests still get the full 200.
 

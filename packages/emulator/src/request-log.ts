@@ -66,7 +66,7 @@ export function logRequest(
       requestLogLine(format, {
         time,
         method: req.method ?? "?",
-        // The query is left out: a misplaced API key would be in it (spec "Authentication" 4).
+        // The query is left out: a misplaced API key would be in it (docs/service-rules.md#authentication).
         // A one-time sign-in link is a credential until used: its token is not logged either.
         path: redactSignInPath(q < 0 ? raw : raw.slice(0, q)),
         status: res.headersSent ? res.statusCode : 0,

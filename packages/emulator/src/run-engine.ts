@@ -286,7 +286,7 @@ export class RunEngine {
   }
 
   /**
-   * Spec "POST /runs/{runId}/human-input": identical answer idempotent; changed answer or stale
+   * docs/service-rules.md#human-checkpoints: identical answer idempotent; changed answer or stale
    * checkpoint 409 HUMAN_WAIT_CONFLICT; not waiting 409 NOT_WAITING_FOR_HUMAN; expired 410.
    */
   answer(run: RunRecord, checkpointId: string | undefined, response: unknown): AnswerOutcome {

@@ -1,5 +1,5 @@
 // Public views of a run: the RunEnvelope, the result response and the events snapshot
-// (definition-format.md components). Internal fields (scenario, fingerprint, step...) never leak.
+// (docs/definition-format.md components). Internal fields (scenario, fingerprint, step...) never leak.
 import { RUN_STATUS } from "@wfr/protocol";
 import { iso } from "./clock.js";
 import { hasBrowserRecording } from "./recording.js";
@@ -26,7 +26,7 @@ export function humanAction(run: RunRecord, links: Links): Record<string, unknow
     kind: cp.kind,
     reason: cp.reason,
     stuck: false,
-    // Spec rule 4: true after an answer until the runtime acknowledges it.
+    // docs/service-rules.md#human-checkpoints: true after an answer until the runtime acknowledges it.
     response_accepted: cp.answer !== undefined && !cp.acknowledged,
     instructions: cp.instructions,
     stop_condition: cp.stop_condition,
@@ -39,7 +39,7 @@ export function humanAction(run: RunRecord, links: Links): Record<string, unknow
 
 export function envelope(run: RunRecord, links: Links): Record<string, unknown> {
   const runUrl = `${links.apiBase}/runs/${encodeURIComponent(run.run_id)}`;
-  // Spec "Run envelope": session_id / live_view_url null while queued or starting.
+  // docs/service-rules.md#run-envelope: session_id / live_view_url null while queued or starting.
   const hasSession = run.session_id !== null;
   return {
     run_id: run.run_id,

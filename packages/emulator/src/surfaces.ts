@@ -59,7 +59,7 @@ function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
   };
 }
 
-/** The public API under /{env}/api/v1, in the specification's endpoint table's order. */
+/** The public API under /{env}/api/v1, in the order of docs/service-rules.md#endpoints. */
 export function apiTable(st: EmulatorState): RouteTable<EnvContext> {
   const table = new RouteTable<EnvContext>();
   for (const route of API_ROUTES) {

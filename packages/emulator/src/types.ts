@@ -16,7 +16,7 @@ export interface WorkflowDef {
   description: string;
   state: WorkflowState;
   revision: number;
-  /** Whether this environment exposes `model` for this workflow (definition-format.md). */
+  /** Whether this environment exposes `model` for this workflow (docs/definition-format.md). */
   model: boolean;
   /** The `inputs` object schema (FileReference/FileOutput kept as $ref). */
   inputs: JsonSchema;

@@ -1,6 +1,6 @@
 // Strict validation of launch `inputs` against a workflow's declared input schema.
-// Spec "Input value types": values must have the declared JSON type; no automatic conversion.
-// Spec "Errors": details lists affected fields with reason INVALID_TYPE, REQUIRED or UNKNOWN_INPUT.
+// docs/service-rules.md#input-validation: values must have the declared JSON type; no automatic conversion.
+// docs/service-rules.md#errors: details lists affected fields with reason INVALID_TYPE, REQUIRED or UNKNOWN_INPUT.
 
 import { INPUT_REASON, type InputReason } from "@wfr/protocol";
 import type { ErrorObject, KeywordDefinition, ValidateFunction } from "ajv";
@@ -114,7 +114,7 @@ function fileReferenceKeyword(): KeywordDefinition {
       validate.errors = [{ keyword: FILE_KEYWORD, message, params: {} }];
       return false;
     };
-    // Spec "Input value types": File = object {attachment_id}, never a path or filename string.
+    // docs/service-rules.md#input-validation: File = object {attachment_id}, never a path or filename string.
     if (!isObject(data))
       return errors(`expected a file reference {"attachment_id": "..."}, got ${describe(data)}`);
     if (
@@ -198,7 +198,7 @@ function mapValues(
 
 /**
  * The schema Ajv compiles: file inputs become the file-reference keyword
- * (the spec's `{attachment_id}` rule, and where the launch's attachments are
+ * (the `{attachment_id}` rule of docs/service-rules.md#input-validation, and where the launch's attachments are
  * looked up); in 2020-12, OpenAPI 3.0's boolean `exclusiveMinimum: true`
  * beside `minimum` becomes the numeric form (one reading of both, as in the
  * generated validators).
@@ -248,7 +248,7 @@ function prepare(schema: JsonSchema, dialect: SchemaDialect): JsonSchema {
     out.properties = rest;
     out.patternProperties = patterns;
   }
-  // definition-format.md: a field with a saved default is not required (the default applies).
+  // docs/definition-format.md: a field with a saved default is not required (the default applies).
   if (Array.isArray(out.required) && isObject<JsonSchema>(schema.properties)) {
     const props = schema.properties as Record<string, unknown>;
     out.required = out.required.filter(
@@ -399,8 +399,8 @@ function valueAt(data: unknown, instancePath: string): unknown {
 
 /**
  * Validates launch `inputs` with Ajv (JSON Schema 2020-12, or draft 4 for
- * OpenAPI 3.0 definitions) and maps its errors to the spec's reason codes.
- * `value` is a copy with saved defaults applied (definition-format.md: a
+ * OpenAPI 3.0 definitions) and maps its errors to the reason codes of docs/service-rules.md#errors.
+ * `value` is a copy with saved defaults applied (docs/definition-format.md: a
  * field with a default is not required).
  */
 export function validateInputs(

@@ -1,4 +1,4 @@
-// Vault (spec "What the service does"): credentials are held apart from the API, used at run time
+// Vault (docs/service-rules.md#vault): credentials are held apart from the API, used at run time
 // by name, and never appear in any response, event, callback or log.
 import { isObject } from "./json-text.js";
 import { setOwn } from "./validate-inputs.js";

@@ -53,7 +53,8 @@ describe("workflowsFromDefinition: keywords beside a $ref (the shared reader)", 
       Max10: { type: "integer", maximum: 10 },
     });
     const [wf] = workflowsFromDefinition(doc);
-    expect((wf?.inputs as { properties: Record<string, unknown> }).properties.n).toEqual({
+    const inputs = wf?.inputs as { properties: Record<string, unknown> } | undefined;
+    expect(inputs?.properties.n).toEqual({
       maximum: 20,
       allOf: [{ type: "integer", maximum: 10 }],
     });

@@ -1,5 +1,5 @@
 // One base class for everything the runtime throws, a subclass per code in
-// the spec's error table, and one pure function that maps an HTTP response
+// docs/service-rules.md#errors, and one pure function that maps an HTTP response
 // to the right class. Messages are redacted when the error is built.
 
 import { type ApiErrorCode, CODE, isApiErrorCode } from "@wfr/protocol";
@@ -183,7 +183,7 @@ export class RecordingRateLimitedError extends RateLimitError {
 export const PermissionError = PermissionDeniedError;
 // Local errors
 /**
- * A draft or disabled workflow (spec: "Only an enabled workflow can be launched"): found locally
+ * A draft or disabled workflow (docs/service-rules.md#launchable-workflows: "Only an enabled workflow can be launched"): found locally
  * from the definition (status null) or answered by the server (409 WORKFLOW_NOT_ENABLED). One
  * code either way, as INVALID_INPUTS is one code whoever finds it.
  */
@@ -300,7 +300,7 @@ function readString(value: unknown): string | undefined {
 
 /**
  * Maps a non-success HTTP response to its error class: by the body's `code`
- * first (the spec's error table), then by status for the conditions whose
+ * first (docs/service-rules.md#errors), then by status for the conditions whose
  * codes the spec does not show (401, 402, 403, generic 429). Unknown codes
  * stay as they are on a plain `WorkflowRunApiError`.
  */

@@ -1,7 +1,7 @@
 // File and multi-file inputs: the caller hands over bytes with `file()`; at
 // launch the runtime gives each one a distinct attachment id, puts the
 // base64 into `input_context.attachments` and the `{ attachment_id }`
-// reference into `inputs` (spec: "Attachment identifiers must be distinct
+// reference into `inputs` (docs/service-rules.md#launch-body: "Attachment identifiers must be distinct
 // within a request").
 
 const FILE_INPUT = Symbol.for("wfr.file-input");

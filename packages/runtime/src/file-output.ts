@@ -1,5 +1,5 @@
 // File outputs come back as download references. Callers use download_url
-// as given and never construct storage URLs (spec, "Result": "File outputs
+// as given and never construct storage URLs (docs/service-rules.md#results: "File outputs
 // are returned as download references; callers use those and never
 // construct storage URLs").
 import { CODE } from "@wfr/protocol";

@@ -44,7 +44,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Walks inputs (objects and arrays, any depth) for values made by `file()`,
- * gives each a distinct id att_1, att_2, ... (spec: "Attachment identifiers
+ * gives each a distinct id att_1, att_2, ... (docs/service-rules.md#launch-body: "Attachment identifiers
  * must be distinct within a request") and puts `{ attachment_id }` in its
  * place. The caller's object is not modified.
  */
@@ -144,7 +144,7 @@ export function keyFitsHeader(key: string): boolean {
   return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(key);
 }
 
-/** The key's length in characters (Unicode code points), as the spec's 200-character limit counts. */
+/** The key's length in characters (Unicode code points), as the 200-character limit (docs/service-rules.md#idempotent-launch) counts. */
 export function characterCount(text: string): number {
   let count = 0;
   for (const _ of text) count += 1;

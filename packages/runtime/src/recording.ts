@@ -41,7 +41,7 @@ export const RECORDING_RETRY_STATUSES: ReadonlySet<number> = new Set([
   202, 408, 500, 502, 503, 504,
 ]);
 
-/** The spec's Retry-After of a 202 RECORDING_PROCESSING, used when the header is missing. */
+/** The Retry-After of a 202 RECORDING_PROCESSING (docs/service-rules.md#recordings), used when the header is missing. */
 export const RECORDING_DEFAULT_RETRY_AFTER_SECONDS = 3;
 
 /** The pipeline endpoint of one downloadRecording call. */

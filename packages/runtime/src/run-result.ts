@@ -1,4 +1,4 @@
-// Spec, States rules 1-2: the result endpoint answers 202 while the run is
+// docs/service-rules.md#results: the result endpoint answers 202 while the run is
 // not terminal and 200 once it is, and "HTTP 200 ... also accompanies
 // failed, error, cancelled, terminated, dead_letter and human_wait_expired
 // runs". So the result is discriminated on `status`, and only "succeeded"

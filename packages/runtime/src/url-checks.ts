@@ -56,7 +56,7 @@ export function isLoopbackHost(url: URL): boolean {
 }
 
 /**
- * Checks an API base URL (spec: "the API base is {base_url} (it ends in the
+ * Checks an API base URL (docs/service-rules.md#addresses: "the API base is {base_url} (it ends in the
  * version prefix /api/v1)"): https, or http to a loopback host only; no
  * credentials, query or fragment. Returns it without a trailing slash.
  */

@@ -4,7 +4,7 @@
 // depends on how the other is built (and the runtime never imports zod).
 
 import type { InputReason } from "@wfr/protocol";
-/** `x-workflow.state`: only an enabled workflow can be launched (spec: "Only an enabled workflow can be launched"). */
+/** `x-workflow.state`: only an enabled workflow can be launched (docs/service-rules.md#launchable-workflows: "Only an enabled workflow can be launched"). */
 export type WorkflowState = "enabled" | "draft" | "disabled";
 
 /** The model overrides the API accepts where the environment exposes `model`. */
@@ -88,11 +88,12 @@ export interface WorkflowDefinition<
   readonly __outputs?: Outputs;
 }
 
-/** Any workflow definition, whatever its type parameters. */
-// biome-ignore lint/suspicious/noExplicitAny: the widest definition, for constraints
+/** Any workflow definition, whatever its type parameters (the widest, for constraints). */
 export type AnyWorkflowDefinition = WorkflowDefinition<
   string,
+  // biome-ignore lint/suspicious/noExplicitAny: any inputs
   any,
+  // biome-ignore lint/suspicious/noExplicitAny: any outputs
   any,
   WorkflowState,
   boolean,

@@ -1,4 +1,4 @@
-// The launch limits the spec sets (spec "Limits", "Launch body"): the 36 MiB body limit holds
+// The launch limits the spec sets (docs/service-rules.md#limits, "Launch body"): the 36 MiB body limit holds
 // for every launch, not only one with files; an idempotency key is up to 200 characters (code
 // points), and a key a header cannot carry travels in the body field `idempotency_key`. The
 // emulator is the other side of the last two.

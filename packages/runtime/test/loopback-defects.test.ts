@@ -133,7 +133,7 @@ describe("defect 2: downloadRecording leaves most of the hourly budget", () => {
 
 /**
  * A run with two checkpoints. After an answer the envelope shows the same
- * checkpoint with response_accepted true for a few polls (spec, States rule
+ * checkpoint with response_accepted true for a few polls (docs/service-rules.md#human-checkpoints rule
  * 4), then the next checkpoint, then success.
  */
 async function twoCheckpointServer() {

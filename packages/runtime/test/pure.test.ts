@@ -304,7 +304,7 @@ describe("launch checks before sending", () => {
 
 describe("errorFromResponse", () => {
   const headers = (init: Record<string, string> = {}) => new Headers(init);
-  it("maps every code in the spec's error table, plus 401/402/403/429, and keeps unknown codes as-is", () => {
+  it("maps every code in docs/service-rules.md#errors, plus 401/402/403/429, and keeps unknown codes as-is", () => {
     const cases: [number, string, unknown][] = [
       [400, "INVALID_INPUTS", InvalidInputsError],
       [400, "INVALID_METADATA", InvalidMetadataError],

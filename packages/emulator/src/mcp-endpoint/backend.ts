@@ -66,7 +66,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
   const runPath = (runId: string, tail = "") => `/runs/${encodeURIComponent(runId)}${tail}`;
   const workflows = (): WorkflowSchema[] => {
     const { document, workspace } = ctx.definition();
-    // Spec "Authentication" 3: another workspace's workflows are not visible.
+    // docs/service-rules.md#authentication: another workspace's workflows are not visible.
     return workspace === ctx.workspace ? workflowsFromDefinition(document) : [];
   };
 
@@ -117,7 +117,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
     },
     async getRunResult(runId): Promise<RunResultRecord> {
       const { status, body } = await api("GET", runPath(runId, "/result"));
-      // Spec "States and transitions" 1-2: 202 while not terminal; 200 also for failures.
+      // docs/service-rules.md#results: 202 while not terminal; 200 also for failures.
       return {
         state: status === 202 ? "pending" : "terminal",
         status: String(body.status),

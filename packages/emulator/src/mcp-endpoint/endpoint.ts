@@ -9,7 +9,7 @@
 // - the emulator's Host check has already run (request-guard.ts, DNS rebinding); an `Origin`
 //   that is not the emulator's own is refused here (the MCP transport spec: servers MUST
 //   validate Origin), and the SDK's own Origin check is on as a second layer;
-// - spec "Authentication" 7: `Authorization: Bearer <personal access token>`. An API key is
+// - docs/service-rules.md#authentication: `Authorization: Bearer <personal access token>`. An API key is
 //   refused (it belongs to a workspace, not a person); missing, wrong or revoked is 401 with
 //   `WWW-Authenticate: Bearer` (RFC 6750).
 

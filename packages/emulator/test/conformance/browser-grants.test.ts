@@ -1,4 +1,4 @@
-// Spec "Browser access grants", "Authentication" 6, "States and transitions" 3: short-lived
+// docs/service-rules.md#portal-sessions-and-browser-access, "Authentication" 6, "States and transitions" 3: short-lived
 // grants with exact origins open a run's live view from a browser; deleting one, letting it
 // expire, or the viewer going away does not cancel the run.
 import { readFileSync } from "node:fs";

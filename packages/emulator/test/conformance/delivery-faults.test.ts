@@ -1,5 +1,5 @@
 // Callback delivery faults from the admin API (twice, late, a receiver
-// that fails), against a real local receiver; spec "Callbacks": retried on 5xx, same event_id.
+// that fails), against a real local receiver; docs/service-rules.md#callbacks: retried on 5xx, same event_id.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

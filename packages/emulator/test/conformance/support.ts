@@ -15,7 +15,7 @@ export interface Res {
 
 export const BOTH_SCOPES = ["workflows:run", "runs:read"];
 
-/** Statuses this project names (definition-format.md). */
+/** Statuses this project names (docs/definition-format.md). */
 export const TERMINAL = [
   "succeeded",
   "failed",
