@@ -11,11 +11,9 @@ export const CODEGEN_CLI = join(ROOT, "packages/codegen/dist/cli.js");
 export const OT_CLI = join(ROOT, "packages/codegen/node_modules/.bin/openapi-typescript");
 export const TSC = join(ROOT, "node_modules/typescript/lib/tsc.js");
 export const RUNTIME_DTS = join(ROOT, "packages/runtime/dist/index.d.ts");
-export const OPENAPI_FETCH_DTS = join(
-  ROOT,
-  "packages/runtime/node_modules/openapi-fetch/dist/index.d.mts",
-);
-export const ZOD_DIR = join(ROOT, "packages/generated/node_modules/zod");
+// The competitor's client and zod come from this package's own dependencies (bench/package.json).
+export const OPENAPI_FETCH_DTS = join(ROOT, "bench/node_modules/openapi-fetch/dist/index.d.mts");
+export const ZOD_DIR = join(ROOT, "bench/node_modules/zod");
 export const TEMPLATE = join(ROOT, "schemas/production/openapi.json");
 export const TIME_BIN = "/usr/bin/time";
 // openapi-typescript 7 defaults to --default-non-nullable true, which makes every input with a
@@ -32,11 +30,7 @@ export function checkPrerequisites() {
       OT_CLI,
       "npx pnpm@10.34.8 install (devDependency of packages/codegen)",
     ],
-    [
-      "openapi-fetch types",
-      OPENAPI_FETCH_DTS,
-      "npx pnpm@10.34.8 install (dependency of packages/runtime)",
-    ],
+    ["openapi-fetch types", OPENAPI_FETCH_DTS, "npx pnpm@10.34.8 install (dependency of bench)"],
     ["typescript", TSC, "npx pnpm@10.34.8 install"],
     ["zod", join(ZOD_DIR, "package.json"), "npx pnpm@10.34.8 install"],
     ["GNU time", TIME_BIN, "apt-get install -y time"],
