@@ -19,6 +19,7 @@ export {
 } from "./diff-definitions.js";
 export { type DiffFormat, formatDiff } from "./diff-format.js";
 export { emit, type GeneratedFiles } from "./emit/emit.js";
+export { DEFAULT_REGENERATE_COMMAND } from "./emit/header.js";
 export { commentLines, docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
 export { CODEGEN_EXIT } from "./exit-codes.js";
 export {

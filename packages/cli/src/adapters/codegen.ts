@@ -20,6 +20,9 @@ export interface Io {
   readonly cwd: string;
 }
 
+/** The generator's own config (identifier aliases), in the repository root. */
+const CODEGEN_CONFIG_FILE = "wfr.codegen.json";
+
 async function codegen() {
   return import("@wfr/codegen");
 }
@@ -40,12 +43,12 @@ export async function runGenerate(
     regenerate?: string;
   },
 ): Promise<GenerateOutcome> {
-  const { describeGenerateOutcome, generateProject } = await codegen();
-  const regenerate = options.regenerate ?? "wfr generate";
+  const { DEFAULT_REGENERATE_COMMAND, describeGenerateOutcome, generateProject } = await codegen();
+  const regenerate = options.regenerate ?? DEFAULT_REGENERATE_COMMAND;
   const outcome = generateProject({
     schemas: resolve(io.cwd, options.schemas),
     out: resolve(io.cwd, options.out),
-    config: resolve(io.cwd, "wfr.codegen.json"),
+    config: resolve(io.cwd, CODEGEN_CONFIG_FILE),
     check: options.check,
     allowRemove: options.allowRemove ?? [],
     regenerate,
@@ -77,7 +80,7 @@ export interface IdentifierPinFiles {
 export function identifierPinFiles(root: string, generatedOut: string): IdentifierPinFiles {
   return {
     lock: join(dirname(resolve(root, generatedOut)), "identifiers.lock.json"),
-    config: join(root, "wfr.codegen.json"),
+    config: join(root, CODEGEN_CONFIG_FILE),
   };
 }
 
