@@ -169,11 +169,21 @@ function catalogFile(name, edit) {
 let emulator = await startEmulator({ port: 0, catalog: catalogFile("catalog.yaml") });
 const port = new URL(emulator.url).port;
 async function newKey() {
-  const r = await fetch(`${emulator.url}/_emulator/keys`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ environment: "production", scopes: ["workflows:run", "runs:read"] }),
-  });
+  const request = () =>
+    fetch(`${emulator.url}/_emulator/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ environment: "production", scopes: ["workflows:run", "runs:read"] }),
+    });
+  let r;
+  try {
+    r = await request();
+  } catch (error) {
+    // After a restart on the same port, fetch may reuse a pooled socket the stopped emulator
+    // closed; that request never reached the new one, so sending it again is safe.
+    if (error?.cause?.code !== "UND_ERR_SOCKET") throw error;
+    r = await request();
+  }
   return String((await r.json()).token);
 }
 
