@@ -1,6 +1,7 @@
 // The batch launcher's throughput against the emulator at concurrency 1, 8
-// and 32: the built launcher as its own process, a fresh PGlite journal each
-// time, rows of "Draft customer reply". The anchor: a bare loop of raw
+// and 32: the built launcher as its own process with a fresh journal each
+// time (its default file journal; PGlite once more at concurrency 32), rows
+// of "Draft customer reply". The anchor: a bare loop of raw
 // launches (fetch, an idempotency key, no journal) against the same emulator
 // at the same concurrency, in this process, interleaved with the launcher runs.
 import { spawn } from "node:child_process";
@@ -19,7 +20,7 @@ export const anchor =
 
 const MAIN = fileURLToPath(new URL("../../apps/batch-launch/dist/main.js", import.meta.url));
 
-function launch(repo, file, concurrency, key) {
+function launch(repo, file, concurrency, key, databaseUrl = "") {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(
@@ -27,7 +28,7 @@ function launch(repo, file, concurrency, key) {
       [MAIN, file, "--workflow", "Draft customer reply", "--concurrency", String(concurrency)],
       {
         cwd: repo,
-        env: { ...process.env, WFR_PRODUCTION_API_KEY: key, DATABASE_URL: "" },
+        env: { ...process.env, WFR_PRODUCTION_API_KEY: key, DATABASE_URL: databaseUrl },
         stdio: ["ignore", "ignore", "pipe"],
       },
     );
@@ -38,8 +39,8 @@ function launch(repo, file, concurrency, key) {
     child.once("exit", (code) => {
       if (code !== 0) return reject(new Error(stderr.slice(-500)));
       // The launcher's own figure: from the first launch to the last outcome,
-      // without Node start-up, the definition read and the PGlite journal's
-      // creation (seconds of initdb in WASM, which dominated the whole process).
+      // without Node start-up, the definition read and the journal's opening
+      // (for PGlite, seconds of PostgreSQL booting in WebAssembly).
       const own = /launched, \d+ failed in ([\d.]+) s/.exec(stderr);
       if (!own) return reject(new Error(`no timing line in: ${stderr.slice(-500)}`));
       resolve({ whole: (performance.now() - started) / 1000, launching: Number(own[1]) });
@@ -91,6 +92,7 @@ export async function run({ quick, log }) {
   const samples = { 1: [], 8: [], 32: [] };
   const whole = { 1: [], 8: [], 32: [] };
   const raw = { 1: [], 8: [], 32: [] };
+  const pglite = { launching: [], whole: [], raw: [] };
   try {
     const keyResponse = await fetch(`${emulator.url}/_emulator/keys`, {
       method: "POST",
@@ -131,6 +133,21 @@ export async function run({ quick, log }) {
           const seconds = await launch(repo, file, concurrency, token);
           samples[concurrency].push(rows / seconds.launching);
           whole[concurrency].push(rows / seconds.whole);
+          if (concurrency === 32) {
+            // The same rows again through a fresh PGlite journal, against its own raw anchor.
+            const again = `pglite-${file}`;
+            writeFileSync(join(repo, again), `${lines.join("\n").replaceAll(file, again)}\n`);
+            pglite.raw.push(await rawLaunches(rawUrl, token, rows, 32, `raw-pglite-${r}`));
+            const onPglite = await launch(
+              repo,
+              again,
+              32,
+              token,
+              `pglite:${join(repo, ".wfr", "pglite")}`,
+            );
+            pglite.launching.push(rows / onPglite.launching);
+            pglite.whole.push(rows / onPglite.whole);
+          }
         } finally {
           rmSync(repo, { recursive: true, force: true });
         }
@@ -157,10 +174,12 @@ export async function run({ quick, log }) {
           holds: (_ratio, ours) => ours.median >= 150,
         }),
       ),
+      compareRow("PGlite journal, c 32", "rows/s", pglite.launching, pglite.raw),
+      compareRow("PGlite journal, whole process, c 32", "rows/s", pglite.whole, pglite.raw),
     ],
-    samples: { launching: samples, whole, raw },
+    samples: { launching: samples, whole, raw, pglite },
     notes: [
-      `${rows} rows per run, ${repeats} repeats. "concurrency n": the launcher's own rows/s from its first launch to its last outcome (journal writes and report included). "whole process": Node start-up, the definition read and the creation of a fresh PGlite journal included. Anchor: ${rows} raw launches (fetch, no journal) at the same concurrency just before each launcher run.`,
+      `${rows} rows per run, ${repeats} repeats. "concurrency n": the launcher's own rows/s from its first launch to its last outcome (journal writes and report included). "whole process": Node start-up, the definition read and the creation of a fresh journal included. The launcher's default journal is a file; the PGlite rows run the same rows through a fresh PGlite journal (DATABASE_URL=pglite:<dir>). Anchor: ${rows} raw launches (fetch, no journal) at the same concurrency just before each launcher run.`,
     ],
   };
 }

@@ -11,7 +11,7 @@ import {
   resolveApiKey,
 } from "@wfr/cli";
 import { createClient, type Logger } from "@wfr/runtime";
-import { openPostgresStores } from "@wfr/store-postgres";
+import { openJournal } from "./journal-choice.js";
 import { launchBatch, type RowOutcome } from "./launch-batch.js";
 import { planRows } from "./plan.js";
 import { rowsFromFile } from "./rows.js";
@@ -30,7 +30,8 @@ never launches a row twice. A column named "id" is the row's own key.
   --report         where to write run ids per row (default <file>.report.jsonl)
 
 The key comes from the environment variable wfr.config.json names. The journal is
-PGlite in .wfr/batch-launch unless DATABASE_URL is set (PostgreSQL).
+the file .wfr/batch-launch/journal.jsonl (one launcher at a time) unless
+DATABASE_URL is set: postgres://... (launchers may share it) or pglite:<dir>.
 
 Exit: 0 every row launched; 1 some rows failed (see the report); 2 bad input, nothing sent.`;
 
@@ -78,10 +79,10 @@ try {
     process.exit(2);
   }
   const apiKey = await resolveApiKey(env, {});
-  const stores = await openPostgresStores({
-    databaseUrl: process.env.DATABASE_URL,
-    pgliteDataDir: join(config.root, ".wfr", "batch-launch"),
-  });
+  const journal = await openJournal(
+    join(config.root, ".wfr", "batch-launch"),
+    process.env.DATABASE_URL,
+  );
   const tty = process.stderr.isTTY && !process.env.NO_COLOR && process.env.TERM !== "dumb";
   const started = Date.now();
   let failed = 0;
@@ -106,7 +107,7 @@ try {
       // budget than an interactive call (each resend has the same idempotency key).
       retry: { maxAttempts: 8, totalTimeoutMs: 10 * 60_000 },
     }),
-    journal: stores.launchJournal,
+    journal: journal.launchJournal,
     workflowId: workflow.id,
     file,
     concurrency,
@@ -127,7 +128,7 @@ try {
     },
   });
   if (tty) process.stderr.write("\n");
-  await stores.close();
+  await journal.close();
   const report = resolve(values.report ?? `${file}.report.jsonl`);
   writeFileSync(`${report}.tmp`, outcomes.map((o) => JSON.stringify(o)).join("\n") + "\n");
   renameSync(`${report}.tmp`, report);

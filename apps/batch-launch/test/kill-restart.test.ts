@@ -1,6 +1,7 @@
 // batch-launch killed -9 at random points 20 times against the emulator, and
-// restarted each time: every row gets exactly one run, none is lost. Then the
-// same with the journal in PostgreSQL and two launchers sharing the file.
+// restarted each time: every row gets exactly one run, none is lost. With the
+// default file journal, with PGlite, and with the journal in PostgreSQL and
+// two launchers sharing the file.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -115,10 +116,25 @@ async function runsPerRow(file: string): Promise<Map<string, number>> {
 }
 
 describe("batch-launch survives kill -9", () => {
-  it(`PGlite journal: killed ${KILLS} times, restarted each time: every row launched exactly once`, async () => {
-    const file = writeRows("pglite.csv");
+  it(`file journal (the default): killed ${KILLS} times, restarted each time: every row launched exactly once`, async () => {
+    const file = writeRows("file.csv");
     for (let kill = 0; kill < KILLS; kill++) await killAtRandomPoint(start(file));
     const last = start(file);
+    expect(await last.exited, last.output()).toBe(0);
+    const counts = await runsPerRow(file);
+    expect(counts.size).toBe(ROWS);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(readFileSync(join(repo, ".wfr", "batch-launch", "journal.jsonl"), "utf8")).toContain(
+      '"op":"acknowledged"',
+    );
+    console.log(`file journal: ${KILLS} kills, ${counts.size} rows, runs per row: 1`);
+  }, 900_000);
+
+  it(`PGlite journal: killed ${KILLS} times, restarted each time: every row launched exactly once`, async () => {
+    const file = writeRows("pglite.csv");
+    const env = { DATABASE_URL: `pglite:${join(repo, ".wfr", "pglite-journal")}` };
+    for (let kill = 0; kill < KILLS; kill++) await killAtRandomPoint(start(file, env));
+    const last = start(file, env);
     expect(await last.exited, last.output()).toBe(0);
     const counts = await runsPerRow(file);
     expect(counts.size).toBe(ROWS);

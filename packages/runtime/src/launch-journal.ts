@@ -89,8 +89,31 @@ export class LaunchJournalInvariantError extends WorkflowRunApiError {
   }
 }
 
-/** SHA-256 of the body bytes, hex; Web Crypto so it runs wherever the runtime does. */
+/** The part of `node:crypto` a fingerprint needs. */
+interface SyncHashing {
+  createHash(algorithm: "sha256"): {
+    update(data: Uint8Array | string): { digest(encoding: "hex"): string };
+  };
+}
+
+// Web Crypto's digest is asynchronous: on Node each call is a thread-pool job
+// and two promise turns, most of a journaled launch's own CPU at high
+// concurrency. Where the platform hands out `node:crypto` without an import
+// (Node >= 20.16, Bun, Deno), hash synchronously; elsewhere Web Crypto.
+const syncHashing = (() => {
+  const platform = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
+    .process;
+  try {
+    const crypto = platform?.getBuiltinModule?.("node:crypto") as SyncHashing | undefined;
+    return typeof crypto?.createHash === "function" ? crypto : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** SHA-256 of the body bytes, hex: the same digest on every runtime. */
 export async function fingerprintBody(body: Uint8Array | string): Promise<string> {
+  if (syncHashing) return syncHashing.createHash("sha256").update(body).digest("hex");
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -65,6 +65,7 @@ export function createPostgresCallbackEventStore(
     const { rows } = await client.query(completeSql, [eventId, token, options.retentionMs]);
     return rows.length === 1;
   };
+  const batching = { inFlight: client.parallelStatements ?? 1 };
   const complete = groupCommit<{ eventId: string; token: number }, boolean>(async (items) => {
     if (items.length === 1) return settleEach(items, completeOne);
     // A repeat of an event id within the batch runs alone afterwards, as it
@@ -82,7 +83,7 @@ export function createPostgresCallbackEventStore(
       items.map((item, i) => ({ item, i })),
       async ({ item, i }) => (first[i] ? completed.has(item.eventId) : completeOne(item)),
     );
-  });
+  }, batching);
   // The batch form of claimSql: rows are inserted in event-id order, so two
   // receivers' batches lock shared rows in the same order and cannot deadlock.
   const claimBatchSql = `
@@ -180,7 +181,7 @@ export function createPostgresCallbackEventStore(
       async ({ item, i }) =>
         first[i] ? (byId.get(item.eventId) as CallbackClaim) : claimOne(item),
     );
-  });
+  }, batching);
   const pruneSql = `
     DELETE FROM ${table} WHERE event_id IN (
       SELECT event_id FROM ${table} WHERE retain_until <= clock_timestamp() LIMIT $1)`;

@@ -10,6 +10,11 @@ export interface SqlQueryable {
 }
 
 export interface SqlClient extends SqlQueryable {
+  /**
+   * Statements worth running at once: 1 for PGlite (one thread runs them in
+   * turn), more over a pool of connections. Group commits use it.
+   */
+  readonly parallelStatements?: number;
   /** Runs `work` inside one transaction on one connection. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -17,6 +22,9 @@ export interface SqlClient extends SqlQueryable {
 
 export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): SqlClient {
   return {
+    // Half the pool, at most 4: the rest stays free for transactions and for
+    // the other stores sharing the pool.
+    parallelStatements: Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await pool.query(text, params as unknown[]);
       return { rows: result.rows as Row[] };
@@ -49,6 +57,7 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
 
 export function sqlClientFromPglite(db: PGlite, options: { ownsDb: boolean }): SqlClient {
   return {
+    parallelStatements: 1,
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await db.query<Row>(text, params as unknown[]);
       return { rows: result.rows };
