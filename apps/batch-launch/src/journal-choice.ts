@@ -15,7 +15,7 @@ export interface OpenedJournal {
 }
 
 /** The file inside `dir` that holds the default journal. */
-export const JOURNAL_FILE_NAME = "journal.jsonl";
+const JOURNAL_FILE_NAME = "journal.jsonl";
 
 export async function openJournal(
   dir: string,

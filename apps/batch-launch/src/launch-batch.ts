@@ -24,7 +24,7 @@ export interface BatchOptions {
 }
 
 /** The intent of one row: stable across restarts and across launchers sharing the file. */
-export function intentIdOf(workflowId: string, file: string, key: string): string {
+function intentIdOf(workflowId: string, file: string, key: string): string {
   return `batch:${workflowId}:${basename(file)}:${key}`;
 }
 

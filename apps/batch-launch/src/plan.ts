@@ -5,7 +5,7 @@ import { CliError, type FieldModel, parseFieldValue, type WorkflowModel } from "
 import type { Row } from "./rows.js";
 
 /** Columns that are not inputs: the row's own id, used in the intent id. */
-export const ID_COLUMN = "id";
+const ID_COLUMN = "id";
 
 export interface PlannedRow {
   readonly row: number;

@@ -9,7 +9,7 @@ export interface Row {
   readonly fromCsv: boolean;
 }
 
-export class BatchFileError extends Error {
+class BatchFileError extends Error {
   override readonly name = "BatchFileError";
 }
 

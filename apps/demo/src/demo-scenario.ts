@@ -2,9 +2,9 @@
 // invoice-intake scenario with two human checkpoints, so the demo shows the
 // multi-checkpoint loop (docs/service-rules.md#human-checkpoints: a new checkpoint_id is a new wait).
 export const ENVIRONMENT = "production";
-export const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
+const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
 
-export const TWO_CHECKPOINT_SCENARIO = {
+const TWO_CHECKPOINT_SCENARIO = {
   steps: [
     { wait_ms: 150 },
     { event: { type: "step.completed", step: "open_erp_portal" } },

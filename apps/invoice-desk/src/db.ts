@@ -2,7 +2,7 @@
 // default, PostgreSQL when DATABASE_URL is set. The SQL is the same on both.
 import type { SqlClient } from "@wfr/store-postgres";
 
-export const DESK_MIGRATIONS = [
+const DESK_MIGRATIONS = [
   `CREATE TABLE IF NOT EXISTS desk_operators (
      id            serial PRIMARY KEY,
      username      text NOT NULL UNIQUE,

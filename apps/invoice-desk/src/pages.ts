@@ -18,7 +18,7 @@ button{font:inherit;padding:.4rem .9rem;margin-top:.6rem;cursor:pointer}
 dt{font-weight:600}dd{margin:0 0 .5rem 0}
 `;
 
-export function layout(title: string, session: Session | undefined, body: Html): Html {
+function layout(title: string, session: Session | undefined, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · Invoice desk</title><style>${trustedMarkup(STYLE)}</style></head>
@@ -44,7 +44,7 @@ ${error ? html`<section class="error" role="alert">${error}</section>` : ""}
   );
 }
 
-export function statusCell(row: InvoiceRow): Html {
+function statusCell(row: InvoiceRow): Html {
   return html`<span class="status status-${row.status}">${row.status.replaceAll("_", " ")}</span>`;
 }
 

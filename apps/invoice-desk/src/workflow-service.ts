@@ -220,7 +220,7 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
   };
 }
 /** One invoice, one intent: the journal key and the idempotency key derive from it. */
-export function intentIdOf(invoiceId: string): string {
+function intentIdOf(invoiceId: string): string {
   return `invoice:${invoiceId}`;
 }
 

@@ -12,7 +12,7 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-export function migrationsFor(schema: string): readonly Migration[] {
+function migrationsFor(schema: string): readonly Migration[] {
   const s = quoteIdentifier(schema);
   return [
     {

@@ -2,7 +2,7 @@
 // Invoice intake scenario with a person in the loop.
 export const INVOICE_INTAKE_ID = "wf_P7Qd2Lx9";
 
-export const CHECKPOINT_SCENARIO = {
+const CHECKPOINT_SCENARIO = {
   session: "browser",
   recording: { mode: "ready" },
   steps: [
