@@ -28,6 +28,7 @@ import {
 } from "./launch-request.js";
 import { launchWithJournal } from "./launch-with-journal.js";
 import { createRedactingLog, type Log } from "./logger.js";
+import { activeTracing } from "./opentelemetry-global.js";
 import { createPipeline, type Send, toLibraryError } from "./pipeline.js";
 import {
   type DownloadRecordingOptions,
@@ -90,7 +91,7 @@ export class WorkflowRunClient {
   readonly #timeoutMs: number;
   readonly #fileOrigins: readonly string[];
   readonly #fetch: typeof globalThis.fetch | undefined;
-  readonly #tracing: Tracing | undefined;
+  readonly #tracing: Tracing | false | undefined;
 
   constructor(options: ClientOptions) {
     checkApiKey(options.apiKey);
@@ -299,7 +300,7 @@ export class WorkflowRunClient {
   }
 
   #waitForRun(runId: string, waitOptions: WaitOptions): Promise<WithResponse<RunEnvelope>> {
-    return tracedWait(this.#tracing, "wfr waitForRun", runId, async (onPoll) => {
+    return tracedWait(activeTracing(this.#tracing), "wfr waitForRun", runId, async (onPoll) => {
       let last: WithResponse<RunEnvelope> | undefined;
       await waitForRunWith(
         {
@@ -358,7 +359,7 @@ export class WorkflowRunClient {
     const { workflow, runId, options } = resultArguments(first, second, third);
     return this.#call(
       () =>
-        tracedWait(this.#tracing, "wfr waitForResult", runId, async () => {
+        tracedWait(activeTracing(this.#tracing), "wfr waitForResult", runId, async () => {
           await this.#waitForRun(runId, options ?? {});
           const resultOptions = pollOptions(options);
           return workflow
