@@ -221,7 +221,11 @@ export class WorkflowRunClient {
           workflowId,
           parse: (data) => {
             if (typeof data !== "object" || data === null) throw new SyntaxError("no run envelope");
-            return { ...toRunEnvelope(data as WireRunEnvelope), idempotencyKey };
+            const run = toRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
+              idempotencyKey: string;
+            };
+            run.idempotencyKey = idempotencyKey;
+            return run;
           },
         },
         options,

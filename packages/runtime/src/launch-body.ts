@@ -5,6 +5,7 @@
 import { CODE } from "@wfr/protocol";
 import {
   base64EncodedLength,
+  encodeBase64,
   SLICE_BYTES,
   writeBase64Into,
   writeBase64IntoSliced,
@@ -63,13 +64,20 @@ export function extractAttachments(inputs: Record<string, unknown>): ExtractedAt
     }
     if (Array.isArray(value)) return value.map((item, index) => walk(item, `${field}[${index}]`));
     if (isPlainObject(value)) {
-      // fromEntries defines own properties, so a field named __proto__ stays a field.
-      return Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [
-          key,
-          walk(item, field ? `${field}.${key}` : key),
-        ]),
-      );
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = walk(value[key], field ? `${field}.${key}` : key);
+        // Defined, not assigned, so a field named __proto__ stays a field.
+        if (key === "__proto__")
+          Object.defineProperty(copy, key, {
+            value: item,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else copy[key] = item;
+      }
+      return copy;
     }
     return value;
   };
@@ -171,8 +179,33 @@ export interface LaunchBodyPlan {
 }
 
 /**
- * Plans the launch body. Limits are enforced before any file is read or
- * encoded: the size is arithmetic (base64 is ASCII and never escaped).
+ * Files of up to this many bytes in all are encoded into the JSON text
+ * directly: one JSON.stringify and one UTF-8 encoding instead of the
+ * placeholder split, for the common launch with a small document. More is
+ * never read or encoded before the limits pass.
+ */
+const INLINE_FILE_BYTES = 64 * 1024;
+
+/** The plan of a body whose files are all small: the whole JSON as one segment. */
+async function inlinePlan(
+  skeleton: LaunchBody,
+  attachments: readonly PendingAttachment[],
+): Promise<LaunchBodyPlan> {
+  const entries = [];
+  for (const { id, file } of attachments) {
+    const base64 = encodeBase64(await readBytes(file.data));
+    entries.push({ id, filename: file.filename, mimeType: file.mimeType, base64 });
+  }
+  skeleton.input_context = { attachments: entries };
+  const bytes = encoder.encode(JSON.stringify(skeleton));
+  checkBodySize(bytes.byteLength);
+  return { segments: [bytes], files: [], byteLength: bytes.byteLength };
+}
+
+/**
+ * Plans the launch body. Limits are enforced before more than
+ * INLINE_FILE_BYTES of files are read or encoded: the size is arithmetic
+ * (base64 is ASCII and never escaped).
  */
 export async function planLaunchBody(parts: LaunchBodyParts): Promise<LaunchBodyPlan> {
   const { inputs, attachments } = extractAttachments(parts.inputs);
@@ -189,6 +222,8 @@ export async function planLaunchBody(parts: LaunchBodyParts): Promise<LaunchBody
     checkBodySize(bytes.byteLength);
     return { segments: [bytes], files: [], byteLength: bytes.byteLength };
   }
+  const fileBytes = attachments.reduce((sum, item) => sum + item.byteLength, 0);
+  if (fileBytes <= INLINE_FILE_BYTES) return inlinePlan(skeleton, attachments);
   // A marker no caller string can produce by chance stands where each base64 goes.
   const marker = placeholderMarker();
   skeleton.input_context = {

@@ -204,7 +204,11 @@ export function createPipeline(settings: PipelineSettings): Send {
       (options.maxRetries !== undefined ? options.maxRetries + 1 : settings.retry.maxAttempts);
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     const deadline = clock.now() + settings.retry.totalTimeoutMs;
-    const body = await sendableBody(endpoint.body);
+    // Bytes (every small body) go as they are; only a large body waits on the platform check.
+    const body =
+      endpoint.body === undefined || endpoint.body instanceof Uint8Array
+        ? endpoint.body
+        : await sendableBody(endpoint.body);
     const failure = (
       ErrorType: typeof NetworkError,
       code: string,

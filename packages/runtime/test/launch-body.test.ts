@@ -63,4 +63,36 @@ describe("launch body plan", () => {
     expect(await launchBodyBytes(plan)).toBe(plan.segments[0]);
     expect(new TextDecoder().decode(await launchBodyBytes(plan))).toBe('{"inputs":{"a":1}}');
   });
+
+  it("small files are encoded into the one JSON segment; the same files past the inline size are split out, to the same text", async () => {
+    const inputs = (extra: number) => ({ a: pdf(100, 6), b: pdf(extra, 7), note: "x" });
+    const small = await planLaunchBody({ inputs: inputs(1000), metadata: { m: 1 } });
+    expect(small.files).toHaveLength(0);
+    expect(small.segments).toHaveLength(1);
+    const body = JSON.parse(new TextDecoder().decode(await launchBodyBytes(small)));
+    expect(body.input_context.attachments.map((a: { base64: string }) => a.base64)).toEqual([
+      Buffer.from(bytesOf(100, 6)).toString("base64"),
+      Buffer.from(bytesOf(1000, 7)).toString("base64"),
+    ]);
+    const large = await planLaunchBody({ inputs: inputs(64 * 1024), metadata: { m: 1 } });
+    expect(large.files).toHaveLength(2);
+    const largeText = new TextDecoder().decode(await launchBodyBytes(large));
+    const largeBody = JSON.parse(largeText);
+    expect(largeText.length).toBe(large.byteLength);
+    largeBody.input_context.attachments[1].base64 = body.input_context.attachments[1].base64;
+    expect(largeBody).toEqual(body);
+  });
+
+  it("a field named __proto__ is copied as a field, files inside it included", async () => {
+    const inputs = JSON.parse('{"__proto__":{"x":1},"a":2}') as Record<string, unknown>;
+    (Object.getOwnPropertyDescriptor(inputs, "__proto__")?.value as Record<string, unknown>).doc =
+      pdf(3, 8);
+    const plan = await planLaunchBody({ inputs });
+    const body = JSON.parse(new TextDecoder().decode(await launchBodyBytes(plan)));
+    expect(Object.keys(body.inputs)).toEqual(["__proto__", "a"]);
+    expect(Object.getOwnPropertyDescriptor(body.inputs, "__proto__")?.value).toEqual({
+      x: 1,
+      doc: { attachment_id: "att_1" },
+    });
+  });
 });
