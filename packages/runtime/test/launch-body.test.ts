@@ -2,8 +2,20 @@
 // as it is read; both give the same bytes.
 import { describe, expect, it } from "vitest";
 import { base64EncodedLength, SLICE_BYTES } from "../src/base64.js";
-import { file } from "../src/index.js";
-import { launchBodyBytes, launchBodyStream, planLaunchBody } from "../src/launch-body.js";
+import {
+  AttachmentTooLargeError,
+  BodyTooLargeError,
+  file,
+  MAX_ATTACHMENT_BYTES,
+  MAX_LAUNCH_BODY_BYTES,
+} from "../src/index.js";
+import {
+  extractAttachments,
+  launchBodyBytes,
+  launchBodyStream,
+  planLaunchBody,
+  serializeLaunchBody,
+} from "../src/launch-body.js";
 
 function bytesOf(n: number, seed: number): Uint8Array {
   const bytes = new Uint8Array(n);
@@ -94,5 +106,90 @@ describe("launch body plan", () => {
       x: 1,
       doc: { attachment_id: "att_1" },
     });
+  });
+});
+
+describe("attachments and limits", () => {
+  it("Attachment identifiers must be distinct within a request: nested files get att_1, att_2, ... and the caller's object is untouched", () => {
+    const file1 = () => file(new Uint8Array([1]), { filename: "a", mimeType: "x/y" });
+    const one = file1();
+    const inputs = {
+      doc: one,
+      more: [file1(), file1()],
+      nested: { deep: file1() },
+      __proto__field: 1,
+    };
+    const { inputs: wire, attachments } = extractAttachments(inputs);
+    expect(wire).toEqual({
+      doc: { attachment_id: "att_1" },
+      more: [{ attachment_id: "att_2" }, { attachment_id: "att_3" }],
+      nested: { deep: { attachment_id: "att_4" } },
+      __proto__field: 1,
+    });
+    expect(attachments.map((a) => a.field)).toEqual(["doc", "more[0]", "more[1]", "nested.deep"]);
+    expect(inputs.doc).toBe(one);
+  });
+
+  it("the same file() value in several fields is one attachment, encoded once", async () => {
+    const one = file(new Uint8Array([1, 2, 3]), { filename: "a", mimeType: "x/y" });
+    const body = JSON.parse(
+      await serializeLaunchBody({ inputs: { doc: one, more: [one, one], nested: { deep: one } } }),
+    );
+    expect(body.inputs).toEqual({
+      doc: { attachment_id: "att_1" },
+      more: [{ attachment_id: "att_1" }, { attachment_id: "att_1" }],
+      nested: { deep: { attachment_id: "att_1" } },
+    });
+    expect(body.input_context.attachments).toEqual([
+      { id: "att_1", filename: "a", mimeType: "x/y", base64: "AQID" },
+    ]);
+  });
+
+  it("One attachment, after base64 decoding | 25 MiB (26,214,400 bytes): exactly the limit passes, one byte more is rejected without encoding", async () => {
+    // An object that only reports its size: encoding it would throw, proving the check comes first.
+    const huge = { byteLength: MAX_ATTACHMENT_BYTES + 1 } as unknown as Uint8Array;
+    const error = await serializeLaunchBody({
+      inputs: { invoice_pdf: file(huge, { filename: "big.pdf", mimeType: "application/pdf" }) },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AttachmentTooLargeError);
+    expect(error).toMatchObject({ attachmentId: "att_1", field: "invoice_pdf", status: null });
+    expect((error as Error).message).toContain("big.pdf");
+    const exact = await serializeLaunchBody({
+      inputs: {
+        f: file(new Uint8Array(MAX_ATTACHMENT_BYTES), { filename: "ok.bin", mimeType: "x/y" }),
+      },
+    });
+    expect(exact.length).toBeLessThanOrEqual(MAX_LAUNCH_BODY_BYTES);
+  });
+
+  it("Base64 adds about one third to file size; several files each under 25 MiB may together exceed the body limit", async () => {
+    const twentyMiB = { byteLength: 20 * 1024 * 1024 } as unknown as Uint8Array;
+    const error = await serializeLaunchBody({
+      inputs: {
+        a: file(twentyMiB, { filename: "a.bin", mimeType: "x/y" }),
+        b: file(twentyMiB, { filename: "b.bin", mimeType: "x/y" }),
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it("predicts the serialised size exactly, so the 37,748,736-byte check is precise", async () => {
+    const bytes = new Uint8Array(1234);
+    const body = await serializeLaunchBody({
+      inputs: { "naïve ✓": file(bytes, { filename: "é.bin", mimeType: "x/y" }) },
+      metadata: { a: "ü" },
+    });
+    const { predictBodyBytes } = await import("../src/launch-body.js");
+    const { inputs, attachments } = extractAttachments({
+      "naïve ✓": file(bytes, { filename: "é.bin", mimeType: "x/y" }),
+    });
+    const skeleton = {
+      inputs,
+      metadata: { a: "ü" },
+      input_context: {
+        attachments: [{ id: "att_1", filename: "é.bin", mimeType: "x/y", base64: "" }],
+      },
+    };
+    expect(predictBodyBytes(skeleton, attachments)).toBe(new TextEncoder().encode(body).byteLength);
   });
 });
