@@ -56,7 +56,7 @@ import type { AnyWorkflowDefinition, LaunchableWorkflow } from "./workflow-defin
 export type { WithResponse } from "./api-call.js";
 export { ApiCall } from "./api-call.js";
 export type { ClientOptions, EnvironmentInfo } from "./client-options.js";
-export { checkApiKey, isPlainObject, RUNTIME_VERSION } from "./client-options.js";
+export { RUNTIME_VERSION } from "./client-options.js";
 export type {
   BrowserAccessGrantOptions,
   GetResult,

@@ -17,8 +17,6 @@ export interface RequestOptions {
 
 import { yieldToEventLoop } from "./base64.js";
 
-export type { RetryOptions } from "./retry-rules.js";
-
 const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Bodies from this size go out as a stream of views (when the platform streams request bodies). */
 export const STREAM_BODY_BYTES = 4 * 1024 * 1024;

@@ -20,20 +20,20 @@ export const MAX_ATTACHMENT_BYTES = 26_214_400;
 /** Spec, Limits: "Entire JSON request body incl. all encoded attachments | 36 MiB (37,748,736 bytes)". */
 export const MAX_LAUNCH_BODY_BYTES = 37_748_736;
 
-export interface PendingAttachment {
+interface PendingAttachment {
   readonly id: string;
   readonly field: string;
   readonly file: FileInput;
   readonly byteLength: number;
 }
 
-export interface ExtractedAttachments {
+interface ExtractedAttachments {
   /** A copy of the inputs with every FileInput replaced by `{ attachment_id }`. */
   readonly inputs: Record<string, unknown>;
   readonly attachments: readonly PendingAttachment[];
 }
 
-export function fileDataByteLength(data: FileData): number {
+function fileDataByteLength(data: FileData): number {
   return data instanceof Blob ? data.size : data.byteLength;
 }
 
@@ -85,7 +85,7 @@ export function extractAttachments(inputs: Record<string, unknown>): ExtractedAt
 }
 
 /** Throws AttachmentTooLargeError for the first attachment over the per-attachment limit. */
-export function checkAttachmentSizes(attachments: readonly PendingAttachment[]): void {
+function checkAttachmentSizes(attachments: readonly PendingAttachment[]): void {
   for (const attachment of attachments) {
     if (attachment.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new AttachmentTooLargeError({
@@ -117,7 +117,7 @@ export function predictBodyBytes(
   );
 }
 
-export function checkBodySize(bodyBytes: number): void {
+function checkBodySize(bodyBytes: number): void {
   if (bodyBytes > MAX_LAUNCH_BODY_BYTES) {
     throw new BodyTooLargeError({
       status: null,
@@ -133,7 +133,7 @@ async function readBytes(data: FileData): Promise<Uint8Array> {
   return new Uint8Array(await data.arrayBuffer());
 }
 
-export interface LaunchBodyParts {
+interface LaunchBodyParts {
   readonly inputs: Record<string, unknown>;
   readonly metadata?: Record<string, unknown> | undefined;
   readonly callbackUrl?: string | undefined;
@@ -171,7 +171,7 @@ function placeholderMarker(): string {
  * bytes, and its exact size. Rendered either as one buffer (`toBytes`) or as
  * a stream that encodes each file slice by slice as it is read (`toStream`).
  */
-export interface LaunchBodyPlan {
+interface LaunchBodyPlan {
   /** JSON text before, between and after the files' base64 (files.length + 1 of them). */
   readonly segments: readonly Uint8Array<ArrayBuffer>[];
   readonly files: readonly Uint8Array[];

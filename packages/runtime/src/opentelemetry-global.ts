@@ -105,7 +105,7 @@ function callSpan(span: OtelSpanLike): CallSpan {
 }
 
 /** How `tracingOver` reaches OpenTelemetry: a tracer, and propagation into headers. */
-export interface OtelAccess {
+interface OtelAccess {
   readonly tracer: () => OtelTracerLike;
   readonly inject: (headers: Record<string, string>) => void;
 }
@@ -167,7 +167,7 @@ let seenTracing: Tracing | undefined;
  * per call, so a provider registered after the client was created is used,
  * and one disabled is no longer.
  */
-export function registeredOpenTelemetry(): Tracing | undefined {
+function registeredOpenTelemetry(): Tracing | undefined {
   const globals = registeredGlobals();
   const provider = globals?.trace;
   if (!provider || !isCompatibleApiVersion(globals.version)) return undefined;

@@ -30,7 +30,7 @@ import { REQUEST_ID_HEADER } from "./run-envelope.js";
 import { ATTR, type CallSpan, EVENT, type Tracing } from "./tracing.js";
 import type { WireMethod, WireRoute } from "./wire-types.js";
 
-export interface PipelineSettings {
+interface PipelineSettings {
   /** The checked API base, without a trailing slash. */
   readonly baseUrl: string;
   readonly apiKey: string;
