@@ -157,7 +157,9 @@ function injectRegistered(headers: Record<string, string>): void {
   if (context && propagation) propagation.inject(context.active(), headers, headerSetter);
 }
 
+// The last registration seen, so a hot client checks the version and asks for a tracer once.
 let seenProvider: OtelTracerProviderLike | undefined;
+let seenVersion: unknown;
 let seenTracing: Tracing | undefined;
 
 /**
@@ -170,11 +172,15 @@ let seenTracing: Tracing | undefined;
 function registeredOpenTelemetry(): Tracing | undefined {
   const globals = registeredGlobals();
   const provider = globals?.trace;
-  if (!provider || !isCompatibleApiVersion(globals.version)) return undefined;
-  if (provider !== seenProvider) {
+  if (!provider) return undefined;
+  if (provider !== seenProvider || globals.version !== seenVersion) {
     seenProvider = provider;
-    const tracer = provider.getTracer("@wfr/runtime", RUNTIME_VERSION);
-    seenTracing = tracingOver({ tracer: () => tracer, inject: injectRegistered });
+    seenVersion = globals.version;
+    seenTracing = undefined;
+    if (isCompatibleApiVersion(seenVersion)) {
+      const tracer = provider.getTracer("@wfr/runtime", RUNTIME_VERSION);
+      seenTracing = tracingOver({ tracer: () => tracer, inject: injectRegistered });
+    }
   }
   return seenTracing;
 }
