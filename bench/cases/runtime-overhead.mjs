@@ -5,7 +5,8 @@
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { atMost, compareRow } from "../lib/rows.mjs";
+import { atMost, compareRow, valueAtMost } from "../lib/rows.mjs";
+import { summarize } from "../lib/stats.mjs";
 
 export const id = "runtime-overhead";
 export const title = "Runtime overhead: launch + getRun + getResult";
@@ -16,10 +17,13 @@ export const help = `node bench/cases/runtime-overhead.mjs [--quick]
 Starts the built emulator in-process (virtual clock) and times one round trip = launch +
 getRun + getResult of production invoiceIntake (small PDF attachment) through @wfr/runtime with
 local validation, and the same three requests through raw fetch with hand-built bodies,
-alternating, 400 round trips per side in 5 batches (--quick: 20 in 1), wall time and the
-process's CPU time (both clients and the emulator) per round trip. Then times
-invoiceIntake.validateInputs on a typical input and on a maximal one (every optional field,
-10 supporting files, 10,000 line items), 5 batches.
+interleaved pair by pair (which side goes first alternates), after 50 warm-up pairs: 9 rounds of
+60 pairs (--quick: 1 round of 20). Per round: the median wall time per round trip of each side (a
+descheduled round trip on a shared machine does not move it) and the mean process CPU time per
+round trip (both clients and the emulator, garbage collection included), and the paired ratios
+of the round. Rows give the median over rounds, so one noisy round does not decide the figure.
+Then times invoiceIntake.validateInputs on a typical input and on a maximal one (every optional
+field, 10 supporting files, 10,000 line items), 5 batches.
 Target: runtime round trip within 10% of raw fetch (<= 1.10x).`;
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -34,7 +38,8 @@ export async function run({ quick = false, log = console.log } = {}) {
     pathToFileURL(join(root, "packages/generated/src/production/invoiceIntake.js")).href
   );
   const batches = quick ? 1 : 5;
-  const perBatch = quick ? 20 : 80;
+  const rounds = quick ? 1 : 9;
+  const pairsPerRound = quick ? 20 : 60;
   const emu = await startEmulator({ port: 0, host: "127.0.0.1", clock: "virtual" });
   try {
     const emuUrl = String(emu.url).replace(/\/$/, "");
@@ -97,50 +102,45 @@ export async function run({ quick = false, log = console.log } = {}) {
       await result.arrayBuffer();
     };
     // Warm both paths (JIT, keep-alive sockets, lazy schemas) outside the measurement.
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < (quick ? 10 : 50); i++) {
       await viaRuntime();
       await viaFetch();
     }
-    const ours = [];
-    const theirs = [];
     // CPU time of the process (both clients and the emulator) per round trip: on a shared machine
     // a process that is not scheduled loses wall time but not CPU time, so this row shows the
     // work each side causes even when the wall-clock row is noisy.
-    const oursCpu = [];
-    const theirsCpu = [];
     const cpuMs = (since) => {
       const used = process.cpuUsage(since);
       return (used.user + used.system) / 1000;
     };
-    for (let b = 0; b < batches; b++) {
-      let a = 0;
-      let f = 0;
-      let ac = 0;
-      let fc = 0;
-      for (let i = 0; i < perBatch; i++) {
+    const ours = [];
+    const theirs = [];
+    const oursCpu = [];
+    const theirsCpu = [];
+    const wallRatios = [];
+    const cpuRatios = [];
+    for (let r = 0; r < rounds; r++) {
+      const wall = { runtime: [], fetch: [] };
+      const cpu = { runtime: 0, fetch: 0 };
+      for (let i = 0; i < pairsPerRound; i++) {
         // Alternate which side goes first so neither always follows the other.
-        const order = i % 2 === 0 ? [viaRuntime, viaFetch] : [viaFetch, viaRuntime];
-        for (const step of order) {
+        const order = i % 2 === 0 ? ["runtime", "fetch"] : ["fetch", "runtime"];
+        for (const side of order) {
           const c0 = process.cpuUsage();
           const t0 = performance.now();
-          await step();
-          const ms = performance.now() - t0;
-          const cpu = cpuMs(c0);
-          if (step === viaRuntime) {
-            a += ms;
-            ac += cpu;
-          } else {
-            f += ms;
-            fc += cpu;
-          }
+          await (side === "runtime" ? viaRuntime() : viaFetch());
+          wall[side].push(performance.now() - t0);
+          cpu[side] += cpuMs(c0);
         }
       }
-      ours.push(a / perBatch);
-      theirs.push(f / perBatch);
-      oursCpu.push(ac / perBatch);
-      theirsCpu.push(fc / perBatch);
+      ours.push(summarize(wall.runtime).median);
+      theirs.push(summarize(wall.fetch).median);
+      oursCpu.push(cpu.runtime / pairsPerRound);
+      theirsCpu.push(cpu.fetch / pairsPerRound);
+      wallRatios.push(ours.at(-1) / theirs.at(-1));
+      cpuRatios.push(oursCpu.at(-1) / theirsCpu.at(-1));
       log(
-        `batch ${b + 1}: runtime ${ours.at(-1).toFixed(2)} ms, raw fetch ${theirs.at(-1).toFixed(2)} ms per round trip`,
+        `round ${r + 1}: runtime ${ours.at(-1).toFixed(2)} ms (CPU ${oursCpu.at(-1).toFixed(2)}), raw fetch ${theirs.at(-1).toFixed(2)} ms (CPU ${theirsCpu.at(-1).toFixed(2)}) per round trip: ${wallRatios.at(-1).toFixed(2)}x wall, ${cpuRatios.at(-1).toFixed(2)}x CPU`,
       );
     }
 
@@ -174,13 +174,28 @@ export async function run({ quick = false, log = console.log } = {}) {
     const maximalUs = timeValidation(maximal, quick ? 2 : 20);
     return {
       rows: [
-        compareRow("launch + getRun + getResult, per round trip", "ms", ours, theirs, atMost(1.1)),
         compareRow(
-          "launch + getRun + getResult, process CPU per round trip",
+          "launch + getRun + getResult, wall per round trip (median of round medians)",
+          "ms",
+          ours,
+          theirs,
+          atMost(1.1),
+        ),
+        compareRow(
+          "launch + getRun + getResult, process CPU per round trip (median of round means)",
           "ms",
           oursCpu,
           theirsCpu,
+          atMost(1.1),
         ),
+        compareRow(
+          "runtime / raw fetch, wall, paired per round",
+          "x",
+          wallRatios,
+          undefined,
+          valueAtMost(1.1, "x"),
+        ),
+        compareRow("runtime / raw fetch, CPU, paired per round", "x", cpuRatios),
         compareRow("validateInputs, typical input (4 fields, 1 file)", "us", typicalUs),
         compareRow(
           "validateInputs, maximal input (all fields, 11 files, 10,000 line items)",
@@ -193,11 +208,13 @@ export async function run({ quick = false, log = console.log } = {}) {
         rawFetchMs: theirs,
         runtimeCpuMs: oursCpu,
         rawFetchCpuMs: theirsCpu,
+        wallRatios,
+        cpuRatios,
         typicalUs,
         maximalUs,
       },
       notes: [
-        `Round trips are means of ${perBatch} per batch, ${batches} batch(es); the emulator runs in the same process as both clients.`,
+        `${rounds} round(s) of ${pairsPerRound} interleaved pairs; wall: median round trip of each round, CPU: mean of each round (garbage collection included); the emulator runs in the same process as both clients.`,
         "Validation figures are our own (no anchor: openapi-fetch validates nothing locally).",
       ],
     };

@@ -6,7 +6,7 @@ export interface Clock {
 }
 
 /** Sleeps `ms`, rejecting with the signal's reason as soon as it aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {

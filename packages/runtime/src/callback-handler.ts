@@ -96,7 +96,7 @@ const json = (
     headers: { "content-type": "application/json", ...headers },
   });
 
-export const DEFAULT_MAX_CALLBACK_BODY_BYTES = 1_048_576;
+const DEFAULT_MAX_CALLBACK_BODY_BYTES = 1_048_576;
 
 class BodyTooLarge extends Error {}
 

@@ -36,11 +36,13 @@ export interface ClientOptions {
    */
   readonly fileOrigins?: readonly string[];
   /**
-   * A tracer for spans of every call and `traceparent` on every request:
-   * `openTelemetry()` from `@wfr/runtime/opentelemetry`. Without it nothing
-   * is traced and nothing tracing-related is loaded.
+   * Spans of every call and `traceparent` on every request. Default: through
+   * the tracer provider registered with `@opentelemetry/api` 1.x, if any
+   * (found without importing the API; nothing runs without one). `false`:
+   * never traced. Or a tracer of your own: `openTelemetry({ tracer })` from
+   * `@wfr/runtime/opentelemetry`.
    */
-  readonly tracing?: Tracing;
+  readonly tracing?: Tracing | false;
 }
 
 /** Sent as User-Agent on every request. */

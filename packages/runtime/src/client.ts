@@ -28,6 +28,7 @@ import {
 } from "./launch-request.js";
 import { launchWithJournal } from "./launch-with-journal.js";
 import { createRedactingLog, type Log } from "./logger.js";
+import { activeTracing } from "./opentelemetry-global.js";
 import { createPipeline, type Send, toLibraryError } from "./pipeline.js";
 import {
   type DownloadRecordingOptions,
@@ -55,7 +56,7 @@ import type { AnyWorkflowDefinition, LaunchableWorkflow } from "./workflow-defin
 export type { WithResponse } from "./api-call.js";
 export { ApiCall } from "./api-call.js";
 export type { ClientOptions, EnvironmentInfo } from "./client-options.js";
-export { checkApiKey, isPlainObject, RUNTIME_VERSION } from "./client-options.js";
+export { RUNTIME_VERSION } from "./client-options.js";
 export type {
   BrowserAccessGrantOptions,
   GetResult,
@@ -90,7 +91,7 @@ export class WorkflowRunClient {
   readonly #timeoutMs: number;
   readonly #fileOrigins: readonly string[];
   readonly #fetch: typeof globalThis.fetch | undefined;
-  readonly #tracing: Tracing | undefined;
+  readonly #tracing: Tracing | false | undefined;
 
   constructor(options: ClientOptions) {
     checkApiKey(options.apiKey);
@@ -220,7 +221,11 @@ export class WorkflowRunClient {
           workflowId,
           parse: (data) => {
             if (typeof data !== "object" || data === null) throw new SyntaxError("no run envelope");
-            return { ...toRunEnvelope(data as WireRunEnvelope), idempotencyKey };
+            const run = toRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
+              idempotencyKey: string;
+            };
+            run.idempotencyKey = idempotencyKey;
+            return run;
           },
         },
         options,
@@ -299,7 +304,7 @@ export class WorkflowRunClient {
   }
 
   #waitForRun(runId: string, waitOptions: WaitOptions): Promise<WithResponse<RunEnvelope>> {
-    return tracedWait(this.#tracing, "wfr waitForRun", runId, async (onPoll) => {
+    return tracedWait(activeTracing(this.#tracing), "wfr waitForRun", runId, async (onPoll) => {
       let last: WithResponse<RunEnvelope> | undefined;
       await waitForRunWith(
         {
@@ -358,7 +363,7 @@ export class WorkflowRunClient {
     const { workflow, runId, options } = resultArguments(first, second, third);
     return this.#call(
       () =>
-        tracedWait(this.#tracing, "wfr waitForResult", runId, async () => {
+        tracedWait(activeTracing(this.#tracing), "wfr waitForResult", runId, async () => {
           await this.#waitForRun(runId, options ?? {});
           const resultOptions = pollOptions(options);
           return workflow

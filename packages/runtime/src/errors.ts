@@ -288,7 +288,7 @@ function classByStatus(status: number): ErrorClass | undefined {
   return CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : undefined);
 }
 
-export interface ErrorContext {
+interface ErrorContext {
   readonly idempotencyKey?: string | undefined;
   readonly secrets?: readonly string[];
   readonly nowMs?: number;

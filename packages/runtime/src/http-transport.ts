@@ -15,7 +15,7 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
-export type { RetryOptions } from "./retry-rules.js";
+import { yieldToEventLoop } from "./base64.js";
 
 const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Bodies from this size go out as a stream of views (when the platform streams request bodies). */
@@ -60,13 +60,23 @@ export interface StreamableBody {
 
 export type RequestBody = Uint8Array<ArrayBuffer> | StreamableBody;
 
-/** The body as it will go out on every attempt: a streamable body only where streams work. */
+/**
+ * The body as it will go out on every attempt: a streamable body only where
+ * streams work. A large body's send starts in a task of its own: the checks
+ * and the plan before it, and on the first large body the platform loading
+ * its stream internals for the probe, are one step; building the request
+ * and its stream another.
+ */
 export async function sendableBody(
   body: RequestBody | undefined,
   streams: () => boolean = requestStreamsSupported,
+  yieldNow: () => Promise<void> = yieldToEventLoop,
 ): Promise<RequestBody | undefined> {
   if (!body || body instanceof Uint8Array) return body;
-  if (body.byteLength >= STREAM_BODY_BYTES && streams()) return body;
+  if (body.byteLength >= STREAM_BODY_BYTES && streams()) {
+    await yieldNow();
+    return body;
+  }
   return body.bytes();
 }
 

@@ -156,7 +156,11 @@ export { checkPublicCallbackUrl } from "./url-checks.js";
 export type { WaitOptions } from "./wait-for-run.js";
 export { WaitTimeoutError } from "./wait-for-run.js";
 export type { RunChange, RunEvent, WatchRunOptions } from "./watch-run.js";
-export type { StandardWebhookHeaders, WebhookVerification } from "./webhook-signature.js";
+export type {
+  StandardWebhookHeaders,
+  VerifyStandardWebhookOptions,
+  WebhookVerification,
+} from "./webhook-signature.js";
 export { verifyStandardWebhook } from "./webhook-signature.js";
 export type {
   Attachment,

@@ -5,6 +5,7 @@
 import { CODE } from "@wfr/protocol";
 import {
   base64EncodedLength,
+  encodeBase64,
   SLICE_BYTES,
   writeBase64Into,
   writeBase64IntoSliced,
@@ -19,20 +20,20 @@ export const MAX_ATTACHMENT_BYTES = 26_214_400;
 /** Spec, Limits: "Entire JSON request body incl. all encoded attachments | 36 MiB (37,748,736 bytes)". */
 export const MAX_LAUNCH_BODY_BYTES = 37_748_736;
 
-export interface PendingAttachment {
+interface PendingAttachment {
   readonly id: string;
   readonly field: string;
   readonly file: FileInput;
   readonly byteLength: number;
 }
 
-export interface ExtractedAttachments {
+interface ExtractedAttachments {
   /** A copy of the inputs with every FileInput replaced by `{ attachment_id }`. */
   readonly inputs: Record<string, unknown>;
   readonly attachments: readonly PendingAttachment[];
 }
 
-export function fileDataByteLength(data: FileData): number {
+function fileDataByteLength(data: FileData): number {
   return data instanceof Blob ? data.size : data.byteLength;
 }
 
@@ -63,13 +64,20 @@ export function extractAttachments(inputs: Record<string, unknown>): ExtractedAt
     }
     if (Array.isArray(value)) return value.map((item, index) => walk(item, `${field}[${index}]`));
     if (isPlainObject(value)) {
-      // fromEntries defines own properties, so a field named __proto__ stays a field.
-      return Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [
-          key,
-          walk(item, field ? `${field}.${key}` : key),
-        ]),
-      );
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = walk(value[key], field ? `${field}.${key}` : key);
+        // Defined, not assigned, so a field named __proto__ stays a field.
+        if (key === "__proto__")
+          Object.defineProperty(copy, key, {
+            value: item,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else copy[key] = item;
+      }
+      return copy;
     }
     return value;
   };
@@ -77,7 +85,7 @@ export function extractAttachments(inputs: Record<string, unknown>): ExtractedAt
 }
 
 /** Throws AttachmentTooLargeError for the first attachment over the per-attachment limit. */
-export function checkAttachmentSizes(attachments: readonly PendingAttachment[]): void {
+function checkAttachmentSizes(attachments: readonly PendingAttachment[]): void {
   for (const attachment of attachments) {
     if (attachment.byteLength > MAX_ATTACHMENT_BYTES) {
       throw new AttachmentTooLargeError({
@@ -109,7 +117,7 @@ export function predictBodyBytes(
   );
 }
 
-export function checkBodySize(bodyBytes: number): void {
+function checkBodySize(bodyBytes: number): void {
   if (bodyBytes > MAX_LAUNCH_BODY_BYTES) {
     throw new BodyTooLargeError({
       status: null,
@@ -125,7 +133,7 @@ async function readBytes(data: FileData): Promise<Uint8Array> {
   return new Uint8Array(await data.arrayBuffer());
 }
 
-export interface LaunchBodyParts {
+interface LaunchBodyParts {
   readonly inputs: Record<string, unknown>;
   readonly metadata?: Record<string, unknown> | undefined;
   readonly callbackUrl?: string | undefined;
@@ -163,7 +171,7 @@ function placeholderMarker(): string {
  * bytes, and its exact size. Rendered either as one buffer (`toBytes`) or as
  * a stream that encodes each file slice by slice as it is read (`toStream`).
  */
-export interface LaunchBodyPlan {
+interface LaunchBodyPlan {
   /** JSON text before, between and after the files' base64 (files.length + 1 of them). */
   readonly segments: readonly Uint8Array<ArrayBuffer>[];
   readonly files: readonly Uint8Array[];
@@ -171,8 +179,33 @@ export interface LaunchBodyPlan {
 }
 
 /**
- * Plans the launch body. Limits are enforced before any file is read or
- * encoded: the size is arithmetic (base64 is ASCII and never escaped).
+ * Files of up to this many bytes in all are encoded into the JSON text
+ * directly: one JSON.stringify and one UTF-8 encoding instead of the
+ * placeholder split, for the common launch with a small document. More is
+ * never read or encoded before the limits pass.
+ */
+const INLINE_FILE_BYTES = 64 * 1024;
+
+/** The plan of a body whose files are all small: the whole JSON as one segment. */
+async function inlinePlan(
+  skeleton: LaunchBody,
+  attachments: readonly PendingAttachment[],
+): Promise<LaunchBodyPlan> {
+  const entries = [];
+  for (const { id, file } of attachments) {
+    const base64 = encodeBase64(await readBytes(file.data));
+    entries.push({ id, filename: file.filename, mimeType: file.mimeType, base64 });
+  }
+  skeleton.input_context = { attachments: entries };
+  const bytes = encoder.encode(JSON.stringify(skeleton));
+  checkBodySize(bytes.byteLength);
+  return { segments: [bytes], files: [], byteLength: bytes.byteLength };
+}
+
+/**
+ * Plans the launch body. Limits are enforced before more than
+ * INLINE_FILE_BYTES of files are read or encoded: the size is arithmetic
+ * (base64 is ASCII and never escaped).
  */
 export async function planLaunchBody(parts: LaunchBodyParts): Promise<LaunchBodyPlan> {
   const { inputs, attachments } = extractAttachments(parts.inputs);
@@ -189,6 +222,8 @@ export async function planLaunchBody(parts: LaunchBodyParts): Promise<LaunchBody
     checkBodySize(bytes.byteLength);
     return { segments: [bytes], files: [], byteLength: bytes.byteLength };
   }
+  const fileBytes = attachments.reduce((sum, item) => sum + item.byteLength, 0);
+  if (fileBytes <= INLINE_FILE_BYTES) return inlinePlan(skeleton, attachments);
   // A marker no caller string can produce by chance stands where each base64 goes.
   const marker = placeholderMarker();
   skeleton.input_context = {

@@ -22,6 +22,7 @@ import {
   sendableBody,
 } from "./http-transport.js";
 import type { Log } from "./logger.js";
+import { activeTracing } from "./opentelemetry-global.js";
 import { redact } from "./redact.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
 import { mayResend, type RetryOptions, retryDelay, shouldRetry } from "./retry-rules.js";
@@ -29,7 +30,7 @@ import { REQUEST_ID_HEADER } from "./run-envelope.js";
 import { ATTR, type CallSpan, EVENT, type Tracing } from "./tracing.js";
 import type { WireMethod, WireRoute } from "./wire-types.js";
 
-export interface PipelineSettings {
+interface PipelineSettings {
   /** The checked API base, without a trailing slash. */
   readonly baseUrl: string;
   readonly apiKey: string;
@@ -42,7 +43,8 @@ export interface PipelineSettings {
   /** Strings removed from every error and log line (the API key). */
   readonly secrets: readonly string[];
   readonly userAgent: string;
-  readonly tracing?: Tracing | undefined;
+  /** The client's option: a Tracing, false (never), or undefined (a registered provider's). */
+  readonly tracing?: Tracing | false | undefined;
 }
 
 /** One endpoint call, as a method describes it to the pipeline. */
@@ -145,6 +147,7 @@ function buildHeaders(
   settings: PipelineSettings,
   endpoint: Endpoint<unknown>,
   options: RequestOptions,
+  tracing: Tracing | undefined,
 ): Record<string, string> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${settings.apiKey}`,
@@ -161,7 +164,7 @@ function buildHeaders(
   // A key no header can carry travels in the body instead (launch-body.ts#keyFitsHeader).
   if (endpoint.keyInHeader && endpoint.idempotencyKey !== undefined)
     headers["idempotency-key"] = endpoint.idempotencyKey;
-  settings.tracing?.inject(headers);
+  tracing?.inject(headers);
   return headers;
 }
 
@@ -177,7 +180,7 @@ function parseBody(text: string): { json: boolean; value: unknown } {
 
 /** Creates the pipeline of one client. */
 export function createPipeline(settings: PipelineSettings): Send {
-  const { clock, log, secrets, tracing } = settings;
+  const { clock, log, secrets } = settings;
   // Logs and messages name the whole path (`/api/v1/runs/...`), as a proxy's log would.
   const basePath = new URL(settings.baseUrl).pathname.replace(/\/$/, "");
   const serverAddress = new URL(settings.baseUrl).host;
@@ -186,11 +189,12 @@ export function createPipeline(settings: PipelineSettings): Send {
     endpoint: Endpoint<T>,
     options: RequestOptions,
     span: CallSpan | undefined,
+    tracing: Tracing | undefined,
   ): Promise<WithResponse<T>> {
     const { method, idempotencyKey } = endpoint;
     const url = `${settings.baseUrl}${endpoint.path}`;
     const path = `${basePath}${endpoint.path}`;
-    const headers = buildHeaders(settings, endpoint, options);
+    const headers = buildHeaders(settings, endpoint, options, tracing);
     const resendable = mayResend(method, idempotencyKey !== undefined, {
       retry: endpoint.retry ?? true,
       identicalBodyIsIdempotent: endpoint.identicalBodyIsIdempotent,
@@ -200,7 +204,11 @@ export function createPipeline(settings: PipelineSettings): Send {
       (options.maxRetries !== undefined ? options.maxRetries + 1 : settings.retry.maxAttempts);
     const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
     const deadline = clock.now() + settings.retry.totalTimeoutMs;
-    const body = await sendableBody(endpoint.body);
+    // Bytes (every small body) go as they are; only a large body waits on the platform check.
+    const body =
+      endpoint.body === undefined || endpoint.body instanceof Uint8Array
+        ? endpoint.body
+        : await sendableBody(endpoint.body);
     const failure = (
       ErrorType: typeof NetworkError,
       code: string,
@@ -364,9 +372,10 @@ export function createPipeline(settings: PipelineSettings): Send {
     endpoint: Endpoint<T>,
     options: RequestOptions,
     span: CallSpan | undefined,
+    tracing: Tracing | undefined,
   ): Promise<WithResponse<T>> {
     try {
-      return await attempts(endpoint, options, span);
+      return await attempts(endpoint, options, span, tracing);
     } catch (error) {
       const mapped = toLibraryError(error, secrets, endpoint.idempotencyKey, options.signal);
       span?.setAttributes({ [ATTR.errorCode]: mapped.code });
@@ -376,7 +385,8 @@ export function createPipeline(settings: PipelineSettings): Send {
   }
 
   return (endpoint, options = {}) => {
-    if (!tracing) return run(endpoint, options, undefined);
+    const tracing = activeTracing(settings.tracing);
+    if (!tracing) return run(endpoint, options, undefined, undefined);
     return tracing.inSpan(
       `${endpoint.method} ${endpoint.route}`,
       "client",
@@ -388,7 +398,7 @@ export function createPipeline(settings: PipelineSettings): Send {
         [ATTR.workflowId]: endpoint.workflowId,
         [ATTR.idempotencyKeyPresent]: endpoint.idempotencyKey !== undefined,
       },
-      (span) => run(endpoint, options, span),
+      (span) => run(endpoint, options, span, tracing),
     );
   };
 }

@@ -37,12 +37,10 @@ export const DEFAULT_RECORDING_ATTEMPTS = 3;
  * RECORDING_RATE_LIMITED is not: it is the hourly limit, so it is thrown at
  * once with `retryAfterSeconds` rather than slept through.
  */
-export const RECORDING_RETRY_STATUSES: ReadonlySet<number> = new Set([
-  202, 408, 500, 502, 503, 504,
-]);
+const RECORDING_RETRY_STATUSES: ReadonlySet<number> = new Set([202, 408, 500, 502, 503, 504]);
 
 /** The Retry-After of a 202 RECORDING_PROCESSING (docs/service-rules.md#recordings), used when the header is missing. */
-export const RECORDING_DEFAULT_RETRY_AFTER_SECONDS = 3;
+const RECORDING_DEFAULT_RETRY_AFTER_SECONDS = 3;
 
 /** The pipeline endpoint of one downloadRecording call. */
 export function recordingEndpoint(

@@ -37,7 +37,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
 /** What a call site says about resending its request. */
-export interface ResendPolicy {
+interface ResendPolicy {
   /** Whether this call may be sent more than once at all. */
   readonly retry: boolean;
   /** For a POST without Idempotency-Key: the call site vouches that resending the identical body is harmless. */
@@ -66,7 +66,7 @@ export function mayResend(
 }
 
 /** Everything `shouldRetry` weighs about one finished attempt. */
-export interface AttemptOutcome {
+interface AttemptOutcome {
   /** The HTTP status, or undefined when the attempt failed without one (network error, timeout). */
   readonly status: number | undefined;
   /** The attempt that just finished, from 1. */
@@ -87,7 +87,7 @@ export function shouldRetry(outcome: AttemptOutcome): boolean {
 }
 
 /** Everything `retryDelay` weighs. */
-export interface DelayInput {
+interface DelayInput {
   /** The attempt that just finished, from 1. */
   readonly attempt: number;
   /** Parsed Retry-After of the answer, when it had one. */
@@ -99,7 +99,7 @@ export interface DelayInput {
 }
 
 /** How long to wait before the next attempt, or why not to make one. */
-export type RetryDelay =
+type RetryDelay =
   | { readonly retry: true; readonly delayMs: number; readonly fromRetryAfter: boolean }
   | { readonly retry: false; readonly reason: "retry-after-too-long" | "out-of-time" };
 

@@ -13,10 +13,6 @@ export function toRunEnvelope(wire: WireRunEnvelope): RunEnvelope {
 /** The response header that carries the server's request id. */
 export const REQUEST_ID_HEADER = "x-request-id";
 
-export function requestIdOf(response: Response): string | undefined {
-  return response.headers.get(REQUEST_ID_HEADER) ?? undefined;
-}
-
 /**
  * What every client method resolves to: its data plus `_requestId`, the
  * `x-request-id` of the response it came from (undefined when the server

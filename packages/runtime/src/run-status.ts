@@ -10,15 +10,8 @@ import {
   type UnsuccessfulTerminalStatus,
 } from "@wfr/protocol";
 
-export {
-  ACTIVE_STATUSES,
-  HUMAN_WAIT_STATUSES,
-  RUN_STATUSES,
-  TERMINAL_STATUSES,
-  UNSUCCESSFUL_TERMINAL_STATUSES,
-} from "@wfr/protocol";
 export type { ActiveStatus, TerminalStatus, UnsuccessfulTerminalStatus };
-export { isActiveStatus, isKnownStatus, isTerminalStatus };
+export { isActiveStatus, isTerminalStatus };
 
 /**
  * What `status` holds when the server sent a string this runtime does not
@@ -27,7 +20,7 @@ export { isActiveStatus, isKnownStatus, isTerminalStatus };
  * (200 = terminal), so it is never misclassified.
  */
 export type UnrecognizedStatus = "unrecognized";
-export const UNRECOGNIZED_STATUS: UnrecognizedStatus = "unrecognized";
+const UNRECOGNIZED_STATUS: UnrecognizedStatus = "unrecognized";
 
 /**
  * A run status as envelopes and results expose it: a closed union of the

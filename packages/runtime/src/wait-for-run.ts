@@ -42,7 +42,7 @@ export class WaitTimeoutError extends WorkflowRunApiError {
   override name = "WaitTimeoutError";
 }
 
-export interface WaitDependencies<Envelope extends RunEnvelope = RunEnvelope> {
+interface WaitDependencies<Envelope extends RunEnvelope = RunEnvelope> {
   readonly getRun: (runId: string, signal?: AbortSignal) => Promise<Envelope>;
   /** True when the result endpoint answers 200 (terminal) for the run. */
   readonly resultIsTerminal: (runId: string, signal?: AbortSignal) => Promise<boolean>;

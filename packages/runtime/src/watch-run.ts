@@ -44,7 +44,7 @@ export interface WatchRunOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface WatchDependencies {
+interface WatchDependencies {
   readonly getRun: (runId: string, signal?: AbortSignal) => Promise<RunEnvelope>;
   readonly getEvents: (runId: string, signal?: AbortSignal) => Promise<EventSnapshot>;
   /** True when the result endpoint answers 200 (terminal) for the run. */

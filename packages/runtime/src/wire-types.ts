@@ -6,7 +6,6 @@ import type { components, paths } from "./wire/api-types.js";
 
 type Schemas = components["schemas"];
 
-export type WirePaths = paths;
 /** The HTTP methods the runtime sends. */
 export type WireMethod = "GET" | "POST" | "DELETE";
 /** The route templates of the API file that have an operation for `M`: a typo does not compile. */
@@ -37,6 +36,4 @@ export type CallbackEventType = Schemas["CallbackEventType"];
 export type ErrorBody = Schemas["Error"];
 export type ErrorDetail = Schemas["ErrorDetail"];
 export type Attachment = Schemas["Attachment"];
-export type FileReference = Schemas["FileReference"];
 export type LaunchBody = Schemas["LaunchBody"];
-export type HumanInputBody = Schemas["HumanInputBody"];

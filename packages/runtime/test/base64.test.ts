@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   base64EncodedLength,
+  encodeBase64,
   SLICE_BYTES,
   writeBase64Into,
   writeBase64IntoSliced,
@@ -63,5 +64,16 @@ describe("writeBase64IntoSliced", () => {
     });
     await encoding;
     expect(timerRanBeforeEnd).toBe(true);
+  });
+});
+
+describe("encodeBase64", () => {
+  it("encodes base64 like the platform, in chunks, with the arithmetic length", () => {
+    for (const size of [0, 1, 2, 3, 4, 5, 100, 3 * 16_384 + 1, 200_000]) {
+      const bytes = new Uint8Array(size).map((_, i) => (i * 31 + 7) & 255);
+      const encoded = encodeBase64(bytes);
+      expect(encoded).toBe(Buffer.from(bytes).toString("base64"));
+      expect(encoded.length).toBe(base64EncodedLength(size));
+    }
   });
 });

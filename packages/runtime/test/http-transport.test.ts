@@ -64,6 +64,18 @@ describe("sendableBody", () => {
     expect(headers["content-length"]).toBe(String(STREAM_BODY_BYTES));
   });
 
+  it("a large body's send waits for one turn of the event loop; bytes go without one", async () => {
+    let yields = 0;
+    const yieldNow = async () => {
+      yields += 1;
+    };
+    await sendableBody(streamable(STREAM_BODY_BYTES), () => true, yieldNow);
+    expect(yields).toBe(1);
+    await sendableBody(bytes, () => true, yieldNow);
+    await sendableBody(undefined, () => true, yieldNow);
+    expect(yields).toBe(1);
+  });
+
   it("falls back to its bytes where the platform does not stream, and for a small body", async () => {
     expect(await sendableBody(streamable(STREAM_BODY_BYTES), () => false)).toBe(bytes);
     expect(await sendableBody(streamable(10), () => true)).toBe(bytes);

@@ -296,10 +296,11 @@ describe("README examples run against the emulator", () => {
     expect(out.run._requestId).toMatch(/^req_/);
   });
 
-  it("packages/runtime/README.md: the tracing setup runs and traces a call", async () => {
+  it("packages/runtime/README.md: the tracing setup runs and traces a call with no tracing option", async () => {
     const markdown = await readFile(join(here, "..", "README.md"), "utf8");
-    const block = tsBlocks(markdown).find((code) => code.includes("openTelemetry()"));
+    const block = tsBlocks(markdown).find((code) => code.includes("setGlobalTracerProvider("));
     expect(block).toBeDefined();
+    expect(block).not.toContain("tracing:");
     process.env.WFR_BASE_URL = emu.baseUrl;
     const out = (await runBlock(
       "package-tracing",
@@ -309,17 +310,30 @@ describe("README examples run against the emulator", () => {
         'const { SpanKind, trace: api } = await import("@opentelemetry/api");',
         'const tracer = api.getTracer("readme");',
         "let traceparent: string | undefined;",
-        'await tracer.startActiveSpan("outer", async (span) => {',
-        "  const carrier: Record<string, string> = {};",
-        '  (await import("@opentelemetry/api")).propagation.inject((await import("@opentelemetry/api")).context.active(), carrier);',
-        "  traceparent = carrier.traceparent;",
-        '  await wfr.getRun("run_missing").catch(() => undefined);',
-        "  span.end();",
-        "});",
-        "return { traceparent, kind: SpanKind.CLIENT };",
+        // The ConsoleSpanExporter prints each ended span with console.dir: collect the names.
+        "const exported: string[] = [];",
+        "const dir = console.dir;",
+        "console.dir = (item: unknown) => { exported.push((item as { name: string }).name); };",
+        "try {",
+        '  await tracer.startActiveSpan("outer", async (span) => {',
+        "    const carrier: Record<string, string> = {};",
+        "    propagation.inject(context.active(), carrier);",
+        "    traceparent = carrier.traceparent;",
+        '    await wfr.getRun("run_missing").catch(() => undefined);',
+        "    span.end();",
+        "  });",
+        "} finally {",
+        "  console.dir = dir;",
+        // Later test files share this module graph: leave no provider registered.
+        "  trace.disable();",
+        "  context.disable();",
+        "  propagation.disable();",
+        "}",
+        "return { traceparent, exported, kind: SpanKind.CLIENT };",
         "};",
       ].join("\n"),
-    )) as { traceparent: string | undefined };
+    )) as { traceparent: string | undefined; exported: string[] };
+    expect(out.exported).toEqual(["GET /runs/{runId}", "outer"]);
     // The setup registered a provider, a context manager and the W3C propagator.
     expect(out.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });

@@ -120,3 +120,15 @@ describe("retryDelay: how long before the next attempt", () => {
     });
   });
 });
+
+describe("mayResend: resending a POST", () => {
+  it("never resends a POST without an idempotency key unless the identical body is idempotent (human-input)", () => {
+    const none = new Headers();
+    const keyed = new Headers({ "idempotency-key": "k" });
+    expect(mayResend("POST", none, { retry: true })).toBe(false);
+    expect(mayResend("POST", keyed, { retry: true })).toBe(true);
+    expect(mayResend("POST", none, { retry: true, identicalBodyIsIdempotent: true })).toBe(true);
+    expect(mayResend("GET", none, { retry: true })).toBe(true);
+    expect(mayResend("GET", none, { retry: false })).toBe(false);
+  });
+});
