@@ -8,7 +8,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { AgentSurface } from "./agent-surface.js";
 import { ApiFaults } from "./api-faults.js";
-import { portalSession } from "./auth.js";
 import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
 import { BrowserAccessGrants } from "./browser-access-grants.js";
 import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
@@ -126,7 +125,6 @@ export class Emulator implements SurfaceHost {
       commit: (rec) => commit(this, rec),
       now: () => this.clock.now(),
       sameOrigins: () => this.sameOriginSet,
-      portalSession: (req) => portalSession(this, req),
       isApiKey: (token) => this.keys.has(tokenHash(token)),
       tokenHash,
     });

@@ -19,8 +19,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
 import { CODE } from "@wfr/protocol";
-import { HttpError, parseJsonBody, readBodyWithin } from "../http-kit.js";
-import { BODY_LIMIT } from "../launch-body.js";
+import { HttpError, parseJsonBody } from "../http-kit.js";
 import type { PersonalAccessToken, PersonalAccessTokenStore } from "../personal-access-tokens.js";
 
 export interface McpEndpointOptions {
@@ -91,7 +90,11 @@ export class McpEndpoint {
 
   constructor(private readonly opts: McpEndpointOptions) {}
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Who may call: an `Origin` of the emulator itself (or none), and a person's token. Run as
+   * middleware before the body is read (surfaces.ts), so a stranger's body is never read.
+   */
+  authorize(req: IncomingMessage): PersonalAccessToken {
     const origin = req.headers.origin;
     if (typeof origin === "string" && !this.opts.allowedOrigins().includes(origin.toLowerCase())) {
       throw new HttpError(
@@ -100,10 +103,17 @@ export class McpEndpoint {
         "the agent endpoint refuses requests from another origin",
       );
     }
-    const person = authenticatePerson(req, this.opts);
-    // launch_run carries files as base64, so the launch body limit applies.
-    const body =
-      req.method === "POST" ? parseJsonBody(await readBodyWithin(req, res, BODY_LIMIT)) : undefined;
+    return authenticatePerson(req, this.opts);
+  }
+
+  /** One request of `person` (from `authorize`), its body read within the limit by middleware. */
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    person: PersonalAccessToken,
+    rawBody: Buffer | undefined,
+  ): Promise<void> {
+    const body = req.method === "POST" ? parseJsonBody(rawBody ?? Buffer.alloc(0)) : undefined;
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);
