@@ -152,7 +152,7 @@ export function adminEnv(st: EmulatorState, name: string | undefined): EnvState 
 // ---------- shared by the admin API and the web application ----------
 
 export function createKey(
-  st: EmulatorState,
+  st: Pick<EmulatorState, "commit">,
   env: EnvState,
   workspace: string,
   scopes: Scope[],
@@ -164,7 +164,7 @@ export function createKey(
     workspace,
     scopes: [...new Set(scopes)],
   };
-  commit(st, { t: "key", key });
+  st.commit({ t: "key", key });
   return { token, key };
 }
 
