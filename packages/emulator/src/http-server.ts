@@ -3,6 +3,7 @@
 // table per surface, router.ts); replay is persistence.ts and state-changes.ts, the web
 // application's host web-app-host.ts, the engine's callbacks engine-hooks.ts.
 
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -14,7 +15,7 @@ import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "./clock.js";
 import { DeliveryFaults } from "./delivery-faults.js";
 import type { ApiKey, EnvState, PortalSession, ServerConfig } from "./emulator-state.js";
-import { tokenHash } from "./emulator-state.js";
+import { holdCallback, resendCallback, tokenHash } from "./emulator-state.js";
 import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { Journal } from "./journal.js";
@@ -143,6 +144,20 @@ export class Emulator implements SurfaceHost {
   /** Persist a run's armed delivery faults (after arming, or after one was used). */
   recordFaultPlan(runId: string): void {
     this.record({ t: "delivery_faults", run_id: runId, plan: this.deliveryFaults.plan(runId) });
+  }
+
+  openPortalSession(session: PortalSession): string {
+    const id = randomBytes(24).toString("base64url");
+    this.portalSessions.set(id, session);
+    return id;
+  }
+
+  holdCallback(cb: PendingCallback, payload: Record<string, unknown>): void {
+    holdCallback(this, cb, payload);
+  }
+
+  resendCallback(env: EnvState, eventId: string): boolean {
+    return resendCallback(this, env, eventId);
   }
 
   /** Compact the journal now, while serving (admin `POST /_emulator/journal/compact`). */
