@@ -31,7 +31,7 @@ export const ADMIN_LIMIT = 8_388_608;
 const EMPTY = Buffer.alloc(0);
 
 /** One admin call: the matched path parameters by name (`{env}` gives `params.env`). */
-export interface AdminCall {
+interface AdminCall {
   st: AdminState;
   req: IncomingMessage;
   res: ServerResponse;
@@ -40,7 +40,7 @@ export interface AdminCall {
   body: Buffer;
 }
 
-export interface AdminRoute {
+interface AdminRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Under /_emulator. */
   path: string;
@@ -168,7 +168,7 @@ function badEnvironment(name: unknown): HttpError {
   );
 }
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [
+const ADMIN_ROUTES: readonly AdminRoute[] = [
   // Personal access tokens of the agent surface (agent-surface.ts).
   {
     method: "POST",

@@ -32,7 +32,7 @@ import type { Links } from "./run-views.js";
 import type { EnvironmentDef } from "./types.js";
 
 /** An API key as the REST API checks it (http-server's ApiKey, structurally). */
-export interface AgentApiKey {
+interface AgentApiKey {
   token_sha256: string;
   environment: string;
   workspace: string;
@@ -42,7 +42,7 @@ export interface AgentApiKey {
 }
 
 /** What the agent surface needs from the emulator. */
-export interface AgentHost {
+interface AgentHost {
   environment(name: string): EnvironmentDef | undefined;
   links(environment: string): Links;
   record(rec: JournalRecord): void;
@@ -169,7 +169,7 @@ export class AgentSurface {
     env: EnvironmentDef,
     session: PortalSession,
     workflowId: string,
-  ) {
+  ): void {
     const { workflow, changed } = enableWorkflowAsPerson(personIn(session, env), env, workflowId);
     // The emulator's own `state` change: the same one the admin API commits.
     if (changed)

@@ -17,7 +17,7 @@ import { BODY_LIMIT } from "./launch-body.js";
 
 export const SCOPES = ["workflows:run", "runs:read"] as const;
 /** Human-input and grant bodies: small JSON (the emulator's choice, README "Body limits"). */
-export const HUMAN_INPUT_LIMIT = 1_048_576;
+const HUMAN_INPUT_LIMIT = 1_048_576;
 export type Scope = (typeof SCOPES)[number];
 
 export type ApiRouteName =

@@ -22,7 +22,7 @@ export function fileBytes(runId: string, n: number, filename: string): Buffer {
 }
 
 /** A file name safe in a URL path segment and a Content-Disposition header. */
-export function safeFilename(name: string, fallback: string): string {
+function safeFilename(name: string, fallback: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "") || fallback;
 }
 

@@ -38,11 +38,6 @@ import { webAppHost } from "./web-app-host.js";
 // close() destroys every socket, so a long idle time never delays a stop.
 const KEEP_ALIVE_MS = 65_000;
 
-export { SCOPES } from "./api-routes.js";
-export type { ApiKey, ServerConfig } from "./emulator-state.js";
-export { tokenHash } from "./emulator-state.js";
-export { fileBytes } from "./engine-hooks.js";
-
 export class Emulator implements SurfaceHost {
   readonly clock: Clock;
   readonly engine: RunEngine;

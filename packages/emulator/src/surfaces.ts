@@ -70,7 +70,7 @@ function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
 }
 
 /** The public API under /{env}/api/v1, in the order of docs/service-rules.md#endpoints. */
-export function apiTable(st: EmulatorState): RouteTable<EnvContext> {
+function apiTable(st: EmulatorState): RouteTable<EnvContext> {
   const table = new RouteTable<EnvContext>();
   for (const route of API_ROUTES) {
     const handler: ApiHandler = route.handler;
@@ -142,7 +142,7 @@ function files(st: EmulatorState, ctx: EnvContext): void {
 }
 
 /** The surfaces, by prefix. */
-export function surfaceTable(host: SurfaceHost): RouteTable {
+function surfaceTable(host: SurfaceHost): RouteTable {
   const api = apiTable(host);
   const webApp: Handler = (ctx) => handleWebApp(host.webApp, ctx);
   const admin = compose<BodyContext>([adminGuard(host), bodyWithin(ADMIN_LIMIT)], (ctx) =>
@@ -234,7 +234,7 @@ export function surfaceTable(host: SurfaceHost): RouteTable {
 }
 
 /** The edge middleware, in order (the README's "Middleware order"). */
-export function edgeMiddleware(host: SurfaceHost): Middleware[] {
+function edgeMiddleware(host: SurfaceHost): Middleware[] {
   return [
     requestIdAndLog(host.cfg.requestLog ?? "off"),
     hostCheck(() => host.hostNames()),

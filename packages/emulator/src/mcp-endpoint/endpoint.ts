@@ -22,7 +22,7 @@ import { CODE } from "@wfr/protocol";
 import { HttpError, parseJsonBody } from "../http-kit.js";
 import type { PersonalAccessToken, PersonalAccessTokenStore } from "../personal-access-tokens.js";
 
-export interface McpEndpointOptions {
+interface McpEndpointOptions {
   tokens: PersonalAccessTokenStore;
   /** Whether the bearer token is an API key of this emulator (refused here, said so). */
   isApiKey(token: string): boolean;
@@ -46,7 +46,7 @@ function unauthorized(message: string, invalidToken: boolean): HttpError {
 }
 
 /** The person behind the request, or a 401 naming what is wrong (never echoing the token). */
-export function authenticatePerson(
+function authenticatePerson(
   req: IncomingMessage,
   opts: Pick<McpEndpointOptions, "tokens" | "isApiKey">,
 ): PersonalAccessToken {
@@ -78,12 +78,12 @@ interface Session {
 }
 
 /** Sessions idle this long are closed (wall clock: they are connections, not emulated time). */
-export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+const MCP_SESSION_IDLE_MS = 30 * 60_000;
 /**
  * Open sessions per workspace; opening one more closes that workspace's oldest. Per workspace, so
  * one workspace's tokens cannot evict another's sessions by opening many.
  */
-export const MAX_SESSIONS_PER_WORKSPACE = 1000;
+const MAX_SESSIONS_PER_WORKSPACE = 1000;
 
 export class McpEndpoint {
   private readonly sessions = new Map<string, Session>();
