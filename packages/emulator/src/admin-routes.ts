@@ -1,21 +1,20 @@
 // The admin API under /_emulator (not part of the spec): a route table like api-routes.ts, with
-// its handlers. The Host, Origin and admin-token checks run before (http-server.ts,
-// request-guard.ts); the agent surface's admin routes (agent-surface.ts) are tried first.
-import { randomBytes } from "node:crypto";
+// its handlers. The Host, Origin and admin-token checks and the body limit run before, as
+// middleware (surfaces.ts, middleware.ts). Handlers see the narrow `AdminState`: they change
+// state only by `commit` (state-changes.ts) or the state's actions.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { SCOPES, type Scope } from "./api-routes.js";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
 import type { DeliveryFaultKind } from "./delivery-faults.js";
 import {
+  type AdminState,
   adminEnv,
   armApiFault,
   armDeliveryFault,
   createKey,
-  type EmulatorState,
   type EnvState,
   removeApiFault,
-  resendCallback,
   setWorkflowState,
 } from "./emulator-state.js";
 import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
@@ -25,7 +24,6 @@ import { honoPath, type RequestContext, RouteTable } from "./router.js";
 import type { Fault } from "./run-engine.js";
 import { envelope } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
-import { commit } from "./state-changes.js";
 import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
 
 /** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */
@@ -33,8 +31,8 @@ export const ADMIN_LIMIT = 8_388_608;
 const EMPTY = Buffer.alloc(0);
 
 /** One admin call: the matched path parameters by name (`{env}` gives `params.env`). */
-export interface AdminCall {
-  st: EmulatorState;
+interface AdminCall {
+  st: AdminState;
   req: IncomingMessage;
   res: ServerResponse;
   params: Record<string, string>;
@@ -42,7 +40,7 @@ export interface AdminCall {
   body: Buffer;
 }
 
-export interface AdminRoute {
+interface AdminRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Under /_emulator. */
   path: string;
@@ -105,7 +103,7 @@ export function parseFault(kind: string, body: Record<string, unknown>): Fault {
   );
 }
 
-function runHistory(st: EmulatorState, run: RunRecord): Record<string, unknown> {
+function runHistory(st: AdminState, run: RunRecord): Record<string, unknown> {
   const links = st.links(run.environment);
   const rec = run.scenario.recording ?? { mode: "ready" };
   return {
@@ -149,7 +147,7 @@ function runHistory(st: EmulatorState, run: RunRecord): Record<string, unknown> 
 }
 
 /** The run `{runId}` of environment `{env}`, brought up to date; 404 otherwise. */
-function envRun(st: EmulatorState, env: EnvState, runId: string | undefined): RunRecord {
+function envRun(st: AdminState, env: EnvState, runId: string | undefined): RunRecord {
   const run = runId === undefined ? undefined : st.engine.runs.get(runId);
   if (!run || run.environment !== env.def.name)
     throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
@@ -170,7 +168,7 @@ function badEnvironment(name: unknown): HttpError {
   );
 }
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [
+const ADMIN_ROUTES: readonly AdminRoute[] = [
   // Personal access tokens of the agent surface (agent-surface.ts).
   {
     method: "POST",
@@ -236,9 +234,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       const b = adminJson(body);
       const env = st.envs.get(b.environment as string);
       if (!env) throw badEnvironment(b.environment);
-      const id = randomBytes(24).toString("base64url");
       const workspace = typeof b.workspace === "string" ? b.workspace : env.def.workspace;
-      st.portalSessions.set(id, { environment: env.def.name, workspace });
+      const id = st.openPortalSession({ environment: env.def.name, workspace });
       return sendJson(res, 201, {
         cookie: `wfr_portal_session=${id}`,
         environment: env.def.name,
@@ -275,7 +272,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
         );
       }
       st.engine.advance(Math.floor(ms), (t) => clock.set(t));
-      commit(st, { t: "clock", now: clock.now() });
+      st.commit({ t: "clock", now: clock.now() });
       return sendJson(res, 200, { now: iso(clock.now()) });
     },
   },
@@ -325,7 +322,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     path: "/environments/{env}/reset",
     handler: ({ st, res, params }) => {
       const env = adminEnv(st, params.env);
-      commit(st, { t: "reset", env: env.def.name });
+      st.commit({ t: "reset", env: env.def.name });
       return sendJson(res, 200, { environment: env.def.name, reset: true });
     },
   },
@@ -376,7 +373,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: "POST",
     path: "/environments/{env}/callbacks/{eventId}/resend",
     handler: ({ st, res, params }) => {
-      if (!resendCallback(st, adminEnv(st, params.env), params.eventId as string))
+      if (!st.resendCallback(adminEnv(st, params.env), params.eventId as string))
         throw new HttpError(404, CODE.EVENT_NOT_FOUND, "no callback with this event_id was sent");
       return sendJson(res, 202, { event_id: params.eventId, resent: true });
     },
@@ -419,7 +416,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       } catch (e) {
         throw new HttpError(400, CODE.INVALID_SCENARIO, (e as Error).message);
       }
-      commit(st, { t: "scenario", env: env.def.name, workflow: wf.id, scenario });
+      st.commit({ t: "scenario", env: env.def.name, workflow: wf.id, scenario });
       return sendJson(res, 200, { workflow_id: wf.id, scenario });
     },
   },
@@ -429,7 +426,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     handler: ({ st, res, params }) => {
       const env = adminEnv(st, params.env);
       const wf = envWorkflow(env, params.workflowId);
-      commit(st, { t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
+      st.commit({ t: "scenario", env: env.def.name, workflow: wf.id, scenario: null });
       return sendJson(res, 200, {
         workflow_id: wf.id,
         scenario: wf.scenario ?? defaultScenario(),
@@ -454,7 +451,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
 /** The admin table, matched by Hono's router (router.ts); rows in the order above. */
 const ADMIN_TABLE = (() => {
-  const table = new RouteTable<RequestContext & { st: EmulatorState; body?: Buffer }>();
+  const table = new RouteTable<RequestContext & { st: AdminState; body?: Buffer }>();
   for (const route of ADMIN_ROUTES)
     table.add(route.method, honoPath(route.path), `admin ${route.path}`, (ctx) =>
       route.handler({
@@ -472,7 +469,7 @@ export const adminRows = () => ADMIN_TABLE.rows;
 
 /** /_emulator/{...}: after the admin guard (middleware.ts). */
 export async function handleAdmin(
-  st: EmulatorState,
+  st: AdminState,
   ctx: RequestContext & { body?: Buffer },
 ): Promise<void> {
   const p = ctx.parts.slice(1);

@@ -10,7 +10,7 @@ import { CODE } from "@wfr/protocol";
 import { AuthoringStore } from "./authoring.js";
 import { iso } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
-import { HttpError, parseJsonBody, readBodyWithin, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
 import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
@@ -18,6 +18,7 @@ import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
+  type PersonalAccessToken,
   PersonalAccessTokenStore,
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
@@ -25,12 +26,13 @@ import {
   authoringLiveView,
   enableWorkflowAsPerson,
   type PortalSession,
+  personIn,
 } from "./portal-authoring.js";
 import type { Links } from "./run-views.js";
 import type { EnvironmentDef } from "./types.js";
 
 /** An API key as the REST API checks it (http-server's ApiKey, structurally). */
-export interface AgentApiKey {
+interface AgentApiKey {
   token_sha256: string;
   environment: string;
   workspace: string;
@@ -40,7 +42,7 @@ export interface AgentApiKey {
 }
 
 /** What the agent surface needs from the emulator. */
-export interface AgentHost {
+interface AgentHost {
   environment(name: string): EnvironmentDef | undefined;
   links(environment: string): Links;
   record(rec: JournalRecord): void;
@@ -49,13 +51,10 @@ export interface AgentHost {
   now(): number;
   /** Origins of the emulator itself (request-guard.ts). */
   sameOrigins(): ReadonlySet<string>;
-  portalSession(req: IncomingMessage): PortalSession | undefined;
   /** Whether a bearer token is a (journalled) API key of this emulator. */
   isApiKey(token: string): boolean;
   tokenHash(token: string): string;
 }
-
-const PORTAL_LIMIT = 65_536;
 
 export class AgentSurface {
   readonly personalAccessTokens: PersonalAccessTokenStore;
@@ -141,9 +140,19 @@ export class AgentSurface {
 
   // ---------- routes ----------
 
-  /** /mcp (mcp-endpoint/endpoint.ts). */
-  mcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.endpoint.handle(req, res);
+  /** Who calls /mcp: the middleware's check before the body is read (mcp-endpoint/endpoint.ts). */
+  mcpPerson(req: IncomingMessage): PersonalAccessToken {
+    return this.endpoint.authorize(req);
+  }
+
+  /** /mcp, for `person` (from `mcpPerson`), with the body middleware read. */
+  mcp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    person: PersonalAccessToken,
+    body: Buffer | undefined,
+  ): Promise<void> {
+    return this.endpoint.handle(req, res, person, body);
   }
 
   /** Closes the agent sessions (the emulator stops). */
@@ -151,37 +160,32 @@ export class AgentSurface {
     return this.endpoint.close();
   }
 
-  /** POST /<env>/portal/workflows/{id}/enable: a person enables a draft (portal session). */
-  async enableRoute(
-    req: IncomingMessage,
+  /**
+   * POST /<env>/portal/workflows/{id}/enable: a person enables a draft. Same site, the portal
+   * session and the body limit are checked by middleware first (surfaces.ts).
+   */
+  enableRoute(
     res: ServerResponse,
     env: EnvironmentDef,
+    session: PortalSession,
     workflowId: string,
-  ): Promise<void> {
-    await readBodyWithin(req, res, PORTAL_LIMIT);
-    const { workflow, changed } = enableWorkflowAsPerson(
-      "POST",
-      req.headers,
-      this.host.sameOrigins(),
-      this.host.portalSession(req),
-      env,
-      workflowId,
-    );
+  ): void {
+    const { workflow, changed } = enableWorkflowAsPerson(personIn(session, env), env, workflowId);
     // The emulator's own `state` change: the same one the admin API commits.
     if (changed)
       this.host.commit({ t: "state", env: env.name, workflow: workflow.id, state: "enabled" });
     sendJson(res, 200, { workflow_id: workflow.id, state: workflow.state });
   }
 
-  /** GET /<env>/portal/authoring/{id}/live: the live view of an authoring session. */
+  /** GET /<env>/portal/authoring/{id}/live: the live view of an authoring session (after `portalUser`). */
   authoringLiveRoute(
-    req: IncomingMessage,
     res: ServerResponse,
     env: EnvironmentDef,
+    session: PortalSession,
     sessionId: string,
   ): void {
     const html = authoringLiveView(
-      this.host.portalSession(req),
+      personIn(session, env),
       env,
       this.authoring.session(sessionId),
       this.host.now(),

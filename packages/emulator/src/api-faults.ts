@@ -10,12 +10,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { sendJson } from "./http-kit.js";
 
-export const API_FAULT_KINDS = ["status", "stall", "delay", "drop"] as const;
-export type ApiFaultKind = (typeof API_FAULT_KINDS)[number];
-export const API_FAULT_STATUSES = [429, 500, 502, 503] as const;
-export type ApiFaultStatus = (typeof API_FAULT_STATUSES)[number];
+const API_FAULT_KINDS = ["status", "stall", "delay", "drop"] as const;
+type ApiFaultKind = (typeof API_FAULT_KINDS)[number];
+const API_FAULT_STATUSES = [429, 500, 502, 503] as const;
+type ApiFaultStatus = (typeof API_FAULT_STATUSES)[number];
 /** The longest stall or delay a rule may ask for (a test should not wait longer). */
-export const MAX_FAULT_MS = 120_000;
+const MAX_FAULT_MS = 120_000;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "*"] as const;
 
 /** What a matching request gets. */
@@ -125,7 +125,7 @@ export function parseApiFault(body: Record<string, unknown>, id: string): ApiFau
 }
 
 /** `METHOD /a/{b}/**` as a method and segments; null when it is not one. */
-export function parseRoute(route: string): { method: string; segments: string[] } | null {
+function parseRoute(route: string): { method: string; segments: string[] } | null {
   const m = /^(\S+)\s+(\/\S*)$/.exec(route.trim());
   if (!m) return null;
   const method = (m[1] as string).toUpperCase();

@@ -7,11 +7,10 @@ import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
 import type { ApiKey, ApiState, EnvState } from "./emulator-state.js";
-import { HttpError, parseJsonBody, problemError, readBodyWithin, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, problemError, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { isObject, metadataMembers } from "./json-text.js";
 import {
-  BODY_LIMIT,
   checkAttachments,
   checkCallback,
   checkMetadata,
@@ -61,11 +60,8 @@ export async function launch({
   env,
   key,
   param: workflowId,
+  body: buf,
 }: ApiCall): Promise<void> {
-  // Read here, not by the bodyWithin middleware: with the 36 MiB body read in middleware, the
-  // limits suite's exactly-25-MiB launch failed with ECONNRESET under load (2 of 2 runs with
-  // other suites in parallel; never with the read here). Not understood yet: README.
-  const buf = await readBodyWithin(req, res, BODY_LIMIT);
   const wf = env.def.workflows.get(workflowId);
   // Only a saved workflow id is valid; anything else (run or session ids) is not found.
   if (!wf || env.def.workspace !== key.workspace) {

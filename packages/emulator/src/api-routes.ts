@@ -13,10 +13,11 @@ import {
   result,
   status,
 } from "./api-handlers.js";
+import { BODY_LIMIT } from "./launch-body.js";
 
 export const SCOPES = ["workflows:run", "runs:read"] as const;
 /** Human-input and grant bodies: small JSON (the emulator's choice, README "Body limits"). */
-export const HUMAN_INPUT_LIMIT = 1_048_576;
+const HUMAN_INPUT_LIMIT = 1_048_576;
 export type Scope = (typeof SCOPES)[number];
 
 export type ApiRouteName =
@@ -34,10 +35,7 @@ export interface ApiRoute {
   method: "GET" | "POST" | "DELETE";
   path: string;
   scope: Scope;
-  /**
-   * The body limit of a route whose body middleware reads before the handler (the launch reads
-   * its own: api-handlers.ts).
-   */
+  /** The route's body limit: the body is read by the `bodyWithin` middleware before the handler. */
   bodyLimit?: number;
   name: ApiRouteName;
   purpose: string;
@@ -49,6 +47,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/automations/{workflowId}/runs",
     scope: "workflows:run",
+    bodyLimit: BODY_LIMIT,
     name: "launch",
     purpose: "launch an enabled saved workflow",
     handler: launch,

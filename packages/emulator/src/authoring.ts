@@ -14,7 +14,7 @@ import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./types.
 import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./validate-inputs.js";
 
 /** A field in the definition format's vocabulary (`x-input-type`). */
-export type FieldType = "text" | "number" | "integer" | "boolean" | "json" | "file" | "files";
+type FieldType = "text" | "number" | "integer" | "boolean" | "json" | "file" | "files";
 
 export interface DraftField {
   name: string;
@@ -53,7 +53,7 @@ export class AuthoringError extends Error {
 }
 
 /** How long an authoring session's live view stays open (clock time). */
-export const AUTHORING_SESSION_MS = 30 * 60_000;
+const AUTHORING_SESSION_MS = 30 * 60_000;
 
 const FIELD_TYPES: readonly FieldType[] = [
   "text",

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // wfr-emulator: start the local twin of the Workflow Run service.
 import { parseArgs } from "node:util";
-import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
 import { apiFaultFromFlag } from "./api-faults.js";
-import { type EmulatorOptions, launchEmulator } from "./index.js";
+import { type EmulatorOptions, launchEmulator, startMessage } from "./index.js";
 
 const USAGE = `Usage: wfr-emulator [options]
   --port <n>                 port (default 4010; 0 = any free port)
   --host <h>                 host (default 127.0.0.1)
   --catalog <file>           workflows from a YAML/JSON catalog
   --from-schemas <dir>       twin mode: <dir>/<env>/openapi.(json|yaml)
-  --data <file>              persistence journal (default in-memory)
+  --data <file>              persistence journal (default in-memory); the API keys printed
+                             at start are kept in <file>.keys.json and printed again
   --allow-local-callbacks    accept http:// and private callback_url
   --clock real|virtual       virtual: time moves only on POST /_emulator/clock/advance
   --no-admin                 disable the /_emulator admin API
@@ -106,15 +106,8 @@ async function main(): Promise<void> {
       }
     });
   }
-  const { running: emu, environments } = await launchEmulator(opts);
-  process.stdout.write(`wfr-emulator listening on ${emu.url}\n`);
-  process.stdout.write(`  web application: ${emu.url}/  (sign in once with ${emu.signInUrl})\n`);
-  for (const e of environments) {
-    process.stdout.write(
-      `  ${e.name}: ${e.baseUrl}  (definition: ${emu.url}/${e.name}${DEFINITION_PATH_PREFIX}${DEFINITION_FILE.json})\n`,
-    );
-  }
-  if (opts.admin === false) process.stdout.write("  admin API disabled\n");
+  const launched = await launchEmulator(opts);
+  const emu = launched.running;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -127,6 +120,9 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  // Printed once the signals are handled: whoever reads it may stop the emulator right away.
+  // The same text as `wfr emulator` prints (start-message.ts).
+  process.stdout.write(startMessage(launched, { program: "wfr-emulator" }));
 }
 
 main().catch((e: unknown) => {

@@ -8,10 +8,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 
 export const GRANT_TOKEN_PREFIX = "wfr_grant_";
-export const GRANT_DEFAULT_SECONDS = 600;
+const GRANT_DEFAULT_SECONDS = 600;
 /** Short-lived: at most one hour. */
-export const GRANT_MAX_SECONDS = 3600;
-export const GRANT_MAX_ORIGINS = 10;
+const GRANT_MAX_SECONDS = 3600;
+const GRANT_MAX_ORIGINS = 10;
 
 /** A stored grant: only the SHA-256 of its token is kept (memory and journal). */
 export interface BrowserAccessGrant {
@@ -44,7 +44,7 @@ const sha256 = (t: string) => createHash("sha256").update(t, "utf8").digest("hex
  * An exact origin: `http(s)://host[:port]` and nothing else. No wildcard, no `null` (sandboxed
  * frames and file: pages send it, so it identifies nobody), no path, query or credentials.
  */
-export function parseExactOrigin(value: unknown, field: string): string {
+function parseExactOrigin(value: unknown, field: string): string {
   const bad = (why: string) =>
     new GrantError(400, CODE.INVALID_GRANT, `${field} ${JSON.stringify(value)}: ${why}`, field);
   if (typeof value !== "string" || value === "") throw bad("must be a non-empty string");
@@ -62,7 +62,7 @@ export function parseExactOrigin(value: unknown, field: string): string {
   return value;
 }
 
-export interface GrantRequest {
+interface GrantRequest {
   origins: string[];
   expires_in_seconds: number;
 }
@@ -94,7 +94,7 @@ export function parseGrantRequest(body: Record<string, unknown>): GrantRequest {
   return { origins: [...new Set(exact)], expires_in_seconds: secs };
 }
 
-export interface GrantTarget {
+interface GrantTarget {
   environment: string;
   workspace: string;
   run_id: string;

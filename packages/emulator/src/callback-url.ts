@@ -2,7 +2,7 @@
 // is not a public receiver. `allowLocal` (--allow-local-callbacks) lifts this for local testing.
 import { isIP } from "node:net";
 
-export type CallbackUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+type CallbackUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
 function ipv4Private(ip: string): boolean {
   const p = ip.split(".").map(Number);
@@ -22,7 +22,7 @@ function ipv4Private(ip: string): boolean {
 }
 
 /** The 8 16-bit groups of an IPv6 address (dotted-quad tails included), or null. */
-export function ipv6Groups(ip: string): number[] | null {
+function ipv6Groups(ip: string): number[] | null {
   let v = ip.toLowerCase().split("%")[0] ?? "";
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(v);
   if (quad) {
@@ -76,7 +76,7 @@ export function isPrivateAddress(ip: string): boolean {
   return true;
 }
 
-export function isPrivateHost(hostname: string): boolean {
+function isPrivateHost(hostname: string): boolean {
   let h = hostname.toLowerCase().replace(/\.$/, "");
   if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
   if (h === "" || h === "localhost" || h.endsWith(".localhost")) return true;

@@ -18,7 +18,7 @@ import { LIMITS } from "@wfr/protocol";
 import { isPrivateAddress } from "./callback-url.js";
 
 export const CALLBACK_ATTEMPTS: number = LIMITS.callbackAttempts;
-export const CALLBACK_TIMEOUT_MS: number = LIMITS.callbackAttemptTimeoutMs;
+const CALLBACK_TIMEOUT_MS: number = LIMITS.callbackAttemptTimeoutMs;
 
 export interface PendingCallback {
   event_id: string;
@@ -47,7 +47,7 @@ export interface DeliveryAttempt {
   injected?: "twice" | "late" | "fail";
 }
 
-export interface DeliveryPolicy {
+interface DeliveryPolicy {
   allowLocal: boolean;
   forwardTo?: string;
   deliverPublic: boolean;
@@ -140,7 +140,7 @@ export function shouldRetry(status: number | null): boolean {
   return status === null || status === 429 || status >= 500;
 }
 
-export interface DispatcherHooks {
+interface DispatcherHooks {
   secret?: string;
   policy?: DeliveryPolicy;
   onAttempt(env: string, attempt: DeliveryAttempt): void;
@@ -150,7 +150,7 @@ export interface DispatcherHooks {
   injectFailure?: (cb: PendingCallback) => number | null;
 }
 
-export interface SendOptions {
+interface SendOptions {
   /** Wait this long (real time) before the first attempt: a late delivery. */
   delayMs?: number;
   /** Marks every attempt of this delivery in the log. */

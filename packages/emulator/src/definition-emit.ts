@@ -3,7 +3,7 @@
 import { type OperationKind, operationResponses, RESPONSE_HEADERS } from "./definition-answers.js";
 import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
 import type { EnvironmentDef, JsonSchema, WorkflowDef } from "./types.js";
-import { FILE_REFERENCE_REF, isFileSchema, setOwn } from "./validate-inputs.js";
+import { isFileSchema, setOwn } from "./validate-inputs.js";
 
 const clone = <T>(v: T): T => structuredClone(v) as T;
 
@@ -49,7 +49,7 @@ function exampleValue(s: JsonSchema, files: string[]): unknown {
   }
 }
 
-export function exampleBody(wf: WorkflowDef): Record<string, unknown> {
+function exampleBody(wf: WorkflowDef): Record<string, unknown> {
   if (wf.example) return clone(wf.example);
   const files: string[] = [];
   const inputs = exampleValue({ ...wf.inputs, default: undefined }, files);
@@ -195,5 +195,3 @@ export function emitDefinition(env: EnvironmentDef, baseUrl: string): Record<str
     },
   };
 }
-
-export { FILE_REFERENCE_REF };

@@ -32,7 +32,6 @@ import type { RecordingRateLimiter } from "./recording.js";
 import type { RequestLogFormat } from "./request-log.js";
 import type { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
-import { commit } from "./state-changes.js";
 import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "./types.js";
 import type { SignInLinks } from "./web-app/sign-in.js";
 
@@ -120,6 +119,15 @@ export interface EmulatorState {
   commit(rec: JournalRecord): void;
   /** Persist a run's armed delivery faults (after arming, or after one was used). */
   recordFaultPlan(runId: string): void;
+  /** Open a portal session (not journalled: sessions end with the process); its cookie value. */
+  openPortalSession(session: PortalSession): string;
+  /**
+   * Hold a callback for delivery and journal it: the one change made outside `commit`, because
+   * the live callback keeps the run metadata its record leaves out (state-changes.ts).
+   */
+  holdCallback(cb: PendingCallback, payload: Record<string, unknown>): void;
+  /** Send a callback of `env` again (sent since start, or pending); false when there is none. */
+  resendCallback(env: EnvState, eventId: string): boolean;
   /** Compact the journal now (null without --data); background-compaction.ts. */
   compactJournal(): Promise<CompactionReport | null>;
 }
@@ -141,8 +149,73 @@ export type LiveViewState = AuthState & Pick<EmulatorState, "clock" | "engine" |
 /** CORS (cors.ts): the configured origins and the grants' origins. */
 export type CorsState = Pick<EmulatorState, "cfg" | "clock" | "grants">;
 
+/** The environments as the route modules read them (changed only by `commit`). */
+interface EnvironmentsView {
+  readonly envs: ReadonlyMap<string, EnvState>;
+}
+
+/** Arming callback delivery faults: the plan with the new faults added; `commit` stores it. */
+type FaultArming = Pick<EmulatorState, "commit"> & {
+  readonly deliveryFaults: Pick<DeliveryFaults, "armed">;
+};
+
+/** Listing and removing API faults: removal is a `commit`. */
+type ApiFaultList = Pick<EmulatorState, "commit"> & {
+  readonly apiFaults: Pick<ApiFaults, "list">;
+};
+
+/**
+ * The admin API (admin-routes.ts): read-only environments and fault lists; changes by `commit`
+ * or the state's actions (portal sessions, resent callbacks); the engine, clock, sign-in links
+ * and agent surface through their own methods.
+ */
+export type AdminState = EnvironmentsView &
+  FaultArming &
+  ApiFaultList &
+  Pick<
+    EmulatorState,
+    | "clock"
+    | "engine"
+    | "links"
+    | "origin"
+    | "signIn"
+    | "agents"
+    | "compactJournal"
+    | "openPortalSession"
+    | "resendCallback"
+  >;
+
+/** The web application's host (web-app-host.ts): the admin API's view, keys and sessions read-only. */
+export type WebAppState = EnvironmentsView &
+  FaultArming &
+  ApiFaultList &
+  Pick<
+    EmulatorState,
+    | "clock"
+    | "engine"
+    | "links"
+    | "sameOrigins"
+    | "signIn"
+    | "agents"
+    | "openPortalSession"
+    | "resendCallback"
+  > & {
+    readonly keys: ReadonlyMap<string, ApiKey>;
+    readonly portalSessions: ReadonlyMap<string, PortalSession>;
+  };
+
+/**
+ * The run engine's hooks (engine-hooks.ts): links and outputs, and callbacks (held and
+ * journalled by `holdCallback`, sent by the dispatcher, with the run's armed delivery faults).
+ */
+export type EngineHookState = EnvironmentsView &
+  Pick<EmulatorState, "clock" | "links" | "holdCallback" | "recordFaultPlan"> & {
+    readonly dispatcher: Pick<CallbackDispatcher, "send">;
+    readonly deliveryFaults: Pick<DeliveryFaults, "takeForCallback">;
+  };
+
 /** The environment named in an admin path or web form; 404 when there is none. */
-export function adminEnv(st: EmulatorState, name: string | undefined): EnvState {
+export function adminEnv(st: EnvironmentsView, name: string | undefined): EnvState {
   const env = name === undefined ? undefined : st.envs.get(name);
   if (!env)
     throw new HttpError(404, CODE.ENVIRONMENT_NOT_FOUND, `no environment ${JSON.stringify(name)}`);
@@ -152,7 +225,7 @@ export function adminEnv(st: EmulatorState, name: string | undefined): EnvState 
 // ---------- shared by the admin API and the web application ----------
 
 export function createKey(
-  st: EmulatorState,
+  st: Pick<EmulatorState, "commit">,
   env: EnvState,
   workspace: string,
   scopes: Scope[],
@@ -164,16 +237,26 @@ export function createKey(
     workspace,
     scopes: [...new Set(scopes)],
   };
-  commit(st, { t: "key", key });
+  st.commit({ t: "key", key });
   return { token, key };
 }
 
+/** The state's `holdCallback`: pending again, and journalled. */
+export function holdCallback(
+  st: Pick<EmulatorState, "pending" | "record">,
+  cb: PendingCallback,
+  payload: Record<string, unknown>,
+): void {
+  st.pending.set(cb.event_id, cb);
+  st.record(callbackRecord(cb, payload));
+}
+
+/** The state's `resendCallback`. */
 export function resendCallback(st: EmulatorState, env: EnvState, eventId: string): boolean {
   const cb = st.sent.get(eventId) ?? st.pending.get(eventId);
   if (!cb || cb.environment !== env.def.name) return false;
   const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
-  st.pending.set(cb.event_id, cb);
-  st.record(callbackRecord(cb, JSON.parse(cb.body)));
+  holdCallback(st, cb, JSON.parse(cb.body));
   // Attempt numbers continue; a resend gets the usual three attempts.
   st.dispatcher.send(cb, made + 1, made + CALLBACK_ATTEMPTS);
   return true;
@@ -184,7 +267,7 @@ export function resendCallback(st: EmulatorState, env: EnvState, eventId: string
  * its next attempts failing. Errors are HTTP errors naming the field; the plan is journalled.
  */
 export function armDeliveryFault(
-  st: EmulatorState,
+  st: FaultArming,
   run: RunRecord,
   kind: DeliveryFaultKind,
   body: Record<string, unknown>,
@@ -199,13 +282,13 @@ export function armDeliveryFault(
     throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
   const plan = st.deliveryFaults.armed(run.run_id, add);
-  commit(st, { t: "delivery_faults", run_id: run.run_id, plan });
+  st.commit({ t: "delivery_faults", run_id: run.run_id, plan });
   return plan;
 }
 
 /** Arm a fault on the API itself (api-faults.ts); journalled; errors name the field. */
 export function armApiFault(
-  st: EmulatorState,
+  st: Pick<EmulatorState, "commit">,
   body: Record<string, unknown>,
   id = `flt_${randomBytes(6).toString("hex")}`,
 ): ApiFaultRule {
@@ -216,23 +299,23 @@ export function armApiFault(
     if (!(e instanceof ApiFaultError)) throw e;
     throw new HttpError(400, CODE.INVALID_FAULT, e.message, { field: e.field });
   }
-  commit(st, { t: "api_fault", id: rule.id, rule });
+  st.commit({ t: "api_fault", id: rule.id, rule });
   return rule;
 }
 
-export function removeApiFault(st: EmulatorState, id: string): boolean {
+export function removeApiFault(st: ApiFaultList, id: string): boolean {
   if (!st.apiFaults.list().some((r) => r.id === id)) return false;
-  commit(st, { t: "api_fault", id, rule: null });
+  st.commit({ t: "api_fault", id, rule: null });
   return true;
 }
 
 export function setWorkflowState(
-  st: EmulatorState,
+  st: Pick<EmulatorState, "commit">,
   env: EnvState,
   wf: { id: string; state: WorkflowState },
   state: WorkflowState,
 ): void {
-  commit(st, { t: "state", env: env.def.name, workflow: wf.id, state });
+  st.commit({ t: "state", env: env.def.name, workflow: wf.id, state });
 }
 
 /** Forget an environment's runs, deliveries, pending callbacks and scenarios. */

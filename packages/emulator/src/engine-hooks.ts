@@ -2,14 +2,13 @@
 // and callback notifications (with the delivery faults armed from the admin API or the web app).
 import type { PendingCallback } from "./callbacks.js";
 import { iso } from "./clock.js";
-import type { EmulatorState } from "./emulator-state.js";
+import type { EngineHookState } from "./emulator-state.js";
 import {
   collectFileMarkers,
   type FileMarker,
   markerBytes,
   replaceFileMarkers,
 } from "./file-markers.js";
-import { callbackRecord } from "./journal-records.js";
 import { type NotifyType, newId } from "./run-engine.js";
 import { envelope, resultView } from "./run-views.js";
 import { synthesizeOutputs } from "./synthesize-outputs.js";
@@ -23,13 +22,13 @@ export function fileBytes(runId: string, n: number, filename: string): Buffer {
 }
 
 /** A file name safe in a URL path segment and a Content-Disposition header. */
-export function safeFilename(name: string, fallback: string): string {
+function safeFilename(name: string, fallback: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "") || fallback;
 }
 
 /** The scenario's `$file` markers in `outputs` as download references served under /_files/. */
 export function fileOutputs(
-  st: EmulatorState,
+  st: Pick<EngineHookState, "clock" | "links">,
   run: RunRecord,
   outputs: Record<string, unknown>,
 ): Record<string, unknown> {
@@ -61,7 +60,7 @@ export function scenarioFile(
   return marker && safeFilename(marker.filename, "file") === servedName ? marker : undefined;
 }
 
-export function synthesize(st: EmulatorState, run: RunRecord): Record<string, unknown> {
+export function synthesize(st: EngineHookState, run: RunRecord): Record<string, unknown> {
   const wf = st.envs.get(run.environment)?.def.workflows.get(run.workflow_id);
   let n = 0;
   const base = st.links(run.environment).envBase;
@@ -80,7 +79,7 @@ export function synthesize(st: EmulatorState, run: RunRecord): Record<string, un
   });
 }
 
-export function notify(st: EmulatorState, run: RunRecord, type: NotifyType): void {
+export function notify(st: EngineHookState, run: RunRecord, type: NotifyType): void {
   if (!run.callback_url) return;
   const payload: Record<string, unknown> = {
     event_id: newId("evt"),
@@ -96,8 +95,7 @@ export function notify(st: EmulatorState, run: RunRecord, type: NotifyType): voi
     url: run.callback_url,
     body: JSON.stringify(payload),
   };
-  st.pending.set(cb.event_id, cb);
-  st.record(callbackRecord(cb, payload));
+  st.holdCallback(cb, payload);
   // Delivery faults armed from the admin API (delivery-faults.ts): late, and/or twice.
   const fault = st.deliveryFaults.takeForCallback(run.run_id);
   if (fault === null) {

@@ -15,7 +15,7 @@ export interface FileMarker {
 const MAX_FILE_BYTES = 26_214_400;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export function isFileMarker(value: unknown): value is { $file: FileMarker } {
+function isFileMarker(value: unknown): value is { $file: FileMarker } {
   return isObject(value) && Object.keys(value).length === 1 && isObject(value.$file);
 }
 

@@ -75,7 +75,7 @@ export function problemError(p: BodyProblem): HttpError {
 }
 
 /** Read the body, stopping as soon as it exceeds `limit` (spec: rejected before parsing). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(null);
   return new Promise((resolve, reject) => {

@@ -3,19 +3,19 @@
 // table per surface, router.ts); replay is persistence.ts and state-changes.ts, the web
 // application's host web-app-host.ts, the engine's callbacks engine-hooks.ts.
 
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { AgentSurface } from "./agent-surface.js";
 import { ApiFaults } from "./api-faults.js";
-import { portalSession } from "./auth.js";
 import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
 import { BrowserAccessGrants } from "./browser-access-grants.js";
 import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "./clock.js";
 import { DeliveryFaults } from "./delivery-faults.js";
 import type { ApiKey, EnvState, PortalSession, ServerConfig } from "./emulator-state.js";
-import { tokenHash } from "./emulator-state.js";
+import { holdCallback, resendCallback, tokenHash } from "./emulator-state.js";
 import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { Journal } from "./journal.js";
@@ -37,11 +37,6 @@ import { webAppHost } from "./web-app-host.js";
 // machine's delayed timers let a client reuse a socket the server was closing (ECONNRESET).
 // close() destroys every socket, so a long idle time never delays a stop.
 const KEEP_ALIVE_MS = 65_000;
-
-export { SCOPES } from "./api-routes.js";
-export type { ApiKey, ServerConfig } from "./emulator-state.js";
-export { tokenHash } from "./emulator-state.js";
-export { fileBytes } from "./engine-hooks.js";
 
 export class Emulator implements SurfaceHost {
   readonly clock: Clock;
@@ -126,7 +121,6 @@ export class Emulator implements SurfaceHost {
       commit: (rec) => commit(this, rec),
       now: () => this.clock.now(),
       sameOrigins: () => this.sameOriginSet,
-      portalSession: (req) => portalSession(this, req),
       isApiKey: (token) => this.keys.has(tokenHash(token)),
       tokenHash,
     });
@@ -145,6 +139,20 @@ export class Emulator implements SurfaceHost {
   /** Persist a run's armed delivery faults (after arming, or after one was used). */
   recordFaultPlan(runId: string): void {
     this.record({ t: "delivery_faults", run_id: runId, plan: this.deliveryFaults.plan(runId) });
+  }
+
+  openPortalSession(session: PortalSession): string {
+    const id = randomBytes(24).toString("base64url");
+    this.portalSessions.set(id, session);
+    return id;
+  }
+
+  holdCallback(cb: PendingCallback, payload: Record<string, unknown>): void {
+    holdCallback(this, cb, payload);
+  }
+
+  resendCallback(env: EnvState, eventId: string): boolean {
+    return resendCallback(this, env, eventId);
   }
 
   /** Compact the journal now, while serving (admin `POST /_emulator/journal/compact`). */

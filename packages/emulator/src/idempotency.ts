@@ -62,7 +62,7 @@ export function idempotencyScope(
   return JSON.stringify([workspace, environment, workflowId, key]);
 }
 
-export type IdempotencyOutcome =
+type IdempotencyOutcome =
   | { kind: "new" }
   | { kind: "replay"; runId: string }
   | { kind: "conflict"; runId: string };

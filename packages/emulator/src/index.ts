@@ -14,6 +14,8 @@ export { apiFaultFromFlag } from "./api-faults.js";
 import { HttpError } from "./http-kit.js";
 import { Emulator } from "./http-server.js";
 import type { RecordedRun } from "./recorded-run.js";
+import { type StartKey, startKeys } from "./start-keys.js";
+import type { StartedEmulator } from "./start-message.js";
 import type { EnvironmentDef } from "./types.js";
 
 export { AgentSurface } from "./agent-surface.js";
@@ -40,6 +42,8 @@ export {
   type RecordedRunInput,
   recordRun,
 } from "./recorded-run.js";
+export type { StartKey } from "./start-keys.js";
+export { type StartedEmulator, startMessage } from "./start-message.js";
 export type { Scenario, ScenarioStep } from "./types.js";
 export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
 export { validateInputs } from "./validate-inputs.js";
@@ -122,10 +126,13 @@ function loadEnvironments(o: EmulatorOptions): EnvironmentDef[] {
   return envs;
 }
 
-/** Start the emulator; also returns the server object (used by the bin). */
-export async function launchEmulator(
-  options: EmulatorOptions = {},
-): Promise<{ running: RunningEmulator; environments: { name: string; baseUrl: string }[] }> {
+/** A started emulator, with what `startMessage` prints (used by the bin and `wfr emulator`). */
+export interface LaunchedEmulator extends StartedEmulator {
+  running: RunningEmulator;
+}
+
+/** Start the emulator; also returns what its start-up message needs (start-message.ts). */
+export async function launchEmulator(options: EmulatorOptions = {}): Promise<LaunchedEmulator> {
   const emu = new Emulator({
     environments: loadEnvironments(options),
     clock: options.clock ?? "real",
@@ -173,7 +180,16 @@ export async function launchEmulator(
   const environments = emu
     .environmentNames()
     .map((name) => ({ name, baseUrl: emu.links(name).apiBase }));
-  return { running, environments };
+  let keys: StartKey[] | undefined;
+  return {
+    running,
+    environments,
+    admin: emu.cfg.admin,
+    startKeys: () => {
+      keys ??= startKeys(emu, options.data);
+      return keys;
+    },
+  };
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {

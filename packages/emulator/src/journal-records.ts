@@ -43,8 +43,6 @@ export type JournalRecord =
   /** A draft saved by an agent. */
   | { t: "workflow"; env: string; workflow: WorkflowDef };
 
-export type JournalKind = JournalRecord["t"];
-
 /** A pending callback; `payload` without the run metadata it repeats (older journals: body). */
 export type CallbackRecord = {
   t: "cb";

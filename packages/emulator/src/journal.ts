@@ -41,7 +41,7 @@ export class JournalCorruptError extends Error {
   }
 }
 
-export interface ReplaySummary {
+interface ReplaySummary {
   records: number;
   bytes: number;
   /** Bytes of a torn last line that were cut off (0 when the journal ended cleanly). */

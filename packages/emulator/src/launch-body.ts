@@ -5,8 +5,8 @@ import { isObject } from "./json-text.js";
 import type { AttachmentMeta } from "./types.js";
 
 export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, docs/service-rules.md#limits
-export const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, docs/service-rules.md#limits
-export const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
+const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, docs/service-rules.md#limits
+const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
 /**
  * The emulator's own limit, not the specification's (it names none): metadata may hold at most
  * this many members (properties and array elements, at every level). Counted on the bytes before
@@ -15,7 +15,7 @@ export const IDEMPOTENCY_KEY_MAX = LIMITS.idempotencyKeyCharacters;
  * bounded by the body limit: it is the member count that makes parsing and serializing slow.
  */
 export const METADATA_MEMBER_LIMIT = 10_000;
-export const MODELS = ["pro", "flash", "lite", "max"];
+const MODELS = ["pro", "flash", "lite", "max"];
 const ALLOWED_KEYS = [
   "inputs",
   "callback_url",
@@ -83,7 +83,7 @@ export function checkMetadata(body: Record<string, unknown>): BodyProblem | null
 }
 
 /** Whether `s` has more than `max` code points; stops counting at max + 1. */
-export function codePointsOver(s: string, max: number): boolean {
+function codePointsOver(s: string, max: number): boolean {
   if (s.length <= max) return false;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
@@ -161,7 +161,7 @@ export function checkCallback(
   return { url: c.url };
 }
 
-export interface ParsedAttachments {
+interface ParsedAttachments {
   ids: Set<string>;
   meta: AttachmentMeta[];
 }

@@ -1,44 +1,48 @@
 // The portal's live view of a run: GET /{env}/portal/runs/{runId}/live. docs/service-rules.md#authentication:
-// only for a signed-in portal user (auth.ts portalSession); an API key is not a portal session.
-// docs/service-rules.md#authentication: or for a browser presenting a browser-access grant of that run, from
-// one of the grant's exact origins (browser-access-grants.ts).
+// only for a signed-in portal user; an API key is not a portal session. Or for a browser
+// presenting a browser-access grant of that run, from one of the grant's exact origins
+// (browser-access-grants.ts). Both are checked by the `portalUser` middleware (middleware.ts)
+// before `liveView` runs.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { portalSession } from "./auth.js";
 import { GRANT_TOKEN_PREFIX, GrantError } from "./browser-access-grants.js";
-import type { EnvState, LiveViewState } from "./emulator-state.js";
+import type { EnvState, LiveViewState, PortalSession } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 
-export function liveView(
-  st: LiveViewState,
+/**
+ * The session a browser-access grant in the Authorization header stands for (never one in the
+ * URL), with the CORS headers for its origin; undefined when the request presents no grant.
+ */
+export function grantSession(
+  st: Pick<LiveViewState, "clock" | "grants">,
   req: IncomingMessage,
   res: ServerResponse,
   env: EnvState,
   runId: string,
-): void {
-  let session = portalSession(st, req);
-  // The grant comes in the Authorization header only, never in the URL.
+): PortalSession | undefined {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
-  if (!session && bearer?.startsWith(GRANT_TOKEN_PREFIX)) {
-    const origin = req.headers.origin;
-    try {
-      const g = st.grants.authorize(bearer, origin, env.def.name, runId, st.clock.now());
-      session = { environment: g.environment, workspace: g.workspace };
-    } catch (e) {
-      if (e instanceof GrantError) throw new HttpError(e.status, e.code, e.message);
-      throw e;
-    }
+  if (!bearer?.startsWith(GRANT_TOKEN_PREFIX)) return undefined;
+  const origin = req.headers.origin;
+  try {
+    const g = st.grants.authorize(bearer, origin, env.def.name, runId, st.clock.now());
     res.setHeader("Access-Control-Allow-Origin", origin as string);
     res.setHeader("Vary", "Origin");
+    return { environment: g.environment, workspace: g.workspace };
+  } catch (e) {
+    if (e instanceof GrantError) throw new HttpError(e.status, e.code, e.message);
+    throw e;
   }
-  if (!session || (session.environment !== env.def.name && !session.everywhere)) {
-    throw new HttpError(
-      401,
-      CODE.PORTAL_SESSION_REQUIRED,
-      "the live view opens only for a signed-in portal user; an API key is not a portal session",
-    );
-  }
+}
+
+/** The page, for `session` (a portal user of `env`, or a grant of this run). */
+export function liveView(
+  st: Pick<LiveViewState, "engine">,
+  res: ServerResponse,
+  env: EnvState,
+  session: PortalSession,
+  runId: string,
+): void {
   const run = st.engine.runs.get(runId);
   if (
     !run ||

@@ -1,15 +1,25 @@
 // The emulator's middleware, each one concern, in the order surfaces.ts runs them (the README's
 // "Middleware order"): request id and log, the Host check, CORS, no key in the query; then per
-// surface the admin guard, or the API's key, scope and API faults. Each throws an HttpError
+// surface the admin guard, the API's key, scope and API faults, the agent endpoint's caller,
+// the portal's same-site check and session, and the body limit. Each throws an HttpError
 // (answered by the edge) or calls next().
 
 import { CODE } from "@wfr/protocol";
+import type { AgentSurface } from "./agent-surface.js";
 import { applyApiFault, faultLabel } from "./api-faults.js";
 import type { ApiRoute } from "./api-routes.js";
-import { authenticate, refuseKeyInQuery, requireScope } from "./auth.js";
+import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
 import { cors } from "./cors.js";
-import type { ApiKey, EmulatorState, EnvState } from "./emulator-state.js";
+import type {
+  ApiKey,
+  EmulatorState,
+  EnvState,
+  LiveViewState,
+  PortalSession,
+} from "./emulator-state.js";
 import { HttpError, readBodyWithin } from "./http-kit.js";
+import { grantSession } from "./live-view.js";
+import type { PersonalAccessToken } from "./personal-access-tokens.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
 import type { Middleware, RequestContext } from "./router.js";
@@ -115,5 +125,66 @@ export function apiFaults(st: EmulatorState): Middleware<EnvContext> {
     commit(st, { t: "api_fault", id: fault.id, rule: structuredClone(fault) });
     noteRequest(ctx.res, { fault: `${fault.id}:${faultLabel(fault.action)}` });
     return applyApiFault(fault, ctx.req, ctx.res, next);
+  };
+}
+
+/** A request on /mcp: the person whose personal access token it carries. */
+export interface McpContext extends BodyContext {
+  person?: PersonalAccessToken;
+}
+
+/**
+ * The agent endpoint's caller (docs/service-rules.md#authentication: a person's token; an
+ * Origin of the emulator itself), before its body is read: a stranger's body is never read.
+ */
+export function mcpCaller(agents: Pick<AgentSurface, "mcpPerson">): Middleware<McpContext> {
+  return (ctx, next) => {
+    ctx.person = agents.mcpPerson(ctx.req);
+    return next();
+  };
+}
+
+/**
+ * A cookie-authenticated portal action refuses cross-site browser requests and non-JSON bodies,
+ * as the admin API does (request-guard.ts), without the admin token.
+ */
+export function sameSite(st: Pick<EmulatorState, "sameOrigins">): Middleware {
+  return (ctx, next) => {
+    const bad = checkAdminRequest(ctx.method, ctx.req.headers, st.sameOrigins(), undefined);
+    if (bad) throw new HttpError(bad.status, bad.code, bad.message);
+    return next();
+  };
+}
+
+/** A request on a portal route: the portal user, or a grant's browser, it is for. */
+export interface PortalContext extends EnvContext {
+  session?: PortalSession;
+}
+
+/**
+ * docs/service-rules.md#authentication: a portal page is for a signed-in portal user of the
+ * environment (the local developer's session is one in every environment); an API key or a
+ * personal access token is not a portal session. With `grant`, a browser-access grant of the
+ * run in `:runId` stands for one (docs/service-rules.md#portal-sessions-and-browser-access).
+ */
+export function portalUser(
+  st: Pick<LiveViewState, "portalSessions" | "clock" | "grants">,
+  opts: { grant?: boolean } = {},
+): Middleware<PortalContext> {
+  return (ctx, next) => {
+    const session =
+      portalSession(st, ctx.req) ??
+      (opts.grant
+        ? grantSession(st, ctx.req, ctx.res, ctx.env, ctx.params.runId as string)
+        : undefined);
+    if (!session || (session.environment !== ctx.env.def.name && !session.everywhere)) {
+      throw new HttpError(
+        401,
+        CODE.PORTAL_SESSION_REQUIRED,
+        "this page is for a signed-in portal user; an API key or a personal access token is not a portal session",
+      );
+    }
+    ctx.session = session;
+    return next();
   };
 }

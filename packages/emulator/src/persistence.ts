@@ -45,7 +45,7 @@ export function* snapshot(st: EmulatorState, frozen = false): Generator<JournalR
     yield { t: "delivery_faults", run_id, plan: structuredClone(plan) };
 }
 
-export function snapshotSize(st: EmulatorState): number {
+function snapshotSize(st: EmulatorState): number {
   let n = st.keys.size + 1 + st.engine.runs.size + st.pending.size + st.agents.size;
   for (const env of st.envs.values())
     n += env.def.workflows.size + env.scenarios.size + env.deliveries.length;

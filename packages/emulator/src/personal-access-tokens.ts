@@ -25,7 +25,7 @@ export interface CreatedPersonalAccessToken extends PersonalAccessTokenInfo {
 }
 
 /** Tokens start like API keys (`wfr_`), so the "no key in a URL" guard refuses them too. */
-export const PERSONAL_TOKEN_PREFIX = "wfr_pat_";
+const PERSONAL_TOKEN_PREFIX = "wfr_pat_";
 
 const sha256 = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
 

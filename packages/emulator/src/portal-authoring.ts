@@ -1,15 +1,14 @@
-// The person's side of agent authoring, behind a portal session (docs/service-rules.md#authentication: a
+// The person's side of agent authoring, behind a portal session checked by the `portalUser`
+// middleware (middleware.ts) (docs/service-rules.md#authentication: a
 // portal page needs an authorized signed-in user; an API key or a personal token is not one):
 // - POST /<env>/portal/workflows/{id}/enable: enabling a draft is a person's action (docs/service-rules.md#agent-endpoint);
-//   the web application calls it. Cookie-authenticated, so it refuses cross-site requests the
-//   way the admin API does (Origin / Sec-Fetch-Site, JSON-only bodies).
+//   the web application calls it. Cookie-authenticated, so the `sameSite` middleware refuses
+//   cross-site requests the way the admin API does (Origin / Sec-Fetch-Site, JSON-only bodies).
 // - GET /<env>/portal/authoring/{sessionId}/live: the live view of an authoring session.
 
-import type { IncomingHttpHeaders } from "node:http";
 import { CODE } from "@wfr/protocol";
 import type { AuthoringSession } from "./authoring.js";
 import { HttpError } from "./http-kit.js";
-import { checkAdminRequest } from "./request-guard.js";
 import type { EnvironmentDef, WorkflowDef } from "./types.js";
 
 export interface PortalSession {
@@ -21,33 +20,20 @@ export interface PortalSession {
 
 const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function requirePortalSession(
-  session: PortalSession | undefined,
-  env: EnvironmentDef,
-): PortalSession {
-  if (session?.everywhere) return { environment: env.name, workspace: env.workspace };
-  if (!session || session.environment !== env.name) {
-    throw new HttpError(
-      401,
-      CODE.PORTAL_SESSION_REQUIRED,
-      "this page is for a signed-in portal user; an API key or a personal access token is not a portal session",
-    );
-  }
-  return session;
+/**
+ * The person a portal session stands for in `env` (the `portalUser` middleware has checked it
+ * is for `env`): the local developer's session acts as the environment's own workspace.
+ */
+export function personIn(session: PortalSession, env: EnvironmentDef): PortalSession {
+  return session.everywhere ? { environment: env.name, workspace: env.workspace } : session;
 }
 
-/** Whether the signed-in person may enable this workflow, and whether it would change (the caller commits it). */
+/** The workflow the signed-in person may enable, and whether it would change (the caller commits it). */
 export function enableWorkflowAsPerson(
-  method: string,
-  headers: IncomingHttpHeaders,
-  sameOrigins: ReadonlySet<string>,
-  session: PortalSession | undefined,
+  person: PortalSession,
   env: EnvironmentDef,
   workflowId: string,
 ): { workflow: WorkflowDef; changed: boolean } {
-  const crossSite = checkAdminRequest(method, headers, sameOrigins, undefined);
-  if (crossSite) throw new HttpError(crossSite.status, crossSite.code, crossSite.message);
-  const person = requirePortalSession(session, env);
   const workflow = env.workflows.get(workflowId);
   // docs/service-rules.md#authentication: another workspace's workflow is not found, not forbidden.
   if (!workflow || env.workspace !== person.workspace) {
@@ -59,12 +45,11 @@ export function enableWorkflowAsPerson(
 
 /** The small HTML page of an authoring session's live view. */
 export function authoringLiveView(
-  session: PortalSession | undefined,
+  person: PortalSession,
   env: EnvironmentDef,
   authoring: AuthoringSession | undefined,
   now: number,
 ): string {
-  const person = requirePortalSession(session, env);
   if (
     !authoring ||
     authoring.environment !== env.name ||

@@ -8,12 +8,12 @@ import { fileURLToPath } from "node:url";
 import { LIMITS } from "@wfr/protocol";
 import { isTerminal, type RunRecord } from "./types.js";
 
-export const RECORDING_MAX_BYTES = LIMITS.recordingBytes;
-export const RECORDING_ATTEMPTS_PER_HOUR = LIMITS.recordingAttemptsPerHour;
+const RECORDING_MAX_BYTES = LIMITS.recordingBytes;
+const RECORDING_ATTEMPTS_PER_HOUR = LIMITS.recordingAttemptsPerHour;
 const HOUR = 3_600_000;
-export const DEFAULT_PROCESSING_MS = 5_000;
+const DEFAULT_PROCESSING_MS = 5_000;
 
-export type RecordingState =
+type RecordingState =
   | { kind: "not_found"; reason: string }
   | { kind: "processing" }
   | { kind: "too_large"; size: number }

@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { networkInterfaces } from "node:os";
 import { CODE } from "@wfr/protocol";
 
-export interface GuardProblem {
+interface GuardProblem {
   status: number;
   code: string;
   message: string;
@@ -31,7 +31,7 @@ export function allowedHostNames(host: string, extra: readonly string[] = []): S
 }
 
 /** The host name of a Host header, without its port; null when it is not a host[:port]. */
-export function hostNameOf(header: string): string | null {
+function hostNameOf(header: string): string | null {
   const h = header.trim().toLowerCase();
   const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/.exec(h);
   return m?.[1] ?? null;

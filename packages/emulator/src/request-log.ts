@@ -7,7 +7,7 @@ import { redactSignInPath } from "./web-app/sign-in.js";
 export type RequestLogFormat = "text" | "json" | "off";
 
 /** What a handler learned that the log line should carry. */
-export interface RequestNote {
+interface RequestNote {
   run_id?: string;
   idempotency?: "replay" | "conflict";
   /** An API fault that answered this request (api-faults.ts): its id and what it did. */
@@ -20,7 +20,7 @@ export function noteRequest(res: ServerResponse, note: RequestNote): void {
   notes.set(res, { ...notes.get(res), ...note });
 }
 
-export function requestLogLine(
+function requestLogLine(
   format: "text" | "json",
   entry: {
     time: string;

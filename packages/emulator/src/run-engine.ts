@@ -16,13 +16,13 @@ import {
 import { redactVault } from "./vault.js";
 
 /** How long the runtime takes to acknowledge an accepted human answer. */
-export const ACK_MS = 100;
-export const DEFAULT_QUEUE_MS = 50;
-export const DEFAULT_START_MS = 50;
+const ACK_MS = 100;
+const DEFAULT_QUEUE_MS = 50;
+const DEFAULT_START_MS = 50;
 
 export type NotifyType = "workflow.run.requires_action" | "workflow.run.completed";
 
-export interface EngineHooks {
+interface EngineHooks {
   persist(run: RunRecord): void;
   notify(run: RunRecord, type: NotifyType): void;
   vault(environment: string): Record<string, string>;
@@ -58,7 +58,7 @@ export type Fault =
 
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(10).toString("hex")}`;
 
-export type AnswerOutcome =
+type AnswerOutcome =
   | { kind: "accepted" }
   | { kind: "idempotent" }
   | { kind: "conflict"; message: string }

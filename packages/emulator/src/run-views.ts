@@ -12,7 +12,7 @@ export interface Links {
   envBase: string;
 }
 
-export function liveUrl(run: RunRecord, links: Links): string {
+function liveUrl(run: RunRecord, links: Links): string {
   return `${links.envBase}/portal/runs/${encodeURIComponent(run.run_id)}/live`;
 }
 

@@ -5,7 +5,7 @@ import { fileMarkerProblem } from "./file-markers.js";
 import { isObject } from "./json-text.js";
 import type { RecordingConfig, Scenario, ScenarioStep } from "./types.js";
 
-export class ScenarioError extends Error {}
+class ScenarioError extends Error {}
 
 /** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
 export const MAX_SCENARIO_MS = 365 * 86_400_000;

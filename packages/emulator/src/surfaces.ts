@@ -10,10 +10,11 @@ import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin-routes.js";
 import type { ApiHandler } from "./api-handlers.js";
 import { API_ROUTES } from "./api-routes.js";
 import { emitDefinition } from "./definition-emit.js";
-import type { EmulatorState } from "./emulator-state.js";
+import type { EmulatorState, PortalSession } from "./emulator-state.js";
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
 import { markerBytes } from "./file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http-kit.js";
+import { BODY_LIMIT } from "./launch-body.js";
 import { liveView } from "./live-view.js";
 import {
   adminGuard,
@@ -24,9 +25,15 @@ import {
   corsHeaders,
   type EnvContext,
   hostCheck,
+  type McpContext,
+  mcpCaller,
   noKeyInQuery,
+  type PortalContext,
+  portalUser,
   requestIdAndLog,
+  sameSite,
 } from "./middleware.js";
+import type { PersonalAccessToken } from "./personal-access-tokens.js";
 import {
   compose,
   type Handler,
@@ -50,6 +57,9 @@ const notFound = (): HttpError => new HttpError(404, CODE.NOT_FOUND, "no such ro
 
 const EMPTY = Buffer.alloc(0);
 
+/** Bodies of the portal's actions (enable a draft): small JSON, the emulator's choice. */
+export const PORTAL_LIMIT = 65_536;
+
 /** The environment named by the first segment; 404 when there is none. */
 function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
   return (ctx) => {
@@ -60,7 +70,7 @@ function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
 }
 
 /** The public API under /{env}/api/v1, in the order of docs/service-rules.md#endpoints. */
-export function apiTable(st: EmulatorState): RouteTable<EnvContext> {
+function apiTable(st: EmulatorState): RouteTable<EnvContext> {
   const table = new RouteTable<EnvContext>();
   for (const route of API_ROUTES) {
     const handler: ApiHandler = route.handler;
@@ -132,19 +142,21 @@ function files(st: EmulatorState, ctx: EnvContext): void {
 }
 
 /** The surfaces, by prefix. */
-export function surfaceTable(host: SurfaceHost): RouteTable {
+function surfaceTable(host: SurfaceHost): RouteTable {
   const api = apiTable(host);
   const webApp: Handler = (ctx) => handleWebApp(host.webApp, ctx);
   const admin = compose<BodyContext>([adminGuard(host), bodyWithin(ADMIN_LIMIT)], (ctx) =>
     handleAdmin(host, ctx),
   );
+  // launch_run carries files as base64, so the launch body limit applies; read after the caller.
+  const mcp = compose<McpContext>([mcpCaller(host.agents), bodyWithin(BODY_LIMIT)], (ctx) =>
+    host.agents.mcp(ctx.req, ctx.res, ctx.person as PersonalAccessToken, ctx.body),
+  );
   return new RouteTable()
     .add("ALL", "/", "web application: run history", webApp)
     .add("ALL", "/_app", "web application", webApp)
     .add("ALL", "/_app/*", "web application: pages, forms, assets, sign-in (web-app.ts)", webApp)
-    .add("ALL", "/mcp", "agent (MCP) endpoint (mcp-endpoint/endpoint.ts)", (ctx) =>
-      host.agents.mcp(ctx.req, ctx.res),
-    )
+    .add("ALL", "/mcp", "agent (MCP) endpoint (mcp-endpoint/endpoint.ts)", mcp)
     .add("ALL", "/_emulator", "admin API", admin)
     .add("ALL", "/_emulator/*", "admin API (admin-routes.ts)", admin)
     .add(
@@ -166,26 +178,50 @@ export function surfaceTable(host: SurfaceHost): RouteTable {
       "ALL",
       "/:env/portal/runs/:runId/live",
       "live view (portal session or browser-access grant)",
-      withEnv(host, (ctx) => liveView(host, ctx.req, ctx.res, ctx.env, ctx.params.runId as string)),
+      withEnv(
+        host,
+        compose<PortalContext>([portalUser(host, { grant: true })], (ctx) =>
+          liveView(
+            host,
+            ctx.res,
+            ctx.env,
+            ctx.session as PortalSession,
+            ctx.params.runId as string,
+          ),
+        ),
+      ),
     )
     .add(
       "POST",
       "/:env/portal/workflows/:workflowId/enable",
       "a person enables a draft (portal session)",
-      withEnv(host, (ctx) =>
-        host.agents.enableRoute(ctx.req, ctx.res, ctx.env.def, ctx.params.workflowId as string),
+      withEnv(
+        host,
+        compose<PortalContext>(
+          [sameSite(host), portalUser(host), bodyWithin(PORTAL_LIMIT)],
+          (ctx) =>
+            host.agents.enableRoute(
+              ctx.res,
+              ctx.env.def,
+              ctx.session as PortalSession,
+              ctx.params.workflowId as string,
+            ),
+        ),
       ),
     )
     .add(
       "GET",
       "/:env/portal/authoring/:sessionId/live",
       "live view of an agent's authoring session",
-      withEnv(host, (ctx) =>
-        host.agents.authoringLiveRoute(
-          ctx.req,
-          ctx.res,
-          ctx.env.def,
-          ctx.params.sessionId as string,
+      withEnv(
+        host,
+        compose<PortalContext>([portalUser(host)], (ctx) =>
+          host.agents.authoringLiveRoute(
+            ctx.res,
+            ctx.env.def,
+            ctx.session as PortalSession,
+            ctx.params.sessionId as string,
+          ),
         ),
       ),
     )
@@ -198,7 +234,7 @@ export function surfaceTable(host: SurfaceHost): RouteTable {
 }
 
 /** The edge middleware, in order (the README's "Middleware order"). */
-export function edgeMiddleware(host: SurfaceHost): Middleware[] {
+function edgeMiddleware(host: SurfaceHost): Middleware[] {
   return [
     requestIdAndLog(host.cfg.requestLog ?? "off"),
     hostCheck(() => host.hostNames()),

@@ -5,7 +5,7 @@ import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";
 import { FILE_OUTPUT_REF, setOwn } from "./validate-inputs.js";
 
-export interface FileOutputRef {
+interface FileOutputRef {
   download_url: string;
   filename: string;
   mime_type: string;
@@ -13,13 +13,13 @@ export interface FileOutputRef {
   expires_at: string | null;
 }
 
-export interface SynthesisContext {
+interface SynthesisContext {
   /** Register a file output for `field` and return its download reference. */
   file(field: string): FileOutputRef;
 }
 
 /** A small deterministic generator (mulberry32) seeded from a string. */
-export function seededRandom(seed: string): () => number {
+function seededRandom(seed: string): () => number {
   let a = createHash("sha256").update(seed).digest().readUInt32LE(0);
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -6,7 +6,6 @@ export { type FailStatus, isTerminalStatus as isTerminal } from "@wfr/protocol";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents are walked dynamically
 export type JsonSchema = any;
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export type WorkflowState = "enabled" | "draft" | "disabled";
 

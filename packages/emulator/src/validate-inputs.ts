@@ -11,7 +11,7 @@ import { ASSERTED_FORMATS } from "./formats.js";
 import { isObject } from "./json-text.js";
 import type { JsonSchema } from "./types.js";
 
-export type Reason = InputReason;
+type Reason = InputReason;
 
 export interface Detail {
   field: string;
@@ -19,7 +19,7 @@ export interface Detail {
   message: string;
 }
 
-export interface FileRefUse {
+interface FileRefUse {
   field: string;
   attachment_id: string;
 }
@@ -98,7 +98,7 @@ export type SchemaDialect = "2020-12" | "draft-04";
  * `v` is a whole multiple of `m`, tolerating binary rounding (0.3 is a
  * multiple of 0.1). The generated validators use the same rule.
  */
-export function isMultipleOf(v: number, m: number): boolean {
+function isMultipleOf(v: number, m: number): boolean {
   const q = v / m;
   return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
 }

@@ -3,9 +3,9 @@
 import { isObject } from "./json-text.js";
 import { setOwn } from "./validate-inputs.js";
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
-export interface VaultUse {
+interface VaultUse {
   value: unknown;
   /** Names referenced by `{"vault": "name"}` that are not configured. */
   missing: string[];

@@ -1,6 +1,5 @@
 // The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
 
-import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import { parseFault } from "./admin-routes.js";
 import { faultLabel } from "./api-faults.js";
@@ -10,10 +9,9 @@ import {
   armApiFault,
   armDeliveryFault,
   createKey,
-  type EmulatorState,
   removeApiFault,
-  resendCallback,
   setWorkflowState,
+  type WebAppState,
 } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 import {
@@ -22,10 +20,9 @@ import {
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
 import { recordingBytes, recordingState } from "./recording.js";
-import { commit } from "./state-changes.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 
-export function webAppHost(st: EmulatorState): WebAppHost {
+export function webAppHost(st: WebAppState): WebAppHost {
   return {
     signIn: st.signIn,
     scopes: SCOPES,
@@ -44,11 +41,8 @@ export function webAppHost(st: EmulatorState): WebAppHost {
       st.engine.process(run);
       return run;
     },
-    openDeveloperSession: () => {
-      const id = randomBytes(24).toString("base64url");
-      st.portalSessions.set(id, { environment: "*", workspace: "*", everywhere: true });
-      return id;
-    },
+    openDeveloperSession: () =>
+      st.openPortalSession({ environment: "*", workspace: "*", everywhere: true }),
     developerSession: (req) => {
       const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
       return m?.[1] && st.portalSessions.get(m[1])?.everywhere ? m[1] : null;
@@ -155,7 +149,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     removeApiFault: (id) => removeApiFault(st, id),
     resendCallback: (env, eventId) => {
       const e = st.envs.get(env);
-      return e ? resendCallback(st, e, eventId) : false;
+      return e ? st.resendCallback(e, eventId) : false;
     },
     listKeys: () =>
       [...st.keys.values()].map((k) => ({
@@ -171,7 +165,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     revokeKey: (id) => {
       const key = [...st.keys.values()].find((k) => k.token_sha256.slice(0, 16) === id);
       if (!key) return false;
-      commit(st, { t: "key_revoked", token_sha256: key.token_sha256 });
+      st.commit({ t: "key_revoked", token_sha256: key.token_sha256 });
       return true;
     },
     listTokens: () => listPersonalAccessTokens(st.agents.personalAccessTokens),
@@ -185,7 +179,7 @@ export function webAppHost(st: EmulatorState): WebAppHost {
     revokeToken: (id) => revokePersonalAccessToken(st.agents.personalAccessTokens, id),
     resetEnvironment: (env) => {
       const e = adminEnv(st, env);
-      commit(st, { t: "reset", env: e.def.name });
+      st.commit({ t: "reset", env: e.def.name });
     },
     setWorkflowState: (env, workflowId, state) => {
       const e = adminEnv(st, env);

@@ -19,11 +19,10 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
 import { CODE } from "@wfr/protocol";
-import { HttpError, parseJsonBody, readBodyWithin } from "../http-kit.js";
-import { BODY_LIMIT } from "../launch-body.js";
+import { HttpError, parseJsonBody } from "../http-kit.js";
 import type { PersonalAccessToken, PersonalAccessTokenStore } from "../personal-access-tokens.js";
 
-export interface McpEndpointOptions {
+interface McpEndpointOptions {
   tokens: PersonalAccessTokenStore;
   /** Whether the bearer token is an API key of this emulator (refused here, said so). */
   isApiKey(token: string): boolean;
@@ -47,7 +46,7 @@ function unauthorized(message: string, invalidToken: boolean): HttpError {
 }
 
 /** The person behind the request, or a 401 naming what is wrong (never echoing the token). */
-export function authenticatePerson(
+function authenticatePerson(
   req: IncomingMessage,
   opts: Pick<McpEndpointOptions, "tokens" | "isApiKey">,
 ): PersonalAccessToken {
@@ -79,19 +78,23 @@ interface Session {
 }
 
 /** Sessions idle this long are closed (wall clock: they are connections, not emulated time). */
-export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+const MCP_SESSION_IDLE_MS = 30 * 60_000;
 /**
  * Open sessions per workspace; opening one more closes that workspace's oldest. Per workspace, so
  * one workspace's tokens cannot evict another's sessions by opening many.
  */
-export const MAX_SESSIONS_PER_WORKSPACE = 1000;
+const MAX_SESSIONS_PER_WORKSPACE = 1000;
 
 export class McpEndpoint {
   private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly opts: McpEndpointOptions) {}
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Who may call: an `Origin` of the emulator itself (or none), and a person's token. Run as
+   * middleware before the body is read (surfaces.ts), so a stranger's body is never read.
+   */
+  authorize(req: IncomingMessage): PersonalAccessToken {
     const origin = req.headers.origin;
     if (typeof origin === "string" && !this.opts.allowedOrigins().includes(origin.toLowerCase())) {
       throw new HttpError(
@@ -100,10 +103,17 @@ export class McpEndpoint {
         "the agent endpoint refuses requests from another origin",
       );
     }
-    const person = authenticatePerson(req, this.opts);
-    // launch_run carries files as base64, so the launch body limit applies.
-    const body =
-      req.method === "POST" ? parseJsonBody(await readBodyWithin(req, res, BODY_LIMIT)) : undefined;
+    return authenticatePerson(req, this.opts);
+  }
+
+  /** One request of `person` (from `authorize`), its body read within the limit by middleware. */
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    person: PersonalAccessToken,
+    rawBody: Buffer | undefined,
+  ): Promise<void> {
+    const body = req.method === "POST" ? parseJsonBody(rawBody ?? Buffer.alloc(0)) : undefined;
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);

@@ -33,7 +33,7 @@ export const developerSession: Middleware<AppContext> = (ctx, next) => {
 };
 
 /** Cookie-authenticated forms: refuse other sites before looking at the body. */
-export function checkSameSite(req: IncomingMessage, sameOrigins: ReadonlySet<string>): void {
+function checkSameSite(req: IncomingMessage, sameOrigins: ReadonlySet<string>): void {
   const site = req.headers["sec-fetch-site"];
   if (typeof site === "string" && site !== "same-origin" && site !== "none")
     throw new HttpError(
@@ -50,10 +50,7 @@ export function checkSameSite(req: IncomingMessage, sameOrigins: ReadonlySet<str
     );
 }
 
-export async function readForm(
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<URLSearchParams> {
+async function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLSearchParams> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded")
     throw new HttpError(

@@ -9,7 +9,7 @@ export class SafeHtml {
   }
 }
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -34,7 +34,7 @@ export function jsonBlock(value: unknown): SafeHtml {
   return html`<pre class="json">${JSON.stringify(value, null, 2) ?? "null"}</pre>`;
 }
 
-export interface LayoutOptions {
+interface LayoutOptions {
   title: string;
   /** Which navigation entry is current. */
   current?: "runs" | "docs" | "keys" | "vault" | "workflows" | "tokens" | "faults";

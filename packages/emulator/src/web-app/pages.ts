@@ -26,7 +26,7 @@ export interface RunRow {
   workflowName: string;
 }
 
-export const STATUS_CHOICES = RUN_STATUSES;
+const STATUS_CHOICES = RUN_STATUSES;
 
 /** The badge tone of each status: a Record, so a new status needs a decided tone to compile. */
 const STATUS_TONE: Record<KnownRunStatus, "ok" | "attention" | "bad" | "live"> = {
@@ -43,7 +43,7 @@ const STATUS_TONE: Record<KnownRunStatus, "ok" | "attention" | "bad" | "live"> =
   human_wait_expired: "bad",
 };
 
-export function runHref(run: RunRecord): string {
+function runHref(run: RunRecord): string {
   return `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(run.run_id)}`;
 }
 
@@ -118,7 +118,7 @@ ${runRows(o.rows, o.now)}
 </table>`;
 }
 
-export interface RunDetailData {
+interface RunDetailData {
   run: RunRecord;
   workflow: WorkflowDef | undefined;
   links: Links;
@@ -133,7 +133,7 @@ export interface RunDetailData {
 }
 
 /** Whether `url` is an absolute http: or https: URL. */
-export function isWebUrl(url: string): boolean {
+function isWebUrl(url: string): boolean {
   try {
     const { protocol } = new URL(url);
     return protocol === "http:" || protocol === "https:";
@@ -251,7 +251,7 @@ export function runVersion(run: RunRecord, attempts: number): string {
   return `${run.updated_at}:${run.status}:${run.events.length}:${attempts}`;
 }
 
-export interface DocsEnvironment {
+interface DocsEnvironment {
   name: string;
   workspace: string;
   apiBase: string;
@@ -288,7 +288,7 @@ ${e.workflows.map(
 )}`;
 }
 
-export interface KeyRow {
+interface KeyRow {
   id: string;
   environment: string;
   workspace: string;

@@ -2,7 +2,7 @@
 // cookie. Only SHA-256 hashes of link tokens are kept; a link works once and expires.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-export const SIGN_IN_PATH = "/_app/sign-in/";
+const SIGN_IN_PATH = "/_app/sign-in/";
 /** A printed link stays usable for a working day; opening it once consumes it. */
 export const SIGN_IN_LINK_TTL_MS = 24 * 3_600_000;
 

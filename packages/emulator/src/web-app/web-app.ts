@@ -22,7 +22,7 @@ import { addPageRoutes } from "./page-routes.js";
 import type { ApiFaultRow } from "./pages.js";
 import { signInNeededPage } from "./pages.js";
 import { page, redirect, send } from "./respond.js";
-import { SIGN_IN_PATH, type SignInLinks } from "./sign-in.js";
+import type { SignInLinks } from "./sign-in.js";
 
 /** What the web application needs from the emulator; implemented by the Emulator class. */
 export interface WebAppHost {
@@ -130,5 +130,3 @@ export async function handleWebApp(host: WebAppHost, request: RequestContext): P
   if (await OPEN.dispatch(ctx)) return;
   await afterSession(ctx);
 }
-
-export { SIGN_IN_PATH };

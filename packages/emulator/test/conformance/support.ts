@@ -1,7 +1,7 @@
 // Black-box helpers for the conformance suite: everything goes over plain HTTP with `fetch`.
 import { startEmulator } from "../../src/index.js";
 
-export type StartOptions = NonNullable<Parameters<typeof startEmulator>[0]>;
+type StartOptions = NonNullable<Parameters<typeof startEmulator>[0]>;
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected dynamically
 export type Json = any;
@@ -270,7 +270,7 @@ export function expectErrorShape(r: Res): void {
 }
 
 /** Whether a details[].field names the input `name` (bare or inputs-prefixed). */
-export function fieldNames(field: unknown, name: string): boolean {
+function fieldNames(field: unknown, name: string): boolean {
   if (typeof field !== "string") return false;
   return [name, `inputs.${name}`, `/inputs/${name}`, `inputs/${name}`, `inputs[${name}]`].includes(
     field,

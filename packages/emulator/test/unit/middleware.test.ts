@@ -17,8 +17,13 @@ import {
   corsHeaders,
   type EnvContext,
   hostCheck,
+  type McpContext,
+  mcpCaller,
   noKeyInQuery,
+  type PortalContext,
+  portalUser,
   requestIdAndLog,
+  sameSite,
 } from "../../src/middleware.js";
 import { type Middleware, type RequestContext, requestContext } from "../../src/router.js";
 
@@ -214,5 +219,91 @@ describe("bodyWithin", () => {
     expect(declared).toMatchObject({ status: 413, code: "BODY_TOO_LARGE" });
     const streamed = await run(bodyWithin(10), ctxWith("x".repeat(11)));
     expect(streamed).toMatchObject({ status: 413, code: "BODY_TOO_LARGE" });
+  });
+});
+
+describe("mcpCaller", () => {
+  it("keeps the person the endpoint authorizes; its refusal stops the request", async () => {
+    const person = { id: "pat_1", environment: "production", workspace: "ws_a" };
+    const ok = ctxOf("/mcp", {}, "POST").ctx as McpContext;
+    expect(await run(mcpCaller({ mcpPerson: () => person as never }), ok)).toBe("next");
+    expect(ok.person).toBe(person);
+    const refuse = () => {
+      throw new HttpError(401, "UNAUTHENTICATED", "no token");
+    };
+    const none = await run(mcpCaller({ mcpPerson: refuse }), ctxOf("/mcp", {}, "POST").ctx);
+    expect(none).toMatchObject({ status: 401 });
+  });
+});
+
+describe("sameSite", () => {
+  it("refuses cross-site requests and non-JSON bodies, lets same-site ones through", async () => {
+    const s = st();
+    const enable = "/production/portal/workflows/wf/enable";
+    expect(await run(sameSite(s), ctxOf(enable, {}, "POST").ctx)).toBe("next");
+    const same = { origin: "http://127.0.0.1:4010" };
+    expect(await run(sameSite(s), ctxOf(enable, same, "POST").ctx)).toBe("next");
+    const cross = await run(
+      sameSite(s),
+      ctxOf(enable, { origin: "http://evil.example" }, "POST").ctx,
+    );
+    expect(cross).toMatchObject({ status: 403 });
+    const text = { "content-type": "text/plain", "content-length": "2" };
+    expect(await run(sameSite(s), ctxOf(enable, text, "POST").ctx)).toMatchObject({ status: 415 });
+  });
+});
+
+describe("portalUser", () => {
+  const env = { def: { name: "production", workspace: "ws_a" } };
+  const sessions = new Map([
+    ["s_prod", { environment: "production", workspace: "ws_a" }],
+    ["s_stag", { environment: "staging", workspace: "ws_b" }],
+    ["s_dev", { environment: "*", workspace: "*", everywhere: true as const }],
+  ]);
+  const portalCtx = (headers: Record<string, string>) => {
+    const c = ctxOf("/production/portal/runs/run_1/live", headers);
+    return Object.assign(c.ctx, { env, params: { runId: "run_1" } }) as unknown as PortalContext;
+  };
+  const s = st({ portalSessions: sessions });
+
+  it("refuses a request without a session of the environment (401), before the handler", async () => {
+    const refusedHeaders: Record<string, string>[] = [
+      {},
+      { cookie: "wfr_portal_session=unknown" },
+      { cookie: "wfr_portal_session=s_stag" },
+      { authorization: "Bearer wfr_test_an_api_key" },
+    ];
+    for (const headers of refusedHeaders) {
+      const refused = await run(portalUser(s), portalCtx(headers));
+      expect(refused, JSON.stringify(headers)).toMatchObject({
+        status: 401,
+        code: "PORTAL_SESSION_REQUIRED",
+      });
+    }
+  });
+
+  it("keeps the session of the environment, or the developer's session in every environment", async () => {
+    for (const id of ["s_prod", "s_dev"]) {
+      const c = portalCtx({ cookie: `wfr_portal_session=${id}` });
+      expect(await run(portalUser(s), c)).toBe("next");
+      expect(c.session).toBe(sessions.get(id));
+    }
+  });
+
+  it("takes a browser-access grant only where asked (the run's live view)", async () => {
+    const grants = new BrowserAccessGrants();
+    const g = grants.mint(
+      { environment: "production", workspace: "ws_a", run_id: "run_1", session_id: "ses_1" },
+      { origins: ["http://app.example"], expires_in_seconds: 60 },
+      0,
+    );
+    grants.restore(g.grant);
+    const withGrant = () =>
+      portalCtx({ authorization: `Bearer ${g.token}`, origin: "http://app.example" });
+    const sg = st({ portalSessions: sessions, grants });
+    expect(await run(portalUser(sg), withGrant())).toMatchObject({ status: 401 });
+    const c = withGrant();
+    expect(await run(portalUser(sg, { grant: true }), c)).toBe("next");
+    expect(c.session).toMatchObject({ environment: "production", workspace: "ws_a" });
   });
 });
