@@ -1,4 +1,4 @@
-// Type-level rules: checked by `vitest --typecheck` and by `tsc --noEmit` (typecheck script).
+// Type-level rules: checked by `tsc --noEmit` (the typecheck task); a broken rule is a type error.
 import { describe, expectTypeOf, it } from "vitest";
 import {
   createClient,
