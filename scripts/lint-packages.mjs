@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// Lints every publishable package as it would be published: packed once
+// (`pnpm -r pack`, so `workspace:` ranges are rewritten as on publish), then
+// publint (strict) and are-the-types-wrong (profile esm-only: every entry must
+// resolve for ESM importers, bundlers and require(esm)) on each tarball, in
+// this one process. The per-package `publint && attw --pack` it replaces packed
+// each package twice and started TypeScript once per package: 136 s of CPU
+// for the suite, most of it start-up.
+//
+// node scripts/lint-packages.mjs [--keep <dir>]   exit 1 on any problem
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { getExitCode } from "@arethetypeswrong/cli/internal/getExitCode";
+import { typed as renderTyped } from "@arethetypeswrong/cli/internal/render";
+import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ATTW_PROFILE = { ignoreResolutions: ["node10", "node16-cjs"], ignoreRules: [] };
+
+function publishablePackages() {
+  const found = [];
+  for (const dir of readdirSync(join(ROOT, "packages")).sort()) {
+    const file = join(ROOT, "packages", dir, "package.json");
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, "utf8"));
+    if (!pkg.private) found.push(pkg);
+  }
+  return found;
+}
+
+/** `pnpm` as the running package manager started it, else the pinned one through npx. */
+function pnpmCommand() {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath)) return [process.execPath, [execPath]];
+  return ["npx", ["--yes", "pnpm@10.34.8"]];
+}
+
+const keepAt = process.argv.indexOf("--keep");
+const packs = keepAt > 0 ? process.argv[keepAt + 1] : mkdtempSync(join(tmpdir(), "wfr-lint-"));
+mkdirSync(packs, { recursive: true });
+const failures = [];
+try {
+  const [command, prefix] = pnpmCommand();
+  execFileSync(
+    command,
+    [...prefix, "-r", "--filter", "./packages/*", "pack", "--pack-destination", packs],
+    { cwd: ROOT, stdio: "pipe" },
+  );
+  for (const pkg of publishablePackages()) {
+    const file = join(packs, `${pkg.name.replace("@", "").replace("/", "-")}-${pkg.version}.tgz`);
+    if (!existsSync(file)) {
+      failures.push(`${pkg.name}: pnpm pack did not write ${file}`);
+      continue;
+    }
+    const tarball = readFileSync(file);
+    const data = new Uint8Array(tarball);
+
+    const { messages, pkg: packed } = await publint({
+      pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+      strict: true,
+    });
+    // Strict, as `publint --strict`: a warning fails like an error; a suggestion is printed.
+    for (const message of messages) {
+      const line = `${pkg.name}: publint ${message.type}: ${formatMessage(message, packed)}`;
+      if (message.type === "suggestion") console.log(line);
+      else failures.push(line);
+    }
+
+    const analysis = await checkPackage(createPackageFromTarballData(data));
+    if (!analysis.types) failures.push(`${pkg.name}: are-the-types-wrong found no types`);
+    else if (getExitCode(analysis, ATTW_PROFILE) !== 0)
+      failures.push(
+        `${pkg.name}: are-the-types-wrong (esm-only)\n${await renderTyped(analysis, {
+          ...ATTW_PROFILE,
+          summary: true,
+          emoji: false,
+          color: false,
+          format: "table",
+        })}`,
+      );
+    console.log(
+      `lint-packages: ${pkg.name}: publint ${messages.length} message(s), are-the-types-wrong ${analysis.types ? `${analysis.problems.length} problem(s) before the profile` : "no types"}`,
+    );
+  }
+} finally {
+  if (keepAt < 0) rmSync(packs, { recursive: true, force: true });
+}
+if (failures.length > 0) {
+  for (const failure of failures) console.error(failure);
+  process.exit(1);
+}
+console.log("lint-packages: every publishable package is clean");
