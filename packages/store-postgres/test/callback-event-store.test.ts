@@ -1,13 +1,16 @@
 // The callback store's group-committed completions: concurrent completions
 // share statements, and each keeps the answer it would have had alone.
-import { PGlite } from "@electric-sql/pglite";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
 import { freshSchema } from "./support/pg-fresh-schema.js";
+import { pgliteInMemory } from "./support/pglite-memory.js";
 
-const engine: SqlClient = sqlClientFromPglite(new PGlite(), { ownsDb: true });
+let engine: SqlClient;
+beforeAll(async () => {
+  engine = sqlClientFromPglite(await pgliteInMemory(), { ownsDb: true });
+});
 afterAll(async () => {
-  await engine.close();
+  await engine?.close();
 });
 
 it("PGlite: concurrent completions share statements; a repeat or a stale token is refused", async () => {

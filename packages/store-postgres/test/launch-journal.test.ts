@@ -1,12 +1,12 @@
 // The journal's group commit: concurrent launches share statements (fewer
 // round trips than intents), and every intent keeps the outcome it would have
 // had alone, repeats within a batch included. PGlite and a real PostgreSQL.
-import { PGlite } from "@electric-sql/pglite";
 import { LaunchJournalInvariantError } from "@wfr/runtime";
 import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
 import { freshSchema } from "./support/pg-fresh-schema.js";
+import { pgliteInMemory } from "./support/pglite-memory.js";
 
 /** The engine, counting the statements sent to it. */
 function counting(sql: SqlClient): { sql: SqlClient; statements: () => number } {
@@ -84,7 +84,7 @@ describe("group commit", () => {
   let pglite: SqlClient;
   beforeAll(async () => {
     pg = await startPostgresServer();
-    pglite = sqlClientFromPglite(new PGlite(), { ownsDb: true });
+    pglite = sqlClientFromPglite(await pgliteInMemory(), { ownsDb: true });
   });
   afterAll(async () => {
     await pglite?.close();

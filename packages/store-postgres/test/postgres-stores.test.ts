@@ -3,18 +3,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import { verifyCallbackEventStore, verifyLaunchJournal } from "@wfr/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
 import { freshSchema } from "./support/pg-fresh-schema.js";
+import { pgliteInMemory } from "./support/pglite-memory.js";
 
 // One PGlite engine for the file (starting one costs about a second); each
 // test gets its own schema in it.
 let pglite: SqlClient | undefined;
 const pgliteEngine = async () => {
-  pglite ??= sqlClientFromPglite(new PGlite(), { ownsDb: true });
+  pglite ??= sqlClientFromPglite(await pgliteInMemory(), { ownsDb: true });
   return pglite;
 };
 afterAll(async () => {
