@@ -1,14 +1,10 @@
 // The command tree. Every action imports its module on demand so that
 // `wfr --help` loads neither TypeScript (codegen) nor the emulator.
-import { createRequire } from "node:module";
 import { Command, Option } from "commander";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
 import { explainMissingPackage } from "./optional-packages.js";
-
-/** The version changesets bumps: package.json is the one place it is written. */
-const CLI_VERSION = (createRequire(import.meta.url)("../package.json") as { version: string })
-  .version;
+import { VERSION } from "./version.js";
 
 type Action = (...args: never[]) => Promise<number>;
 
@@ -35,7 +31,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function buildProgram(): Command {
   const program = new Command("wfr")
     .description("Workflow Run from the command line: schemas, code generation, runs, emulator.")
-    .version(CLI_VERSION)
+    .version(VERSION)
     .showHelpAfterError()
     .addHelpText(
       "after",
@@ -70,7 +66,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/init.js"),
+        () => import("./commands/init/index.js"),
         (m) => m.initCommand,
       ),
     );
@@ -92,7 +88,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addHelpText("after", "\nExamples:\n  wfr schemas pull\n  wfr schemas pull production --check")
     .action(
       run(
-        () => import("./commands/schemas-pull.js"),
+        () => import("./commands/schemas/pull.js"),
         (m) => m.schemasPullCommand,
       ),
     );
@@ -114,7 +110,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/generate.js"),
+        () => import("./commands/generate/index.js"),
         (m) => m.generateCommand,
       ),
     );
@@ -134,7 +130,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/generate.js"),
+        () => import("./commands/diff/index.js"),
         (m) => m.diffCommand,
       ),
     );
@@ -165,7 +161,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/launch.js"),
+        () => import("./commands/launch/index.js"),
         (m) => m.launchCommand,
       ),
     );
@@ -181,7 +177,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
       .addHelpText("after", `\nExamples:\n  wfr runs ${name} run_123 --env production --json`)
       .action(
         run(
-          () => import("./commands/runs.js"),
+          () => import("./commands/runs/read.js"),
           (m) => m.readCommand(name),
         ),
       );
@@ -197,7 +193,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addHelpText("after", "\nExamples:\n  wfr runs watch run_123 --env production")
     .action(
       run(
-        () => import("./commands/runs.js"),
+        () => import("./commands/runs/watch.js"),
         (m) => m.watchCommand,
       ),
     );
@@ -216,7 +212,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/runs.js"),
+        () => import("./commands/runs/answer.js"),
         (m) => m.answerCommand,
       ),
     );
@@ -230,7 +226,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addHelpText("after", "\nExamples:\n  wfr runs recording run_123 --env production -o run.mp4")
     .action(
       run(
-        () => import("./commands/runs.js"),
+        () => import("./commands/runs/recording.js"),
         (m) => m.recordingCommand,
       ),
     );
@@ -266,7 +262,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/relaunch.js"),
+        () => import("./commands/runs/relaunch.js"),
         (m) => m.relaunchCommand,
       ),
     );
@@ -285,7 +281,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/runs.js"),
+        () => import("./commands/runs/export.js"),
         (m) => m.exportCommand,
       ),
     );
@@ -304,7 +300,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/runs.js"),
+        () => import("./commands/runs/grant.js"),
         (m) => m.grantCommand,
       ),
     );
@@ -317,7 +313,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .addHelpText("after", "\nExamples:\n  wfr runs revoke-grant grant_123 --env production")
     .action(
       run(
-        () => import("./commands/runs.js"),
+        () => import("./commands/runs/grant.js"),
         (m) => m.revokeGrantCommand,
       ),
     );
@@ -368,7 +364,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/emulator.js"),
+        () => import("./commands/emulator/index.js"),
         (m) => m.emulatorCommand,
       ),
     );
@@ -385,7 +381,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/mcp.js"),
+        () => import("./commands/mcp/index.js"),
         (m) => m.mcpCommand,
       ),
     );
@@ -411,7 +407,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     )
     .action(
       run(
-        () => import("./commands/callbacks.js"),
+        () => import("./commands/callbacks/listen.js"),
         (m) => m.callbacksListenCommand,
       ),
     );
@@ -421,7 +417,7 @@ Exit codes: see \`wfr help exit-codes\` or the README.`,
     .description("print the exit-code table")
     .action(
       run(
-        () => import("./commands/exit-codes.js"),
+        () => import("./commands/exit-codes/index.js"),
         (m) => m.exitCodesCommand,
       ),
     );

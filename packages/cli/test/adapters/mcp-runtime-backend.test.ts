@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
 import { createWorkflowMcpServer } from "@wfr/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntimeBackend } from "../src/adapters/mcp-runtime-backend.js";
+import { createRuntimeBackend } from "../../src/adapters/mcp-runtime-backend.js";
 
 const INVOICE_INTAKE = "wf_P7Qd2Lx9";
 let emulator: RunningEmulator;

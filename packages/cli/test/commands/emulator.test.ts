@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { expect, it } from "vitest";
-import { BIN } from "./harness.js";
+import { BIN } from "../harness.js";
 
 it("wfr emulator prints base URLs, a working key and a one-time sign-in link, and stops on SIGTERM", async () => {
   const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], {

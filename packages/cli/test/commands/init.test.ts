@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { ciWorkflow } from "../src/commands/init.js";
-import { EXIT } from "../src/exit-codes.js";
-import { runWfr } from "./harness.js";
+import { ciWorkflow } from "../../src/commands/init/ci-workflow.js";
+import { EXIT } from "../../src/exit-codes.js";
+import { runWfr } from "../harness.js";
 
 function repo(pkg: Record<string, unknown> = { name: "app" }): string {
   const dir = mkdtempSync(join(tmpdir(), "wfr-init-"));

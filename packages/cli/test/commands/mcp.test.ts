@@ -3,7 +3,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminPut, BIN, type Fixture, runWfr, startFixture } from "./harness.js";
+import { adminPut, BIN, type Fixture, runWfr, startFixture } from "../harness.js";
 
 let fx: Fixture;
 let client: Client;

@@ -3,10 +3,10 @@
 // forward it to the developer's own server.
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
-import { CliError } from "../cli-error.js";
-import { EXIT } from "../exit-codes.js";
-import { terminal, writeJsonLine } from "../terminal.js";
-import { verifyWebhookSignature } from "../webhook-signature.js";
+import { CliError } from "../../cli-error.js";
+import { EXIT } from "../../exit-codes.js";
+import { terminal, writeJsonLine } from "../../terminal.js";
+import { verifyWebhookSignature } from "../../webhook-signature.js";
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolveBody, reject) => {

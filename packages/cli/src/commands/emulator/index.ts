@@ -1,9 +1,9 @@
 // `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
 import { readFileSync } from "node:fs";
 import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
-import { launch, readApiFaults, readRecordedRuns } from "../adapters/emulator.js";
-import { CliError } from "../cli-error.js";
-import { EXIT } from "../exit-codes.js";
+import { launch, readApiFaults, readRecordedRuns } from "../../adapters/emulator.js";
+import { CliError } from "../../cli-error.js";
+import { EXIT } from "../../exit-codes.js";
 
 export async function emulatorCommand(options: {
   port: string;

@@ -1,4 +1,4 @@
-import { codesFor, EXIT, EXIT_MEANING, type ExitName } from "../exit-codes.js";
+import { codesFor, EXIT, EXIT_MEANING, type ExitName } from "../../exit-codes.js";
 
 export async function exitCodesCommand(): Promise<number> {
   for (const name of Object.keys(EXIT) as ExitName[]) {

@@ -4,13 +4,14 @@
 // the caller's own launch journal), or the emulator's run history when the environment is the
 // emulator. Attachment bytes are never given back: each file input needs `--file` again.
 
-import { readEnvironmentModel } from "../adapters/codegen.js";
-import { toCliError } from "../adapters/runtime.js";
-import { CliError } from "../cli-error.js";
-import { type ConnectionOptions, openConnection } from "../connection.js";
-import { EXIT } from "../exit-codes.js";
-import { findWorkflow } from "../input-values.js";
-import { applyInputFlags, definitionFile, launchAndReport, readJsonObject } from "./launch.js";
+import { readEnvironmentModel } from "../../adapters/codegen.js";
+import { toCliError } from "../../adapters/runtime.js";
+import { CliError } from "../../cli-error.js";
+import { type ConnectionOptions, openConnection } from "../../connection.js";
+import { EXIT } from "../../exit-codes.js";
+import { findWorkflow } from "../../input-values.js";
+import { applyInputFlags, definitionFile, readJsonObject } from "../launch/inputs.js";
+import { launchAndReport } from "../launch/launch-and-report.js";
 
 interface RelaunchOptions extends ConnectionOptions {
   input?: string[];

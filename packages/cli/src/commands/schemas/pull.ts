@@ -9,14 +9,19 @@ import {
   type DriftReport,
   diffDefinitionFiles,
   identifierPinFiles,
-} from "../adapters/codegen.js";
-import { writeFileAtomic } from "../atomic-write.js";
-import { CliError } from "../cli-error.js";
-import { definitionUrlOf, type EnvironmentConfig, loadConfig, pickEnvironment } from "../config.js";
-import { formatDefinition, looksLikeJson } from "../definition-format.js";
-import { EXIT, type ExitCode } from "../exit-codes.js";
-import { wfrCommand } from "../package-manager.js";
-import { terminal, writeJson } from "../terminal.js";
+} from "../../adapters/codegen.js";
+import { writeFileAtomic } from "../../atomic-write.js";
+import { CliError } from "../../cli-error.js";
+import {
+  definitionUrlOf,
+  type EnvironmentConfig,
+  loadConfig,
+  pickEnvironment,
+} from "../../config.js";
+import { formatDefinition, looksLikeJson } from "../../definition-format.js";
+import { EXIT, type ExitCode } from "../../exit-codes.js";
+import { wfrCommand } from "../../package-manager.js";
+import { terminal, writeJson } from "../../terminal.js";
 
 export { looksLikeJson };
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signWebhook } from "@wfr/emulator";
 import { expect, it } from "vitest";
-import { BIN } from "./harness.js";
+import { BIN } from "../../harness.js";
 
 it("prints type, run, event_id, signature and dedupe verdicts, and forwards", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wfr-cb-"));

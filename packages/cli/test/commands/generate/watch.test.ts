@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { watchGenerate } from "../src/commands/generate-watch.js";
-import { BIN } from "./harness.js";
+import { watchGenerate } from "../../../src/commands/generate/watch.js";
+import { BIN } from "../../harness.js";
 
-const SAMPLES = resolve(fileURLToPath(import.meta.url), "../../../../schemas");
+const SAMPLES = resolve(fileURLToPath(import.meta.url), "../../../../../../schemas");
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });

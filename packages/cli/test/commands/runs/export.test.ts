@@ -4,8 +4,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../src/exit-codes.js";
-import { adminPut, BIN, type Fixture, runWfr, startFixture } from "./harness.js";
+import { EXIT } from "../../../src/exit-codes.js";
+import { adminPut, BIN, type Fixture, runWfr, startFixture } from "../../harness.js";
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -85,7 +85,7 @@ describe("runs export, and the emulator replaying it", () => {
 
     // The replay: the CLI's own emulator command, with the catalog the fixture uses.
     const catalogFile = join(fx.dir, "catalog.json");
-    const { catalog } = await import("./catalog.js");
+    const { catalog } = await import("../../catalog.js");
     const { writeFileSync } = await import("node:fs");
     writeFileSync(catalogFile, JSON.stringify(catalog));
     const child = spawn(

@@ -1,7 +1,7 @@
 // `wfr runs grant` and `wfr runs revoke-grant` against the emulator, through the built CLI.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../src/exit-codes.js";
-import { adminPut, type Fixture, runWfr, startFixture } from "./harness.js";
+import { EXIT } from "../../../src/exit-codes.js";
+import { adminPut, type Fixture, runWfr, startFixture } from "../../harness.js";
 
 let fx: Fixture;
 beforeAll(async () => {

@@ -3,8 +3,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../src/exit-codes.js";
-import { type Fixture, runWfr, startFixture } from "./harness.js";
+import { EXIT } from "../../../src/exit-codes.js";
+import { type Fixture, runWfr, startFixture } from "../../harness.js";
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -86,7 +86,7 @@ describe("runs relaunch", () => {
 describe("emulatorRecordedInputs", () => {
   it("is null for a service that is not the emulator (404) and for one that cannot be reached", async () => {
     const { createServer } = await import("node:http");
-    const { emulatorRecordedInputs } = await import("../src/commands/relaunch.js");
+    const { emulatorRecordedInputs } = await import("../../../src/commands/runs/relaunch.js");
     const server = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
