@@ -17,7 +17,8 @@ export type { Inputs as SupplierPortalLoginCheckInputs, Outputs as SupplierPorta
 export declare const environment: {
   readonly name: "production";
   readonly workspace: "ws_acme_ap";
-  readonly baseUrl: "https://api.workflows.example.com/api/v1";
+  /** https://api.workflows.example.com/api/v1 (the definition's), or `WFR_PRODUCTION_BASE_URL` where the process has it. */
+  readonly baseUrl: string;
 };
 
 /** Every workflow of production, keyed by identifier. */

@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";
-import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";
+import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$, runTimeBaseUrl as runTimeBaseUrl$ } from "../_shared/support.js";
 import * as schema$ from "./supplierPortalLoginCheck.schema.js";
 
 export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";
@@ -44,5 +44,5 @@ export function readSupplierPortalLoginCheckOutputs(outputs) {
 
 /** Fetches a file output's bytes from its download_url, as given, under the runtime's download policy: the environment's root and `allowedOrigins` only. */
 export function download(reference, options) {
-  return downloadFileOutput$(reference, { baseUrl: "https://api.workflows.example.com/api/v1", ...options });
+  return downloadFileOutput$(reference, { baseUrl: runTimeBaseUrl$("WFR_PRODUCTION_BASE_URL", "https://api.workflows.example.com/api/v1"), ...options });
 }

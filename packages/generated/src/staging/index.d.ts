@@ -17,7 +17,8 @@ export type { Inputs as SupplierPortalLoginCheckInputs, Outputs as SupplierPorta
 export declare const environment: {
   readonly name: "staging";
   readonly workspace: "ws_acme_ap";
-  readonly baseUrl: "https://staging.api.workflows.example.com/api/v1";
+  /** https://staging.api.workflows.example.com/api/v1 (the definition's), or `WFR_STAGING_BASE_URL` where the process has it. */
+  readonly baseUrl: string;
 };
 
 /** Every workflow of staging, keyed by identifier. */

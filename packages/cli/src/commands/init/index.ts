@@ -4,6 +4,7 @@
 // `wfr init --add-env` adds one more environment to an initialised repository.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { apiKeyVariable } from "@wfr/protocol";
 import { writeFileAtomic } from "../../atomic-write.js";
 import { CliError } from "../../cli-error.js";
 import { CONFIG_FILE, type EnvironmentConfig, parseConfig, type WfrConfig } from "../../config.js";
@@ -19,10 +20,6 @@ export const KEY_SOURCE =
 const ENV_NAME = /^[a-z][a-z0-9_-]*$/;
 const ENV_VAR = /^[A-Z_][A-Z0-9_]*$/;
 const BASE_URL = /^https?:\/\/.+\/api\/v1\/?$/;
-
-export function defaultKeyVariable(env: string): string {
-  return `WFR_${env.toUpperCase().replace(/-/g, "_")}_API_KEY`;
-}
 
 interface InitOptions {
   yes?: boolean;
@@ -88,12 +85,12 @@ async function environmentFrom(
         prompts,
         `Name of the environment variable that will hold the ${name} API key`,
         checkKeyVar,
-        defaultKeyVariable(name),
+        apiKeyVariable(name),
       );
       if (apiKeyEnv === undefined) return undefined;
     }
   }
-  apiKeyEnv ??= defaultKeyVariable(name);
+  apiKeyEnv ??= apiKeyVariable(name);
   for (const [flag, value, check] of [
     ["--env", name, checkEnvName],
     ["--base-url", baseUrl, checkBaseUrl],

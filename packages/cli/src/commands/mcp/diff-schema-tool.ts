@@ -24,9 +24,11 @@ export function registerDiffSchemaTool(
     apiKey: string;
     /** The committed definition file of the environment. */
     committed: string;
+    /** The base URL in wfr.config.json: the one `wfr schemas pull` writes into the definition. */
+    configuredBaseUrl: string;
   },
 ): void {
-  const { config, env, apiKey, committed } = context;
+  const { config, env, apiKey, committed, configuredBaseUrl } = context;
   server.registerTool(
     "diff_schema",
     {
@@ -65,7 +67,10 @@ export function registerDiffSchemaTool(
         };
       }
       // Compared as `wfr schemas pull` would write it (formatted, stable key order).
-      const body = formatDefinition(await response.text(), committed.endsWith(".json"));
+      const body = formatDefinition(await response.text(), {
+        json: committed.endsWith(".json"),
+        baseUrl: configuredBaseUrl,
+      });
       const current = readFileSync(committed, "utf8");
       if (current === body) {
         const same = {

@@ -12,7 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { createRuntimeBackend } from "../../adapters/mcp-runtime-backend.js";
 import { resolveApiKey } from "../../api-key.js";
 import { CliError } from "../../cli-error.js";
-import { loadConfig, pickEnvironment } from "../../config.js";
+import { connectionOf, loadConfig, pickEnvironment } from "../../config.js";
 import { EXIT } from "../../exit-codes.js";
 import { VERSION } from "../../version.js";
 import { registerDiffSchemaTool } from "./diff-schema-tool.js";
@@ -33,7 +33,8 @@ export async function mcpCommand(options: {
   apiKeyFile?: string;
 }): Promise<number> {
   const config = loadConfig(process.cwd(), options.config);
-  const env = pickEnvironment(config, options.env);
+  const configured = pickEnvironment(config, options.env);
+  const env = connectionOf(configured);
   // Standard input is the MCP transport: the key comes from the variable or a file only.
   const apiKey = await resolveApiKey(env, {
     ...(options.apiKeyFile ? { apiKeyFile: options.apiKeyFile } : {}),
@@ -57,7 +58,13 @@ export async function mcpCommand(options: {
     launchedVia: "mcp:wfr-cli",
   });
 
-  registerDiffSchemaTool(server, { config, env, apiKey, committed });
+  registerDiffSchemaTool(server, {
+    config,
+    env,
+    apiKey,
+    committed,
+    configuredBaseUrl: configured.baseUrl,
+  });
   registerGenerateTool(server, config);
 
   await server.connect(new StdioServerTransport());

@@ -13,6 +13,7 @@ import {
 import { writeFileAtomic } from "../../atomic-write.js";
 import { CliError } from "../../cli-error.js";
 import {
+  connectionOf,
   definitionUrlOf,
   type EnvironmentConfig,
   loadConfig,
@@ -25,7 +26,14 @@ import { terminal, writeJson } from "../../terminal.js";
 
 export { looksLikeJson };
 
-async function download(env: EnvironmentConfig): Promise<{ body: string; fileName: string }> {
+/**
+ * The definition as committed: formatted, and naming the base URL configured for the environment
+ * rather than the one it was reached at (an override, an emulator's port of the day).
+ */
+async function download(
+  configured: EnvironmentConfig,
+): Promise<{ body: string; fileName: string }> {
+  const env = connectionOf(configured);
   const url = definitionUrlOf(env);
   const headers: Record<string, string> = { accept: "application/json, application/yaml" };
   const key = process.env[env.apiKeyEnv]?.trim();
@@ -48,7 +56,7 @@ async function download(env: EnvironmentConfig): Promise<{ body: string; fileNam
   const type = response.headers.get("content-type") ?? "";
   const json = type.includes("json") || (!type.includes("yaml") && looksLikeJson(body));
   return {
-    body: formatDefinition(body, json),
+    body: formatDefinition(body, { json, baseUrl: configured.baseUrl }),
     fileName: json ? DEFINITION_FILE.json : DEFINITION_FILE.yaml,
   };
 }

@@ -1,9 +1,10 @@
 // `wfr schemas pull` through the built bin against the emulator: written, --check, unknown environment.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { type Fixture, startPulledFixture } from "../../harness.js";
+import { type Fixture, runWfr, startPulledFixture } from "../../harness.js";
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -48,5 +49,37 @@ describe("schemas pull", () => {
     const r = await wfr(["schemas", "pull", "nope"]);
     expect(r.code).toBe(EXIT.USAGE);
     expect(r.stderr).toContain('unknown environment "nope"');
+  });
+
+  it("WFR_PRODUCTION_BASE_URL reaches the emulator on another port; the committed file and --check keep the configured URL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "wfr-base-url-"));
+    // The configured port has nothing listening: only the override reaches the emulator.
+    const configured = "http://127.0.0.1:9/production/api/v1";
+    writeFileSync(
+      join(dir, "wfr.config.json"),
+      JSON.stringify({
+        environments: [
+          { name: "production", baseUrl: configured, apiKeyEnv: "WFR_PRODUCTION_API_KEY" },
+        ],
+      }),
+    );
+    const env = { ...fx.env, WFR_PRODUCTION_BASE_URL: `${fx.emulator.url}/production/api/v1` };
+    try {
+      const pulled = await runWfr(["schemas", "pull"], { cwd: dir, env });
+      expect(pulled.code, pulled.stderr).toBe(EXIT.OK);
+      const written = JSON.parse(
+        readFileSync(join(dir, "schemas/production/openapi.json"), "utf8"),
+      );
+      expect(written.servers[0].url).toBe(configured);
+      const checked = await runWfr(["schemas", "pull", "--check"], { cwd: dir, env });
+      expect(checked.code, checked.stdout + checked.stderr).toBe(EXIT.OK);
+      const launched = await runWfr(
+        ["launch", "invoiceIntake", "--input", "vendor_name=A", "--input", "amount=1"],
+        { cwd: dir, env },
+      );
+      expect(launched.code, launched.stderr).toBe(EXIT.OK);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
