@@ -22,17 +22,17 @@ export function project(): string {
       schemas: "schemas",
       generatedOut: "generated/src",
       environments: [
-        { name: "production", baseUrl: "http://127.0.0.1:9/api/v1", apiKeyEnv: "WFR_KEY" },
+        { name: "sample", baseUrl: "http://127.0.0.1:9/api/v1", apiKeyEnv: "WFR_KEY" },
       ],
     }),
   );
-  cpSync(join(EXAMPLES, "production"), join(dir, "schemas", "production"), { recursive: true });
-  cpSync(join(EXAMPLES, "production"), join(dir, "old"), { recursive: true });
+  cpSync(join(EXAMPLES, "sample"), join(dir, "schemas", "sample"), { recursive: true });
+  cpSync(join(EXAMPLES, "sample"), join(dir, "old"), { recursive: true });
   return dir;
 }
 
 export function rename(dir: string, id: string, name: string): void {
-  const file = join(dir, "schemas", "production", "openapi.json");
+  const file = join(dir, "schemas", "sample", "openapi.json");
   const doc = JSON.parse(readFileSync(file, "utf8"));
   doc.paths[`/automations/${id}/runs`].post["x-workflow"].name = name;
   writeFileSync(file, JSON.stringify(doc, null, 2));

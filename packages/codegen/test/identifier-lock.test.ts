@@ -29,9 +29,9 @@ describe("identifier lock", () => {
     expect(await main(args, capture().streams)).toBe(0);
     const lockFile = join(dirname(out), "identifiers.lock.json");
     const lock = readJson(lockFile) as { environments: Record<string, Record<string, string>> };
-    expect(lock.environments.production?.wf_P7Qd2Lx9).toBe("invoiceIntake");
+    expect(lock.environments.sample?.wf_P7Qd2Lx9).toBe("invoiceIntake");
 
-    const file = join(schemas, "production", "openapi.json");
+    const file = join(schemas, "sample", "openapi.json");
     const doc = readJson(file) as {
       paths: Record<string, { post: { "x-workflow": { name: string } } }>;
     };
@@ -42,9 +42,9 @@ describe("identifier lock", () => {
 
     const renamed = capture();
     expect(await main(args, renamed.streams)).toBe(0);
-    expect(existsSync(join(out, "production", "invoiceIntake.js"))).toBe(true);
-    expect(existsSync(join(out, "production", "invoiceCapture.js"))).toBe(false);
-    expect(readFileSync(join(out, "production", "invoiceIntake.js"), "utf8")).toContain(
+    expect(existsSync(join(out, "sample", "invoiceIntake.js"))).toBe(true);
+    expect(existsSync(join(out, "sample", "invoiceCapture.js"))).toBe(false);
+    expect(readFileSync(join(out, "sample", "invoiceIntake.js"), "utf8")).toContain(
       '"Invoice capture"',
     );
     expect(renamed.io.out).toMatch(
@@ -54,15 +54,15 @@ describe("identifier lock", () => {
     expect(await main([...args, "--check"], capture().streams)).toBe(0);
 
     const edited = readJson(lockFile) as { environments: Record<string, Record<string, string>> };
-    delete edited.environments.production?.wf_P7Qd2Lx9;
+    delete edited.environments.sample?.wf_P7Qd2Lx9;
     writeJson(lockFile, edited);
     const stale = capture();
     expect(await main([...args, "--check"], stale.streams)).toBe(3);
     expect(stale.io.err).toContain("identifiers.lock.json");
     expect(await main(args, capture().streams)).toBe(0);
-    expect(existsSync(join(out, "production", "invoiceCapture.js"))).toBe(true);
+    expect(existsSync(join(out, "sample", "invoiceCapture.js"))).toBe(true);
     expect(readJson(lockFile)).toMatchObject({
-      environments: { production: { wf_P7Qd2Lx9: "invoiceCapture" } },
+      environments: { sample: { wf_P7Qd2Lx9: "invoiceCapture" } },
     });
   });
 

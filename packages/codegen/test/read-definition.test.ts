@@ -38,15 +38,15 @@ function errorOf(fn: () => unknown): DefinitionError {
 describe("reader: the example schemas", () => {
   it("reads both environments into the model", () => {
     const models = readSchemas(EXAMPLE_SCHEMAS);
-    expect(models.map((m) => m.name)).toEqual(["production", "staging"]);
+    expect(models.map((m) => m.name)).toEqual(["sample", "sample-staging"]);
     const prod = models[0];
-    if (!prod) throw new Error("no production");
+    if (!prod) throw new Error("no sample");
     expect(prod.workspace).toBe("ws_acme_ap");
     expect(prod.baseUrl).toBe("https://api.workflows.example.com/api/v1");
-    expect(prod.sourceFile).toBe("production/openapi.json");
+    expect(prod.sourceFile).toBe("sample/openapi.json");
     expect(prod.sourceHash).toBe(
       createHash("sha256")
-        .update(readFileSync(join(EXAMPLE_SCHEMAS, "production", "openapi.json")))
+        .update(readFileSync(join(EXAMPLE_SCHEMAS, "sample", "openapi.json")))
         .digest("hex"),
     );
     const invoice = prod.workflows.find((w) => w.id === "wf_P7Qd2Lx9");

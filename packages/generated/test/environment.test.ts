@@ -7,16 +7,16 @@ afterEach(() => {
   vi.resetModules();
 });
 
-it("environment.baseUrl is the definition's without WFR_PRODUCTION_BASE_URL", async () => {
-  vi.stubEnv("WFR_PRODUCTION_BASE_URL", "");
+it("environment.baseUrl is the definition's without WFR_SAMPLE_BASE_URL", async () => {
+  vi.stubEnv("WFR_SAMPLE_BASE_URL", "");
   vi.resetModules();
-  const { environment } = await import("@wfr/generated/production");
+  const { environment } = await import("@wfr/generated/sample");
   expect(environment.baseUrl).toBe("https://api.workflows.example.com/api/v1");
 });
 
-it("environment.baseUrl is WFR_PRODUCTION_BASE_URL where the process has it", async () => {
-  vi.stubEnv("WFR_PRODUCTION_BASE_URL", "http://127.0.0.1:51234/production/api/v1");
+it("environment.baseUrl is WFR_SAMPLE_BASE_URL where the process has it", async () => {
+  vi.stubEnv("WFR_SAMPLE_BASE_URL", "http://127.0.0.1:51234/sample/api/v1");
   vi.resetModules();
-  const { environment } = await import("@wfr/generated/production");
-  expect(environment.baseUrl).toBe("http://127.0.0.1:51234/production/api/v1");
+  const { environment } = await import("@wfr/generated/sample");
+  expect(environment.baseUrl).toBe("http://127.0.0.1:51234/sample/api/v1");
 });

@@ -17,7 +17,7 @@ it("wfr diff reads the identifier lock wfr generate wrote: a rename is not an id
   );
   rename(dir, "wf_P7Qd2Lx9", "Invoice capture");
 
-  const json = await runWfr(["diff", "old", "schemas/production", "--format", "json"], {
+  const json = await runWfr(["diff", "old", "schemas/sample", "--format", "json"], {
     cwd: dir,
   });
   expect(json.stderr).toBe("");
@@ -28,12 +28,12 @@ it("wfr diff reads the identifier lock wfr generate wrote: a rename is not an id
   expect(kinds).toContain("workflow-renamed");
   expect(kinds).not.toContain("workflow-identifier-changed");
 
-  const gated = await runWfr(["diff", "old", "schemas/production", "--fail-on", "any"], {
+  const gated = await runWfr(["diff", "old", "schemas/sample", "--fail-on", "any"], {
     cwd: dir,
   });
   expect(gated.code).toBe(EXIT.DRIFT_BREAKING);
   expect(gated.stdout).toContain("[workflow-renamed]");
-  const passes = await runWfr(["diff", "old", "schemas/production", "--fail-on", "breaking"], {
+  const passes = await runWfr(["diff", "old", "schemas/sample", "--fail-on", "breaking"], {
     cwd: dir,
   });
   expect(passes.code).toBe(EXIT.OK);

@@ -24,11 +24,11 @@ function project(): string {
       schemas: "schemas",
       generatedOut: "generated/src",
       environments: [
-        { name: "production", baseUrl: "http://127.0.0.1:9/api/v1", apiKeyEnv: "WFR_KEY" },
+        { name: "sample", baseUrl: "http://127.0.0.1:9/api/v1", apiKeyEnv: "WFR_KEY" },
       ],
     }),
   );
-  cpSync(join(SAMPLES, "production"), join(dir, "schemas", "production"), { recursive: true });
+  cpSync(join(SAMPLES, "sample"), join(dir, "schemas", "sample"), { recursive: true });
   return dir;
 }
 
@@ -46,7 +46,7 @@ function waitFor(read: () => string, pattern: RegExp, count: number): Promise<vo
 describe("wfr generate --watch", () => {
   it("regenerates after a saved change, survives a broken definition, and stops on SIGTERM", async () => {
     const dir = project();
-    const definition = join(dir, "schemas", "production", "openapi.json");
+    const definition = join(dir, "schemas", "sample", "openapi.json");
     const child = spawn(process.execPath, [BIN, "generate", "--watch"], {
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
@@ -63,7 +63,7 @@ describe("wfr generate --watch", () => {
     const generated = /generated; waiting for changes/;
     try {
       await waitFor(read, generated, 1);
-      const types = join(dir, "generated", "src", "production", "invoiceIntake.types.d.ts");
+      const types = join(dir, "generated", "src", "sample", "invoiceIntake.types.d.ts");
       expect(existsSync(types)).toBe(true);
 
       const doc = JSON.parse(readFileSync(definition, "utf8"));
