@@ -28,7 +28,7 @@ const keyOptions = (c: Command) =>
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command("wfr")
     .description("Workflow Run from the command line: schemas, code generation, runs, emulator.")
     .version(VERSION)

@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { CONFIG_FILE, type WfrConfig } from "../../config.js";
 import { CI_MARKER, CI_WORKFLOW_PATH, ciFacts, ciWorkflow } from "./ci-workflow.js";
 
-export const SCRIPTS: Record<string, string> = {
+const SCRIPTS: Record<string, string> = {
   generate: "wfr generate",
   "generate:check": "wfr generate --check",
   "schemas:check": "wfr schemas pull --check",
 };
 
 /** The import alias the app uses for generated code: `#wfr/<env>` -> `<generatedOut>/<env>.js`. */
-export const IMPORT_ALIAS = "#wfr/*";
+const IMPORT_ALIAS = "#wfr/*";
 
 interface PlannedFile {
   readonly path: string;

@@ -55,7 +55,7 @@ export async function launchAndReport(
 }
 
 /** A run's outputs for a person: one `name: value` line each, values as JSON. */
-export function formatOutputs(outputs: unknown): string {
+function formatOutputs(outputs: unknown): string {
   if (outputs === null || typeof outputs !== "object" || Array.isArray(outputs))
     return `  ${JSON.stringify(outputs)}\n`;
   return Object.entries(outputs as Record<string, unknown>)

@@ -13,7 +13,7 @@ import { statusLabel } from "../../status-label.js";
 import { bold, terminal, writeJsonLine } from "../../terminal.js";
 
 /** The exit code a run's state stands for (README "Exit codes"). */
-export function exitCodeForRun(run: RunEnvelope): ExitCode {
+function exitCodeForRun(run: RunEnvelope): ExitCode {
   if (run.status === RUN_STATUS.waiting_for_human_live) return EXIT.HUMAN_NEEDED;
   if (isUnsuccessfulTerminalStatus(String(run.status))) return EXIT.RUN_FAILED;
   if (isTerminalStatus(run.status)) return EXIT.OK;
@@ -27,7 +27,7 @@ function humanSummary(run: RunEnvelope): string {
 }
 
 /** The current step, from the event snapshot: the last step event's name (event fields are not specified; best effort). */
-export function currentStep(snapshot: unknown): string | undefined {
+function currentStep(snapshot: unknown): string | undefined {
   const events = (snapshot as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) return undefined;
   for (let i = events.length - 1; i >= 0; i--) {
@@ -125,7 +125,7 @@ export async function followRun(
 }
 
 /** Why a run ended unsuccessfully (its status, and the error it carries), or undefined. */
-export function failureLine(run: RunEnvelope): string | undefined {
+function failureLine(run: RunEnvelope): string | undefined {
   if (!isUnsuccessfulTerminalStatus(run.status)) return undefined;
   const error = (run as { error?: { code?: unknown; message?: unknown } | null }).error;
   const what = error
