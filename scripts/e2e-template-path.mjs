@@ -32,21 +32,21 @@ const keep = process.argv.includes("--keep");
 const started = Date.now();
 const log = (line) => process.stderr.write(`template-path: ${line}\n`);
 
+/** A check that does not hold: reported once, after the emulator is stopped and the copy removed. */
 function fail(message) {
-  process.stderr.write(`template-path: FAILED: ${message}\n`);
-  process.exit(1);
+  throw new Error(message);
 }
 
 /** Runs a child to its end without blocking this process, whose emulator the child may call. */
 function run(cwd, file, args, env = {}) {
-  return new Promise((resolvePromise) => {
+  return new Promise((resolvePromise, reject) => {
     execFile(
       file,
       args,
       { cwd, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        if (error) fail(`${file} ${args.join(" ")} in ${cwd}:\n${stdout}${stderr}`);
-        resolvePromise(stdout);
+        if (error) reject(new Error(`${file} ${args.join(" ")} in ${cwd}:\n${stdout}${stderr}`));
+        else resolvePromise(stdout);
       },
     );
   });
@@ -58,93 +58,97 @@ const VITEST = join(ROOT, "node_modules", "vitest", "vitest.mjs");
 const CODEGEN = join(ROOT, "packages", "codegen", "dist", "cli.js");
 const WFR = join(ROOT, "packages", "cli", "dist", "bin.js");
 for (const built of [CODEGEN, WFR, join(ROOT, "packages", "emulator", "dist", "index.js")])
-  if (!existsSync(built)) fail(`${built} is missing: run \`pnpm build\` first`);
+  if (!existsSync(built)) {
+    process.stderr.write(`template-path: ${built} is missing: run \`pnpm build\` first\n`);
+    process.exit(1);
+  }
 
 // --- the copy ------------------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), "wfr-template-"));
-const repo = join(work, "repo");
-const files = execFileSync(
-  "git",
-  ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-  {
-    cwd: ROOT,
-    encoding: "utf8",
-  },
-)
-  .split("\0")
-  .filter((file) => file !== "" && existsSync(join(ROOT, file)));
-for (const file of files) cpSync(join(ROOT, file), join(repo, file), { recursive: true });
-
-/** node_modules of `dir` in the copy: links to this checkout's, but `@wfr/generated` is the copy's. */
-function linkModules(dir) {
-  const from = join(ROOT, dir, "node_modules");
-  if (!existsSync(from)) return;
-  const to = join(repo, dir, "node_modules");
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from)) {
-    if (entry === "@wfr") {
-      mkdirSync(join(to, entry), { recursive: true });
-      for (const name of readdirSync(join(from, entry)))
-        symlinkSync(
-          name === "generated"
-            ? join(repo, "packages", "generated")
-            : realpathSync(join(from, entry, name)),
-          join(to, entry, name),
-        );
-    } else symlinkSync(join(from, entry), join(to, entry));
-  }
-}
-const workspaceDirs = [
-  ".",
-  ...["packages", "apps"].flatMap((group) =>
-    readdirSync(join(ROOT, group))
-      .map((name) => `${group}/${name}`)
-      .filter((dir) => lstatSync(join(ROOT, dir)).isDirectory()),
-  ),
-];
-for (const dir of workspaceDirs) {
-  linkModules(dir);
-  // Built output is reused too (a package's tests may import it by its own name).
-  if (existsSync(join(ROOT, dir, "dist")))
-    symlinkSync(join(ROOT, dir, "dist"), join(repo, dir, "dist"));
-}
-log(`copied ${files.length} files to ${repo}`);
-
-// --- the team's own production, from another catalog -------------------------------------------
-const { startEmulator } = await import(
-  pathToFileURL(join(ROOT, "packages", "emulator", "dist", "index.js")).href
-);
-const TEAM_CATALOG = {
-  environments: {
-    production: {
-      workspace: "ws_team",
-      workflows: [
-        {
-          id: "wf_TeamOrder1",
-          name: "Order intake",
-          state: "enabled",
-          revision: 3,
-          inputs: {
-            type: "object",
-            properties: {
-              order_ref: { type: "string", "x-input-type": "text" },
-              quantity: { type: "integer", "x-input-type": "number" },
-            },
-            required: ["order_ref", "quantity"],
-          },
-          outputs: {
-            type: "object",
-            properties: { accepted: { type: "boolean" } },
-            required: ["accepted"],
-          },
-          scenario: { steps: [{ succeed: { outputs: { accepted: true } } }] },
-        },
-      ],
-    },
-  },
-};
-const emulator = await startEmulator({ port: 0, catalog: TEAM_CATALOG });
+let emulator;
 try {
+  const repo = join(work, "repo");
+  const files = execFileSync(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  )
+    .split("\0")
+    .filter((file) => file !== "" && existsSync(join(ROOT, file)));
+  for (const file of files) cpSync(join(ROOT, file), join(repo, file), { recursive: true });
+
+  /** node_modules of `dir` in the copy: links to this checkout's, but `@wfr/generated` is the copy's. */
+  function linkModules(dir) {
+    const from = join(ROOT, dir, "node_modules");
+    if (!existsSync(from)) return;
+    const to = join(repo, dir, "node_modules");
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from)) {
+      if (entry === "@wfr") {
+        mkdirSync(join(to, entry), { recursive: true });
+        for (const name of readdirSync(join(from, entry)))
+          symlinkSync(
+            name === "generated"
+              ? join(repo, "packages", "generated")
+              : realpathSync(join(from, entry, name)),
+            join(to, entry, name),
+          );
+      } else symlinkSync(join(from, entry), join(to, entry));
+    }
+  }
+  const workspaceDirs = [
+    ".",
+    ...["packages", "apps"].flatMap((group) =>
+      readdirSync(join(ROOT, group))
+        .map((name) => `${group}/${name}`)
+        .filter((dir) => lstatSync(join(ROOT, dir)).isDirectory()),
+    ),
+  ];
+  for (const dir of workspaceDirs) {
+    linkModules(dir);
+    // Built output is reused too (a package's tests may import it by its own name).
+    if (existsSync(join(ROOT, dir, "dist")))
+      symlinkSync(join(ROOT, dir, "dist"), join(repo, dir, "dist"));
+  }
+  log(`copied ${files.length} files to ${repo}`);
+
+  // --- the team's own production, from another catalog -------------------------------------------
+  const { startEmulator } = await import(
+    pathToFileURL(join(ROOT, "packages", "emulator", "dist", "index.js")).href
+  );
+  const TEAM_CATALOG = {
+    environments: {
+      production: {
+        workspace: "ws_team",
+        workflows: [
+          {
+            id: "wf_TeamOrder1",
+            name: "Order intake",
+            state: "enabled",
+            revision: 3,
+            inputs: {
+              type: "object",
+              properties: {
+                order_ref: { type: "string", "x-input-type": "text" },
+                quantity: { type: "integer", "x-input-type": "number" },
+              },
+              required: ["order_ref", "quantity"],
+            },
+            outputs: {
+              type: "object",
+              properties: { accepted: { type: "boolean" } },
+              required: ["accepted"],
+            },
+            scenario: { steps: [{ succeed: { outputs: { accepted: true } } }] },
+          },
+        ],
+      },
+    },
+  };
+  emulator = await startEmulator({ port: 0, catalog: TEAM_CATALOG });
   const keyResponse = await fetch(`${emulator.url}/_emulator/keys`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -241,9 +245,12 @@ console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}
   }
   await node(join(repo, "packages", "generated"), [VITEST, "run"]);
   log("packages/generated: tests pass");
+} catch (error) {
+  process.stderr.write(`template-path: FAILED: ${error.message}\n`);
+  process.exitCode = 1;
 } finally {
-  await emulator.close();
+  await emulator?.close();
   if (keep) log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
-log(`ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (process.exitCode !== 1) log(`ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
