@@ -7,7 +7,7 @@
 // (rootDir src, outDir dist, skipLibCheck false) and run against the
 // emulator. Then: the CI workflow `wfr init` wrote, run step by step; the app
 // again after `npm ci --omit=dev`; again with zod 3 in the app; as an ES module
-// package; bundled with esbuild; a one-field graph edit in the service (pull --check exits 4, only
+// package; bundled with esbuild; run directly with tsx; built with Vite; a one-field graph edit in the service (pull --check exits 4, only
 // that workflow's generated files change, tsc fails at the using line); and a
 // lighter pass with pnpm's strict layout.
 //
@@ -38,6 +38,8 @@ const TYPESCRIPT = "typescript@5.9.3";
 const TYPES_NODE = "@types/node@20.19.25";
 const ZOD3 = "zod@3.25.76";
 const ESBUILD = "esbuild@0.28.2";
+const TSX = "tsx@4.23.15";
+const VITE = "vite@8.3.8";
 const keep = process.argv.includes("--keep");
 const measure = process.argv.includes("--measure");
 const started = Date.now();
@@ -328,6 +330,23 @@ check(
   "the esbuild bundle",
 );
 log("ok: bundled with esbuild (the #wfr/* alias resolved), the bundle runs");
+
+// --- direct execution: tsx runs src/app.ts, resolving the #wfr/* alias, with no build step --
+await sh(app, `npm i -D ${TSX} ${npmFlags.join(" ")}`);
+check(
+  (await sh(app, "npx --no-install tsx src/app.ts", env)).stdout.startsWith("drafted: "),
+  "the app run by tsx",
+);
+log("ok: run directly with tsx (no build step)");
+
+// --- a Vite (server-side) build: the alias resolved and the generated code bundled --------
+await sh(app, `npm i -D ${VITE} ${npmFlags.join(" ")}`);
+await sh(app, "npx --no-install vite build --ssr src/app.ts --outDir vite-dist --logLevel warn");
+check(
+  (await sh(app, "node vite-dist/app.js", env)).stdout.startsWith("drafted: "),
+  "the Vite build",
+);
+log("ok: built with Vite (--ssr), the build runs");
 
 // --- a one-field graph edit in the service -------------------------------------------------
 const before = filesUnder(join(app, "wfr-generated"));

@@ -25,7 +25,7 @@ const wfr = createClient({ baseUrl: "https://api.example/api/v1", apiKey: "k" })
 const run = await wfr.launch("wf_1", { inputs: {} });
 console.log(await wfr.waitForRun(run.run_id));`,
   // One generated workflow module, with the runtime it imports.
-  "generated-one-workflow": `import { invoiceIntake } from "@wfr/generated/production/invoiceIntake";
+  "generated-one-workflow": `import { invoiceIntake } from "@wfr/generated/sample/invoiceIntake";
 console.log(invoiceIntake.id);`,
   "openapi-fetch": `import createClient from "openapi-fetch";
 const api = createClient({ baseUrl: "https://api.example/api/v1" });

@@ -25,7 +25,7 @@ Targets: emulator >= 0.5x bare launches/s; emulator ahead of Prism.`;
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const WORKFLOW = "wf_P7Qd2Lx9";
-const DEFINITION = join(root, "schemas/production/openapi.json");
+const DEFINITION = join(root, "schemas/sample/openapi.json");
 const PRISM = join(root, "bench/node_modules/.bin/prism");
 const LOAD_CLIENT = join(root, "bench/lib/load-client.mjs");
 const BODY = JSON.stringify({

@@ -1,5 +1,5 @@
 // Shared by bench/cases/generation.mjs and bench/cases/type-check.mjs:
-// the synthetic N-workflow definition (cloned from schemas/production/openapi.json), process timers
+// the synthetic N-workflow definition (cloned from schemas/sample/openapi.json), process timers
 // with peak RSS, and the two equivalent apps (wfr vs openapi-typescript + openapi-fetch).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,7 +14,7 @@ export const RUNTIME_DTS = join(ROOT, "packages/runtime/dist/index.d.ts");
 // The competitor's client and zod come from this package's own dependencies (bench/package.json).
 export const OPENAPI_FETCH_DTS = join(ROOT, "bench/node_modules/openapi-fetch/dist/index.d.mts");
 export const ZOD_DIR = join(ROOT, "bench/node_modules/zod");
-export const TEMPLATE = join(ROOT, "schemas/production/openapi.json");
+export const TEMPLATE = join(ROOT, "schemas/sample/openapi.json");
 export const TIME_BIN = "/usr/bin/time";
 // openapi-typescript 7 defaults to --default-non-nullable true, which makes every input with a
 // saved `default` (currency, paid) *required* in the launch body; the definition format says such

@@ -2,7 +2,7 @@
 // production environment and @wfr/runtime, exactly as an app would be. The
 // checkpoint loop between the `checkpoint-loop` markers is the root README's
 // pattern, line for line (apps/demo/test/demo.test.ts holds them equal).
-import { workflows } from "@wfr/generated/production";
+import { workflows } from "@wfr/generated/sample";
 import { createClient, file } from "@wfr/runtime";
 
 export interface InvoiceDemoOptions {

@@ -1,7 +1,7 @@
 // Everything the desk does with the Workflow Run API, in one place: launch
 // through the generated builder and the launch journal, refresh from the API
 // (callbacks are only hints), answer checkpoints, fetch the recording once.
-import { workflows } from "@wfr/generated/production";
+import { workflows } from "@wfr/generated/sample";
 import {
   type CallbackEventStore,
   createCallbackHandler,

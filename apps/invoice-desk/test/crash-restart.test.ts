@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
-import { workflows } from "@wfr/generated/production";
+import { workflows } from "@wfr/generated/sample";
 import { createClient, file } from "@wfr/runtime";
 import { freePort, type PostgresServer, startPostgresServer, waitUntil } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // the file, only the NAME of the environment variable holding each key.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
+import { baseUrlVariable, DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -34,6 +34,28 @@ export interface LoadedConfig extends WfrConfig {
 
 const ENV_NAME = /^[a-z][a-z0-9_-]*$/;
 const ENV_VAR = /^[A-Z_][A-Z0-9_]*$/;
+const BASE_URL = /^https?:\/\/.+\/api\/v1\/?$/;
+
+/**
+ * The environment as this process reaches it: `WFR_<ENV>_BASE_URL`, where set, replaces the
+ * configured base URL (an emulator restarted on another port, a proxy) without editing
+ * wfr.config.json. The generated code reads the same variable, and `wfr schemas pull` writes the
+ * configured URL, so neither the committed definition nor the generated code depends on it.
+ */
+export function connectionOf(
+  env: EnvironmentConfig,
+  variables: Readonly<Record<string, string | undefined>> = process.env,
+): EnvironmentConfig {
+  const variable = baseUrlVariable(env.name);
+  const override = variables[variable]?.trim();
+  if (!override) return env;
+  if (!BASE_URL.test(override))
+    throw new CliError(
+      `${variable}: must be an http(s) URL ending in /api/v1 (it replaces ${env.name}'s base URL)`,
+      EXIT.USAGE,
+    );
+  return { ...env, baseUrl: override };
+}
 
 export function definitionUrlOf(env: EnvironmentConfig): string {
   if (env.definitionUrl) return env.definitionUrl;

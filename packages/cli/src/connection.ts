@@ -1,6 +1,7 @@
 import { connect } from "./adapters/runtime.js";
 import { type KeySourceOptions, resolveApiKey } from "./api-key.js";
 import {
+  connectionOf,
   type EnvironmentConfig,
   type LoadedConfig,
   loadConfig,
@@ -19,7 +20,7 @@ export async function openConnection(options: ConnectionOptions): Promise<{
   client: ReturnType<typeof connect>;
 }> {
   const config = loadConfig(process.cwd(), options.config);
-  const env = pickEnvironment(config, options.env);
+  const env = connectionOf(pickEnvironment(config, options.env));
   const apiKey = await resolveApiKey(env, options);
   return { config, env, client: connect(env.baseUrl, apiKey) };
 }

@@ -7,7 +7,7 @@ import { EXIT } from "./exit-codes.js";
 import { installCommand } from "./package-manager.js";
 
 /** Optional peers, and the commands that load them. */
-export const OPTIONAL_PACKAGES: Record<string, string> = {
+const OPTIONAL_PACKAGES: Record<string, string> = {
   "@wfr/emulator": "`wfr emulator`, `wfr runs export`, `wfr runs relaunch` against the emulator",
   "@wfr/mcp": "`wfr mcp`",
   "@modelcontextprotocol/sdk": "`wfr mcp`",

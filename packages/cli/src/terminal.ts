@@ -13,7 +13,7 @@ export interface Terminal {
   readonly interactive: boolean;
 }
 
-export function decorationsAllowed(env: NodeJS.ProcessEnv, stdoutIsTty: boolean): boolean {
+function decorationsAllowed(env: NodeJS.ProcessEnv, stdoutIsTty: boolean): boolean {
   if (!stdoutIsTty) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   if (env.TERM === "dumb") return false;
@@ -35,14 +35,6 @@ export function terminal(options: { noInput?: boolean } = {}): Terminal {
 
 export function bold(t: Terminal, text: string): string {
   return t.fancy ? `\u001b[1m${text}\u001b[22m` : text;
-}
-
-export function red(t: Terminal, text: string): string {
-  return t.fancy ? `\u001b[31m${text}\u001b[39m` : text;
-}
-
-export function green(t: Terminal, text: string): string {
-  return t.fancy ? `\u001b[32m${text}\u001b[39m` : text;
 }
 
 /** JSON on stdout: pretty in a TTY, one NDJSON line otherwise. */

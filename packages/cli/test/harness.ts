@@ -44,6 +44,11 @@ export interface Fixture {
   dir: string;
   key: string;
   env: Record<string, string>;
+  /** `wfr <args>` in the fixture's repository with its key (`extra.env` adds or blanks variables). */
+  wfr(
+    args: readonly string[],
+    extra?: { env?: Record<string, string>; stdin?: string },
+  ): Promise<Result>;
   close(): Promise<void>;
 }
 
@@ -90,11 +95,29 @@ export async function startFixture(): Promise<Fixture> {
     }),
   );
   const key = String(token);
+  const env = { WFR_PRODUCTION_API_KEY: key };
   return {
     emulator,
     dir,
     key,
-    env: { WFR_PRODUCTION_API_KEY: key },
+    env,
+    wfr: (args, extra = {}) =>
+      runWfr(args, {
+        cwd: dir,
+        env: { ...env, ...extra.env },
+        ...(extra.stdin !== undefined ? { stdin: extra.stdin } : {}),
+      }),
     close: () => emulator.close(),
   };
+}
+
+/** startFixture with the environment's definition already pulled into schemas/ (what launch reads). */
+export async function startPulledFixture(): Promise<Fixture> {
+  const fx = await startFixture();
+  const pulled = await fx.wfr(["schemas", "pull"]);
+  if (pulled.code !== 0) {
+    await fx.close();
+    throw new Error(`wfr schemas pull exited ${pulled.code}: ${pulled.stderr}`);
+  }
+  return fx;
 }

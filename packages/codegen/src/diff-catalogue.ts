@@ -75,7 +75,7 @@ export function diffCatalogue(): readonly DiffCatalogueEntry[] {
 }
 
 /** The catalogue as a Markdown table, one row per code, aligned as Biome formats Markdown tables. */
-export function renderDiffCatalogue(): string {
+function renderDiffCatalogue(): string {
   const entries = diffCatalogue();
   const rows = [
     ["code", "on", "severity", "compares"],
@@ -103,9 +103,9 @@ function countRules(): number {
   return 2 + WORKFLOW_RULES.length + PRESENCE_RULES.length + FIELD_RULES.length + 1;
 }
 
-export const DIFF_CATALOGUE_START =
+const DIFF_CATALOGUE_START =
   "<!-- diff-catalogue:start (rendered by scripts/render-diff-catalogue.mjs) -->";
-export const DIFF_CATALOGUE_END = "<!-- diff-catalogue:end -->";
+const DIFF_CATALOGUE_END = "<!-- diff-catalogue:end -->";
 
 /** `readme` with the text between the catalogue markers replaced by `renderDiffCatalogue()`. */
 export function withDiffCatalogue(readme: string): string {

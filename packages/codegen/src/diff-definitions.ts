@@ -59,7 +59,7 @@ export const DEFAULT_CONFIG = "wfr.codegen.json";
 const defaultReader: DefinitionReader = (file, pins) => readDefinitionFile(file, { aliases: pins });
 
 /** The pins `generate` uses: the lock's identifiers, overridden by config aliases. */
-export function diffPins(options: DiffDefinitionsOptions): IdentifierLock {
+function diffPins(options: DiffDefinitionsOptions): IdentifierLock {
   const cwd = options.cwd ?? process.cwd();
   const lockFile = resolve(cwd, options.lock ?? DEFAULT_LOCK);
   if (options.lock !== undefined && !existsSync(lockFile))

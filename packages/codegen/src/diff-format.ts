@@ -24,7 +24,7 @@ interface WorkflowGroup {
 }
 
 /** Changes grouped per workflow: workflows with breaking changes first, then by name and id. */
-export function groupByWorkflow(report: DiffReport): WorkflowGroup[] {
+function groupByWorkflow(report: DiffReport): WorkflowGroup[] {
   const groups = new Map<string, WorkflowGroup>();
   for (const change of report.changes) {
     const key = `${change.workflowId}\u0000${change.workflowName}`;

@@ -24,7 +24,6 @@ import { kindLabel } from "./field-kinds.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "./model.js";
 
 export type { DiffChangeKind, DiffSeverity } from "./diff-rules/index.js";
-export { describeField } from "./diff-rules/index.js";
 
 export interface DiffChange {
   /** The workflow's id in the new definition (the old one when the workflow was removed). */
@@ -420,11 +419,6 @@ function isFieldList(value: unknown): value is readonly FieldModel[] {
         typeof v.name === "string",
     )
   );
-}
-
-/** JSON with object keys sorted, for comparisons and stable output. */
-export function stableJson(value: unknown, indent?: number): string {
-  return JSON.stringify(sortKeys(value), null, indent);
 }
 
 export function sortKeys(value: unknown): unknown {

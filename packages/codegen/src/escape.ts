@@ -41,7 +41,7 @@ export function docComment(lines: readonly (string | undefined)[], indent = ""):
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u;
 
 /** Whether a name can be written as a bare property key. */
-export function isIdentifierName(name: string): boolean {
+function isIdentifierName(name: string): boolean {
   return IDENTIFIER.test(name);
 }
 

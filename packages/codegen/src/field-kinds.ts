@@ -294,7 +294,7 @@ export function kindLabel(f: FieldModel): string {
 }
 
 /** The TypeScript type of a field's value (`| null` included when nullable). */
-export function fieldType(f: FieldModel, ctx: TypeContext): string {
+function fieldType(f: FieldModel, ctx: TypeContext): string {
   const t = FIELD_KINDS[f.kind].type(f, ctx);
   return f.nullable && t !== "unknown" ? `${t} | null` : t;
 }
@@ -331,7 +331,7 @@ function rulesRefinement(f: FieldModel, side: Side): string {
 }
 
 /** The zod schema of a field (`.nullable()` and `.optional()` included). */
-export function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
+function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
   let z = FIELD_KINDS[f.kind].schema(f, ctx, rulesRefinement(f, ctx.side));
   if (f.nullable && f.kind !== "unknown") z += ".nullable()";
   // zod lets a missing key through `z.unknown()`; a required one must be there.
@@ -342,7 +342,7 @@ export function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
 }
 
 /** The JSDoc lines of a field: description, what to pass or read, constraints, default. */
-export function fieldDocs(f: FieldModel, side: Side): string[] {
+function fieldDocs(f: FieldModel, side: Side): string[] {
   const lines: string[] = [];
   if (f.description !== undefined) lines.push(f.description);
   lines.push(...FIELD_KINDS[f.kind].docs(f, side));
@@ -365,7 +365,7 @@ export function fieldDocs(f: FieldModel, side: Side): string[] {
 }
 
 /** Every field nested in these (object properties, items, map values, alternatives), depth first. */
-export function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
+function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
   for (const f of fields) {
     yield f;
     yield* allFields([
@@ -426,7 +426,7 @@ function memberType(f: FieldModel, ctx: TypeContext): string {
 }
 
 /** `name?: type;` for an interface or object type, readonly for outputs. */
-export function memberSignature(f: FieldModel, ctx: TypeContext): string {
+function memberSignature(f: FieldModel, ctx: TypeContext): string {
   const readonly = ctx.side === "output" ? "readonly " : "";
   const optional = f.required ? "" : "?";
   return `${readonly}${propertyKey(f.name, "type")}${optional}: ${memberType(f, ctx)};`;

@@ -45,7 +45,7 @@ export interface GenerateResult {
 }
 
 /** The lock lives beside the output folder (packages/generated/identifiers.lock.json), which generate replaces whole. */
-export function lockDir(options: GenerateOptions): string {
+function lockDir(options: GenerateOptions): string {
   return dirname(resolve(options.out));
 }
 
@@ -65,7 +65,7 @@ export function buildFiles(options: GenerateOptions): GenerateResult {
 }
 
 /** Environments that have generated code in `out`: one folder each (`_shared` and dot-folders are not environments). */
-export function generatedEnvironments(out: string): string[] {
+function generatedEnvironments(out: string): string[] {
   if (!existsSync(out)) return [];
   return readdirSync(out, { withFileTypes: true })
     .filter((e) => e.isDirectory() && /^[A-Za-z0-9]/.test(e.name))
@@ -85,7 +85,7 @@ function whyMissing(schemasDir: string, env: string): string {
  * Refuses to write output that would delete an environment's generated code,
  * or that holds no environment at all, unless `allowRemove` names it.
  */
-export function checkRemovals(options: GenerateOptions, result: GenerateResult): void {
+function checkRemovals(options: GenerateOptions, result: GenerateResult): void {
   const schemasDir = resolve(options.schemas);
   const out = resolve(options.out);
   const kept = new Set(result.models.map((m) => m.name));

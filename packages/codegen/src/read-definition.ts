@@ -42,7 +42,7 @@ const STATES = new Set(["enabled", "draft", "disabled"]);
  * (`<identifier>.schema.d.ts`); file systems allow 255 bytes per name, and
  * the generated suffixes need some of them.
  */
-export const MAX_NAME_BYTES = 200;
+const MAX_NAME_BYTES = 200;
 
 /** Reads every environment folder under `schemasDir`; sorted by environment name. */
 export function readSchemas(schemasDir: string, options: ReadOptions = {}): EnvironmentModel[] {
@@ -906,8 +906,6 @@ class FieldReader {
     );
   }
 }
-
-export { escapePointer };
 
 /** The JSON type shared by enum values: `json` for objects, arrays or a mix of types. */
 function jsonTypeOf(v: unknown): string {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { CODEGEN_DIR } from "./helpers.js";
 
-export const CLI = join(CODEGEN_DIR, "dist", "cli.js");
+const CLI = join(CODEGEN_DIR, "dist", "cli.js");
 
 export interface CliResult {
   readonly status: number | null;

@@ -45,8 +45,8 @@ function run(command: string, args: readonly string[], cwd: string) {
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
-const APP = `import { workflows } from "@wfr/generated/production";
-import type { InvoiceIntakeInputs } from "@wfr/generated/production";
+const APP = `import { workflows } from "@wfr/generated/sample";
+import type { InvoiceIntakeInputs } from "@wfr/generated/sample";
 
 export const inputs: InvoiceIntakeInputs = workflows.invoiceIntake.buildInputs({
   vendor_name: "Northwind", // USE_VENDOR
@@ -89,7 +89,7 @@ describe("the generated package is consumable as generated", () => {
       expect(clean.output).toBe("");
       expect(clean.status).toBe(0);
 
-      const file = join(schemas, "production", "openapi.json");
+      const file = join(schemas, "sample", "openapi.json");
       // biome-ignore lint/suspicious/noExplicitAny: the edit walks an arbitrary JSON document
       const doc = readJson(file) as { components: { schemas: Record<string, any> } };
       doc.components.schemas.Workflow_wf_P7Qd2Lx9_Inputs.properties.vendor_name.type = "number";
@@ -121,7 +121,7 @@ describe("the generated package is consumable as generated", () => {
       `export const z = new Proxy({}, { get(_, key) { throw new Error("zod used: " + String(key)); } });\n`,
     );
     generate({ schemas: copyExamples(), out: join(dir, "gen") });
-    const mod = (await import(pathToFileURL(join(dir, "gen", "production", "index.js")).href)) as {
+    const mod = (await import(pathToFileURL(join(dir, "gen", "sample", "index.js")).href)) as {
       workflows: Record<string, { id: string; inputSchema: unknown }>;
     };
     expect(mod.workflows.invoiceIntake?.id).toBe("wf_P7Qd2Lx9");
@@ -145,7 +145,7 @@ describe("the generated package is consumable as generated", () => {
     );
     // The app is CommonJS (no "type"): the generated folder's own package.json keeps its .js ESM.
     generate({ schemas: copyExamples(), out: join(dir, "gen") });
-    const mod = (await import(pathToFileURL(join(dir, "gen", "production", "index.js")).href)) as {
+    const mod = (await import(pathToFileURL(join(dir, "gen", "sample", "index.js")).href)) as {
       workflows: Record<string, { validateInputs(inputs: unknown): { field: string }[] }>;
     };
     const issues = mod.workflows.invoiceIntake?.validateInputs({}) ?? [];
@@ -180,10 +180,10 @@ function generatedProject(): { dir: string; roots: string[] } {
   writeFileSync(
     join(dir, "app.ts"),
     [
-      `import * as production from "./gen/production.js";`,
-      `import * as staging from "./gen/staging.js";`,
-      `import * as invoice from "./gen/production/invoiceIntake.js";`,
-      `import * as invoiceSchema from "./gen/production/invoiceIntake.schema.js";`,
+      `import * as production from "./gen/sample.js";`,
+      `import * as staging from "./gen/sample-staging.js";`,
+      `import * as invoice from "./gen/sample/invoiceIntake.js";`,
+      `import * as invoiceSchema from "./gen/sample/invoiceIntake.schema.js";`,
       `import * as json from "./gen/_shared/json.js";`,
       "export const all = [production, staging, invoice, invoiceSchema];",
       "export type J = json.JsonValue;",
@@ -208,11 +208,11 @@ describe("generated code under the strict options teams turn on", () => {
     "the agreement check fails when a schema and its declared type disagree",
     () => {
       const { dir, roots } = generatedProject();
-      const types = join(dir, "gen", "production", "invoiceIntake.types.d.ts");
+      const types = join(dir, "gen", "sample", "invoiceIntake.types.d.ts");
       const declared = readFileSync(types, "utf8");
       writeFileSync(types, declared.replace("  amount: number;", "  amount: string;"));
       const errors = typeCheck(dir, roots);
-      expect(errors.map((e) => e.file)).toContain("gen/production/invoiceIntake.schema.check.ts");
+      expect(errors.map((e) => e.file)).toContain("gen/sample/invoiceIntake.schema.check.ts");
     },
     TYPE_CHECK_TIMEOUT,
   );

@@ -14,8 +14,8 @@ import { env, field, workflow } from "./diff-factory.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "../../..");
-const production = join(repoRoot, "schemas/production");
-const staging = join(repoRoot, "schemas/staging");
+const production = join(repoRoot, "schemas/sample");
+const staging = join(repoRoot, "schemas/sample-staging");
 
 function capture() {
   let out = "";
@@ -160,8 +160,8 @@ describe("runDiffCommand (the repo's example schemas, with the real reader)", ()
     expect(c.err).toBe("");
     expect(code).toBe(1);
     const report = JSON.parse(c.out) as DiffReport;
-    expect(report.old.environment).toBe("production");
-    expect(report.new.environment).toBe("staging");
+    expect(report.old.environment).toBe("sample");
+    expect(report.new.environment).toBe("sample-staging");
     const pick = (c: DiffChange) => [c.workflowName, c.severity, c.kind, c.path];
     const changes = report.changes.map(pick);
     expect(changes).toContainEqual([
@@ -271,7 +271,7 @@ describe("runDiffCommand (the repo's example schemas, with the real reader)", ()
       expect(c.err).toBe("");
       expect(code).toBe(0);
       const report = JSON.parse(c.out) as DiffReport;
-      expect(report.new).toEqual({ environment: "staging", sourceFile: url });
+      expect(report.new).toEqual({ environment: "sample-staging", sourceFile: url });
       expect(report.summary.breaking).toBeGreaterThan(0);
     });
 

@@ -13,18 +13,18 @@ afterAll(cleanupTempDirs);
 
 const INVOICE = "wf_P7Qd2Lx9";
 
-/** A project folder with schemas/production and an untouched copy of it as old/. */
+/** A project folder with schemas/sample and an untouched copy of it as old/. */
 function project(): string {
   const dir = tempDir("wfr-diff-pins-");
-  cpSync(join(EXAMPLE_SCHEMAS, "production"), join(dir, "schemas", "production"), {
+  cpSync(join(EXAMPLE_SCHEMAS, "sample"), join(dir, "schemas", "sample"), {
     recursive: true,
   });
-  cpSync(join(EXAMPLE_SCHEMAS, "production"), join(dir, "old"), { recursive: true });
+  cpSync(join(EXAMPLE_SCHEMAS, "sample"), join(dir, "old"), { recursive: true });
   return dir;
 }
 
 function renameInvoiceIntake(dir: string, name: string): void {
-  const file = join(dir, "schemas", "production", "openapi.json");
+  const file = join(dir, "schemas", "sample", "openapi.json");
   const doc = readJson(file) as {
     paths: Record<string, { post: { "x-workflow": { name: string } } }>;
   };
@@ -35,7 +35,7 @@ function renameInvoiceIntake(dir: string, name: string): void {
 }
 
 function diffJson(dir: string, extra: readonly string[] = []): DiffReport {
-  const r = wfrCodegen(["diff", "old", "schemas/production", "--format", "json", ...extra], dir);
+  const r = wfrCodegen(["diff", "old", "schemas/sample", "--format", "json", ...extra], dir);
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as DiffReport;
@@ -48,7 +48,7 @@ describe("diff reads the identifier pins generate uses", () => {
     const dir = project();
     expect(wfrCodegen(["generate"], dir).status).toBe(0);
     expect(readJson(join(dir, "packages", "generated", "identifiers.lock.json"))).toMatchObject({
-      environments: { production: { [INVOICE]: "invoiceIntake" } },
+      environments: { sample: { [INVOICE]: "invoiceIntake" } },
     });
     renameInvoiceIntake(dir, "Invoice capture");
 
@@ -60,7 +60,7 @@ describe("diff reads the identifier pins generate uses", () => {
     // the lock is what makes the difference.
     const elsewhere = tempDir("wfr-diff-nolock-");
     const unpinned = wfrCodegen(
-      ["diff", join(dir, "old"), join(dir, "schemas", "production"), "--format", "json"],
+      ["diff", join(dir, "old"), join(dir, "schemas", "sample"), "--format", "json"],
       elsewhere,
     );
     expect(unpinned.status).toBe(0);
@@ -74,7 +74,7 @@ describe("diff reads the identifier pins generate uses", () => {
       [
         "diff",
         join(dir, "old"),
-        join(dir, "schemas", "production"),
+        join(dir, "schemas", "sample"),
         "--format",
         "json",
         "--lock",
@@ -90,7 +90,7 @@ describe("diff reads the identifier pins generate uses", () => {
     const regenerated = wfrCodegen(["generate"], dir);
     expect(regenerated.status).toBe(0);
     expect(regenerated.stdout).toContain(
-      `note: production: ${INVOICE} is now named "Invoice capture" but keeps the identifier invoiceIntake`,
+      `note: sample: ${INVOICE} is now named "Invoice capture" but keeps the identifier invoiceIntake`,
     );
     expect(regenerated.stdout).toContain(
       "to adopt invoiceCapture, remove its entry from identifiers.lock.json and regenerate",
@@ -100,7 +100,7 @@ describe("diff reads the identifier pins generate uses", () => {
   it("a rename pinned by a wfr.codegen.json alias is a rename, not an identifier change", () => {
     const dir = project();
     writeJson(join(dir, "wfr.codegen.json"), {
-      aliases: { production: { [INVOICE]: "invoices" } },
+      aliases: { sample: { [INVOICE]: "invoices" } },
     });
     renameInvoiceIntake(dir, "Invoice capture");
     const report = diffJson(dir);
@@ -111,7 +111,7 @@ describe("diff reads the identifier pins generate uses", () => {
       [
         "diff",
         join(dir, "old"),
-        join(dir, "schemas", "production"),
+        join(dir, "schemas", "sample"),
         "--format",
         "json",
         "--config",
@@ -129,7 +129,7 @@ describe("diff reads the identifier pins generate uses", () => {
     mkdirSync(join(dir, "packages", "generated"), { recursive: true });
     writeFileSync(
       join(dir, "packages", "generated", "identifiers.lock.json"),
-      `${JSON.stringify({ version: 1, environments: { production: {} } })}\n`,
+      `${JSON.stringify({ version: 1, environments: { sample: {} } })}\n`,
     );
     renameInvoiceIntake(dir, "Invoice capture");
     expect(kinds(diffJson(dir))).toContain("workflow-identifier-changed");
@@ -137,15 +137,15 @@ describe("diff reads the identifier pins generate uses", () => {
 
   it("a --lock or --config that does not exist, or a lock that is not JSON, exits 2 naming it", () => {
     const dir = project();
-    const lock = wfrCodegen(["diff", "old", "schemas/production", "--lock", "nope.json"], dir);
+    const lock = wfrCodegen(["diff", "old", "schemas/sample", "--lock", "nope.json"], dir);
     expect(lock.status).toBe(2);
     expect(lock.stderr).toContain("nope.json: identifier lock not found");
-    const config = wfrCodegen(["diff", "old", "schemas/production", "--config", "nope.json"], dir);
+    const config = wfrCodegen(["diff", "old", "schemas/sample", "--config", "nope.json"], dir);
     expect(config.status).toBe(2);
     expect(config.stderr).toContain("nope.json#: config file not found");
     mkdirSync(join(dir, "packages", "generated"), { recursive: true });
     writeFileSync(join(dir, "packages", "generated", "identifiers.lock.json"), "{");
-    const broken = wfrCodegen(["diff", "old", "schemas/production"], dir);
+    const broken = wfrCodegen(["diff", "old", "schemas/sample"], dir);
     expect(broken.status).toBe(2);
     expect(broken.stderr).toMatch(/identifiers\.lock\.json#: not valid JSON/);
     expect(broken.stdout).toBe("");

@@ -21,9 +21,12 @@ describe("generateProject", () => {
       files: written.files,
       environments: written.environments,
     });
-    rmSync(join(out, "staging.js"));
+    rmSync(join(out, "sample-staging.js"));
     const stale = generateProject({ ...options, check: true });
-    expect(stale).toEqual({ kind: "stale", problems: [{ kind: "missing", path: "staging.js" }] });
+    expect(stale).toEqual({
+      kind: "stale",
+      problems: [{ kind: "missing", path: "sample-staging.js" }],
+    });
     expect(
       describeGenerateOutcome(stale, {
         program: "wfr",
@@ -33,13 +36,13 @@ describe("generateProject", () => {
       }),
     ).toEqual({
       stream: "stderr",
-      text: "wfr: out does not match schemas (run `npm run generate`):\n  missing: staging.js\n",
+      text: "wfr: out does not match schemas (run `npm run generate`):\n  missing: sample-staging.js\n",
     });
   });
 
   it("throws DefinitionError for a definition it cannot read, and writes nothing", () => {
     const schemas = copyExamples();
-    writeFileSync(join(schemas, "production", "openapi.json"), "{ not json");
+    writeFileSync(join(schemas, "sample", "openapi.json"), "{ not json");
     const out = join(tempDir(), "out");
     expect(() => generateProject({ schemas, out })).toThrow(DefinitionError);
     expect(existsSync(out)).toBe(false);

@@ -61,7 +61,7 @@ export function writeJson(file: string, value: unknown): void {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export interface WorkflowSpec {
+interface WorkflowSpec {
   readonly id: string;
   readonly name: string;
   readonly state?: string;
@@ -160,7 +160,7 @@ export function definition(
   };
 }
 
-export interface Diagnostic {
+interface Diagnostic {
   readonly file: string;
   readonly line: number;
   readonly message: string;

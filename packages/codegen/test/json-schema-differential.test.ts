@@ -205,7 +205,7 @@ describe("differential: generated validator vs Ajv (JSON Schema 2020-12)", () =>
           const value = JSON.parse(JSON.stringify(raw)) as unknown;
           // Ajv's deep equality (const, enum, uniqueItems) calls an object's own
           // `valueOf`/`toString`, so `{"valueOf": 0}` throws inside the reference;
-          // the generated validator's handling of such keys is tested in escaping.test.ts.
+          // the generated validator's handling of such keys is tested in escape.test.ts.
           fc.pre(!hasPrototypeKey(value));
           const body = { f: value };
           const ours = generated.validateInputs(body);

@@ -20,8 +20,8 @@ afterAll(cleanupTempDirs);
 
 // Written against the real runtime client, so the type errors are the ones an app sees.
 const APP = `import { createClient, type FileInput } from "@wfr/runtime";
-import { invoiceIntake, readInvoiceIntakeOutputs, type Inputs as InvoiceInputs } from "./gen/production/invoiceIntake.js"; // USE_IMPORT
-import { workflows } from "./gen/production/index.js";
+import { invoiceIntake, readInvoiceIntakeOutputs, type Inputs as InvoiceInputs } from "./gen/sample/invoiceIntake.js"; // USE_IMPORT
+import { workflows } from "./gen/sample/index.js";
 
 const wfr = createClient({ baseUrl: "https://api.example.test/api/v1", apiKey: "test-key" });
 declare const pdf: FileInput;
@@ -57,7 +57,7 @@ const invoiceWorkflow = (d: Doc) => d.paths[invoicePath].post["x-workflow"] as D
 
 function run(edit: (d: Doc) => void) {
   const schemas = copyExamples();
-  const file = join(schemas, "production", "openapi.json");
+  const file = join(schemas, "sample", "openapi.json");
   const doc = readJson(file) as Doc;
   edit(doc);
   writeJson(file, doc);

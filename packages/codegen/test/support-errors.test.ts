@@ -28,7 +28,7 @@ describe("generated errors extend the runtime's base", () => {
       pathToFileURL(runtimeEntry).href
     )) as typeof import("@wfr/runtime");
     const mod = (await import(
-      pathToFileURL(join(dir, "gen", "production", "index.js")).href
+      pathToFileURL(join(dir, "gen", "sample", "index.js")).href
     )) as Generated;
     const invoice = mod.workflows.invoiceIntake;
     if (invoice === undefined) throw new Error("the example schemas hold invoiceIntake");

@@ -44,7 +44,7 @@ describe("type-checking cost", () => {
     "importing one workflow loads neither zod nor the other workflows",
     () => {
       const files =
-        program(`import { invoiceIntake, buildInvoiceIntakeInputs, type Inputs } from "@wfr/generated/production/invoiceIntake";
+        program(`import { invoiceIntake, buildInvoiceIntakeInputs, type Inputs } from "@wfr/generated/sample/invoiceIntake";
 export const inputs: Inputs = { vendor_name: "N", amount: 1, invoice_pdf: null as never };
 export const built = buildInvoiceIntakeInputs(inputs);
 export const id: "wf_P7Qd2Lx9" = invoiceIntake.id;
@@ -59,8 +59,8 @@ export const id: "wf_P7Qd2Lx9" = invoiceIntake.id;
   it(
     "the environment index is typed without zod too",
     () => {
-      const files = program(`import { workflows, environment } from "@wfr/generated/production";
-export const name: "production" = environment.name;
+      const files = program(`import { workflows, environment } from "@wfr/generated/sample";
+export const name: "sample" = environment.name;
 export const state: "draft" = workflows.quarterlyCloseReport.state;
 `);
       expect(files.some((f) => f.includes("/zod/"))).toBe(false);

@@ -1,14 +1,14 @@
-// The built production workflows validate inputs the way the service does:
+// The built sample workflows validate inputs the way the service does:
 // the same reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT) on the same
 // field paths, no coercion, JSON inputs never strings, defaults optional.
 
-import { environment, workflows } from "@wfr/generated/production";
+import { environment, workflows } from "@wfr/generated/sample";
 import {
   buildInvoiceIntakeInputs,
   InvalidInputsError,
   invoiceIntake,
   readInvoiceIntakeOutputs,
-} from "@wfr/generated/production/invoiceIntake";
+} from "@wfr/generated/sample/invoiceIntake";
 import { file } from "@wfr/runtime";
 import { describe, expect, it } from "vitest";
 
@@ -18,10 +18,10 @@ const pdf = file(new Uint8Array([37, 80, 68, 70]), {
 });
 const valid = { vendor_name: "Northwind", amount: 1280.5, invoice_pdf: pdf };
 
-describe("@wfr/generated/production", () => {
+describe("@wfr/generated/sample", () => {
   it("exports the environment and every workflow by identifier", () => {
     expect(environment).toEqual({
-      name: "production",
+      name: "sample",
       workspace: "ws_acme_ap",
       baseUrl: "https://api.workflows.example.com/api/v1",
     });
@@ -37,7 +37,7 @@ describe("@wfr/generated/production", () => {
       id: "wf_P7Qd2Lx9",
       state: "enabled",
       modelExposed: true,
-      environment: "production",
+      environment: "sample",
     });
     expect(workflows.quarterlyCloseReport.state).toBe("draft");
   });

@@ -3,6 +3,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { WorkflowBackend } from "./backend.js";
 import { registerWorkflowTools, type ToolOptions } from "./tools.js";
+import { VERSION } from "./version.js";
 
 export * from "./backend.js";
 export { workflowsFromDefinition } from "./definition-workflows.js";
@@ -14,7 +15,7 @@ export function createWorkflowMcpServer(
   options: ToolOptions & { name?: string; version?: string } = {},
 ) {
   const server = new McpServer(
-    { name: options.name ?? "wfr", version: options.version ?? "0.1.0" },
+    { name: options.name ?? "wfr", version: options.version ?? VERSION },
     {
       instructions:
         "Tools of the Workflow Run service: list and inspect workflows, author drafts, launch runs (always with an idempotency key), watch them, read results and events, and explain why a run waits for a person. The decision at a checkpoint stays with a person: no tool answers one, and none cancels a run.",

@@ -1,3 +1,4 @@
+export { apiKeyVariable, baseUrlVariable } from "./environment-variables.js";
 export * from "./error-codes.js";
 export * from "./http.js";
 export { memberOf, named } from "./named.js";

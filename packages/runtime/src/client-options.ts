@@ -6,6 +6,7 @@ import type { Logger } from "./logger.js";
 import type { RetryOptions } from "./retry-rules.js";
 import type { Tracing } from "./tracing.js";
 import { checkBaseUrl } from "./url-checks.js";
+import { VERSION } from "./version.js";
 
 /** The environment object generated code exports. */
 export interface EnvironmentInfo {
@@ -46,7 +47,7 @@ export interface ClientOptions {
 }
 
 /** Sent as User-Agent on every request. */
-export const RUNTIME_VERSION = "0.1.0";
+export const RUNTIME_VERSION: string = VERSION;
 export const USER_AGENT = `wfr-runtime/${RUNTIME_VERSION}`;
 
 /**

@@ -1,12 +1,13 @@
-import { environment, workflows } from "@wfr/generated/production";
+import { environment, workflows } from "@wfr/generated/sample";
 import { file } from "@wfr/runtime";
 import { createTestEnvironment, scenario, type TestEnvironment } from "@wfr/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 let env: TestEnvironment;
 beforeAll(async () => {
-  // The emulator in-process on a free port; its clock skips ahead while the client waits.
-  env = await createTestEnvironment({ environment });
+  // The emulator in-process on a free port; its clock skips ahead while the client waits. Its
+  // workflows: here this repository's sample catalog; in your repository `fromSchemas: "schemas"`.
+  env = await createTestEnvironment({ environment, catalog: "../../catalog/sample.yaml" });
 });
 afterAll(() => env.close());
 

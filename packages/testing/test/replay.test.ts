@@ -1,11 +1,16 @@
+import { fileURLToPath } from "node:url";
 // Replaying a recorded run through the testing kit: recorded in one test environment (the way
 // `wfr runs export` reads a run), replayed in another for the generated workflow, checked
 // against its outputs schema.
 import { type RecordedRun, recordRun } from "@wfr/emulator";
-import { environment as production, workflows } from "@wfr/generated/production";
+import { environment as sample, workflows } from "@wfr/generated/sample";
 import { file } from "@wfr/runtime";
 import { describe, expect, it } from "vitest";
 import { createTestEnvironment, fileOutput, scenario, type TestEnvironment } from "../src/index.js";
+
+// The repository's sample environments (sample, sample-staging): the emulator's built-in catalog
+// holds the same workflows under the names production and staging.
+const SAMPLE_CATALOG = fileURLToPath(new URL("../../../catalog/sample.yaml", import.meta.url));
 
 const inputs = {
   vendor_name: "Northwind",
@@ -60,7 +65,7 @@ async function recordOne(
 
 describe("env.replay", () => {
   it("replays a recorded run for its workflow: events, checkpoint and typed outputs", async () => {
-    const source = await createTestEnvironment({ environment: production });
+    const source = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     let recorded: RecordedRun;
     let events: string[];
     try {
@@ -68,7 +73,7 @@ describe("env.replay", () => {
     } finally {
       await source.close();
     }
-    const env = await createTestEnvironment({ environment: production });
+    const env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     try {
       await env.replay(workflows.invoiceIntake, JSON.parse(JSON.stringify(recorded)));
       const run = await env.client.launch(workflows.invoiceIntake, { inputs });
@@ -102,11 +107,11 @@ describe("env.replay", () => {
   });
 
   it("refuses a recording that no longer fits the workflow, naming the field", async () => {
-    const env = await createTestEnvironment({ environment: production });
+    const env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     try {
       const misfit: RecordedRun = {
         format: "wfr-recorded-run/1",
-        environment: "production",
+        environment: "sample",
         workflow_id: workflows.invoiceIntake.id,
         recorded_from: { run_id: "run_old", api_host: "api.example.com", status: "succeeded" },
         scenario: {

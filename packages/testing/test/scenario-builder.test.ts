@@ -1,7 +1,7 @@
 // Typed scenarios: the JSON the emulator receives, and (checked by `tsc` in
 // `pnpm typecheck`, which covers this file) the type errors a test gets for
 // outputs that do not match the workflow's generated `Outputs`.
-import { workflows } from "@wfr/generated/production";
+import { workflows } from "@wfr/generated/sample";
 import { describe, expect, it } from "vitest";
 import { scenario } from "../src/index.js";
 

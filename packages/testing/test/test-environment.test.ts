@@ -1,10 +1,15 @@
 // The test environment against the real emulator, in-process: the client's
 // waits skip the emulator's virtual time, and typed scenarios drive its runs.
 import { performance } from "node:perf_hooks";
-import { environment as production, workflows } from "@wfr/generated/production";
+import { fileURLToPath } from "node:url";
+import { environment as sample, workflows } from "@wfr/generated/sample";
 import { createClient, file } from "@wfr/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEnvironment, fileOutput, scenario, type TestEnvironment } from "../src/index.js";
+
+// The repository's sample environments (sample, sample-staging): the emulator's built-in catalog
+// holds the same workflows under the names production and staging.
+const SAMPLE_CATALOG = fileURLToPath(new URL("../../../catalog/sample.yaml", import.meta.url));
 
 const TEN_MINUTES = 10 * 60_000;
 const inputs = {
@@ -25,7 +30,7 @@ afterEach(async () => {
 
 describe("createTestEnvironment", () => {
   it("runs a 10-minute human wait to its expiry without sleeping and without a clock call", async () => {
-    env = await createTestEnvironment({ environment: production });
+    env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     await env.setScenario(
       workflows.invoiceIntake,
       scenario(workflows.invoiceIntake)
@@ -57,7 +62,7 @@ describe("createTestEnvironment", () => {
   });
 
   it("a typed scenario's outputs come back as the typed result after the checkpoint is answered", async () => {
-    env = await createTestEnvironment({ environment: production });
+    env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     await env.setScenario(
       workflows.invoiceIntake,
       scenario(workflows.invoiceIntake)
@@ -85,7 +90,7 @@ describe("createTestEnvironment", () => {
   });
 
   it("skips time for several clients at once, each waking at its own time", async () => {
-    env = await createTestEnvironment({ environment: production });
+    env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     await env.setScenario(
       workflows.invoiceIntake,
       scenario(workflows.invoiceIntake).wait(60_000).succeed(booked),
@@ -110,7 +115,11 @@ describe("createTestEnvironment", () => {
   });
 
   it("with skipping off, time moves only by hand, and aborting a wait stops watching only", async () => {
-    env = await createTestEnvironment({ environment: production, skipTime: false });
+    env = await createTestEnvironment({
+      environment: sample,
+      catalog: SAMPLE_CATALOG,
+      skipTime: false,
+    });
     await env.setScenario(
       workflows.invoiceIntake,
       scenario(workflows.invoiceIntake).wait(60_000).succeed(booked),
@@ -130,7 +139,7 @@ describe("createTestEnvironment", () => {
   });
 
   it("client.watchRun follows a real run: statuses, its events, the checkpoint, answered in the loop", async () => {
-    env = await createTestEnvironment({ environment: production });
+    env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     await env.setScenario(
       workflows.invoiceIntake,
       scenario(workflows.invoiceIntake)
@@ -172,7 +181,7 @@ describe("createTestEnvironment", () => {
   });
 
   it("a file output given by bytes comes back as a download reference serving those bytes", async () => {
-    env = await createTestEnvironment({ environment: production });
+    env = await createTestEnvironment({ environment: sample, catalog: SAMPLE_CATALOG });
     const receipt = new TextEncoder().encode("%PDF-1.4\nreceipt INV-1\n%%EOF\n");
     await env.setScenario(
       workflows.invoiceIntake,
@@ -206,7 +215,11 @@ describe("createTestEnvironment", () => {
   });
 
   it("closing rejects a wait still sleeping, and can be called twice", async () => {
-    env = await createTestEnvironment({ environment: production, skipTime: false });
+    env = await createTestEnvironment({
+      environment: sample,
+      catalog: SAMPLE_CATALOG,
+      skipTime: false,
+    });
     const sleeping = env.clock.sleep(60_000);
     await env.close();
     await expect(sleeping).rejects.toThrow("closed");

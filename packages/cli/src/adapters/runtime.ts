@@ -62,7 +62,7 @@ export function apiErrorLine(
   return `${prefix}: ${text}${fields.length > 0 ? `; fields: ${fields.join(", ")}` : ""}`;
 }
 
-export function isWaitTimeout(error: unknown): boolean {
+function isWaitTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === "WaitTimeoutError";
 }
 

@@ -18,7 +18,7 @@ function baseOf(field: FieldModel): FieldKind {
  * the kinds (enum values, formats, nullability and lengths are compared
  * separately).
  */
-export function kindAccepts(wide: FieldModel, narrow: FieldModel): boolean {
+function kindAccepts(wide: FieldModel, narrow: FieldModel): boolean {
   // A union holds what any alternative holds; a union is held when every alternative is.
   if (narrow.kind === "union") return (narrow.variants ?? []).every((v) => kindAccepts(wide, v));
   if (wide.kind === "union") return (wide.variants ?? []).some((v) => kindAccepts(v, narrow));

@@ -1,5 +1,6 @@
 // `<workflow>.js` (+ `.d.ts`): the workflow's definition object, with its
 // input builder and output reader, and the module functions beside it.
+import { baseUrlVariable } from "@wfr/protocol";
 import { docComment, jsonLiteral, stringLiteral } from "../escape.js";
 import { pascalCase } from "../identifiers.js";
 import type { EnvironmentModel, WorkflowModel } from "../model.js";
@@ -21,7 +22,7 @@ export function definitionModule(env: EnvironmentModel, wf: WorkflowModel): stri
   const P = pascalCase(id);
   return [
     `import { downloadFileOutput as downloadFileOutput$ } from "@wfr/runtime";`,
-    `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$ } from "../_shared/support.js";`,
+    `import { InvalidInputsError as InvalidInputsError$, InvalidOutputsError as InvalidOutputsError$, runTimeBaseUrl as runTimeBaseUrl$ } from "../_shared/support.js";`,
     `import * as schema$ from "./${id}.schema.js";`,
     "",
     `export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";`,
@@ -65,7 +66,7 @@ export function definitionModule(env: EnvironmentModel, wf: WorkflowModel): stri
     "",
     "/** Fetches a file output's bytes from its download_url, as given, under the runtime's download policy: the environment's root and `allowedOrigins` only. */",
     "export function download(reference, options) {",
-    `  return downloadFileOutput$(reference, { baseUrl: ${stringLiteral(env.baseUrl)}, ...options });`,
+    `  return downloadFileOutput$(reference, { baseUrl: runTimeBaseUrl$(${stringLiteral(baseUrlVariable(env.name))}, ${stringLiteral(env.baseUrl)}), ...options });`,
     "}",
     "",
   ].join("\n");

@@ -17,8 +17,6 @@ import { schemaDeclarations, schemaModule } from "./schema-module.js";
 import { SHARED_MODULES, sharedModuleText } from "./shared-modules.js";
 import { typesDeclarations } from "./types-module.js";
 
-export { DEFAULT_REGENERATE_COMMAND, header, MANIFEST_FILE, SHARED_DIR } from "./header.js";
-
 export type GeneratedFiles = Map<string, string>;
 
 export interface EmitOptions {
@@ -30,10 +28,10 @@ export interface EmitOptions {
  * The output folder's own package.json: its `.js` files are ES modules even
  * inside a CommonJS app (no `"type"`), for Node, TypeScript and bundlers alike.
  */
-export const OUTPUT_PACKAGE_JSON = `${JSON.stringify({ type: "module", sideEffects: false }, null, 2)}\n`;
+const OUTPUT_PACKAGE_JSON = `${JSON.stringify({ type: "module", sideEffects: false }, null, 2)}\n`;
 
 /** `wfr-manifest.json`: each environment's definition file and its sha256, the only place the hash is written. */
-export function manifest(models: readonly EnvironmentModel[]): string {
+function manifest(models: readonly EnvironmentModel[]): string {
   const environments: Record<string, { source: string; sha256: string }> = {};
   for (const env of [...models].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
     environments[env.name] = { source: env.sourceFile, sha256: env.sourceHash };

@@ -1,6 +1,7 @@
 // `<env>/index.js` (+ `.d.ts`): the environment and every workflow of it,
 // keyed by identifier. Importing it loads each definition module, but builds
 // no schema (schemas are built on first use).
+import { baseUrlVariable } from "@wfr/protocol";
 import { docComment, stringLiteral } from "../escape.js";
 import { pascalCase } from "../identifiers.js";
 import type { EnvironmentModel, WorkflowModel } from "../model.js";
@@ -13,7 +14,9 @@ function sortedWorkflows(env: EnvironmentModel): WorkflowModel[] {
 
 export function environmentIndex(env: EnvironmentModel): string {
   const wfs = sortedWorkflows(env);
-  const lines: string[] = [];
+  const lines: string[] = [
+    'import { runTimeBaseUrl as runTimeBaseUrl$ } from "../_shared/support.js";',
+  ];
   for (const wf of wfs)
     lines.push(`import { ${wf.identifier} as wf$${wf.identifier} } from "./${wf.identifier}.js";`);
   lines.push(
@@ -23,7 +26,7 @@ export function environmentIndex(env: EnvironmentModel): string {
     `  name: ${stringLiteral(env.name)},`,
     // The runtime's EnvironmentInfo wants a string; "" when the definition has no info.x-workspace.
     `  workspace: ${stringLiteral(env.workspace ?? "")},`,
-    `  baseUrl: ${stringLiteral(env.baseUrl)},`,
+    `  baseUrl: runTimeBaseUrl$(${stringLiteral(baseUrlVariable(env.name))}, ${stringLiteral(env.baseUrl)}),`,
     "});",
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,
@@ -55,7 +58,7 @@ export function environmentIndexDeclarations(env: EnvironmentModel): string {
     "export declare const environment: {",
     `  readonly name: ${stringLiteral(env.name)};`,
     `  readonly workspace: ${stringLiteral(env.workspace ?? "")};`,
-    `  readonly baseUrl: ${stringLiteral(env.baseUrl)};`,
+    `${docComment([`${env.baseUrl} (the definition's), or \`${baseUrlVariable(env.name)}\` where the process has it.`], "  ")}  readonly baseUrl: string;`,
     "};",
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,

@@ -9,6 +9,12 @@ import { type InputIssue, InputValidationError, type OutputIssue, WorkflowRunApi
  * class instances are kept as they are.
  */
 export declare function ownProperties(value: unknown): unknown;
+/**
+ * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
+ * emulator on another port, a proxy), else the URL the definition states. Without `process`
+ * (a browser bundle) the definition's.
+ */
+export declare function runTimeBaseUrl(variable: string, fromDefinition: string): string;
 /** `a.b[2].c`, the way the server names nested fields. */
 export declare function formatPath(path: readonly PropertyKey[]): string;
 /** Maps schema issues to the server's reason codes: UNKNOWN_INPUT, REQUIRED, INVALID_TYPE. */

@@ -28,6 +28,17 @@ export function ownProperties(value) {
     }
     return out;
 }
+/**
+ * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
+ * emulator on another port, a proxy), else the URL the definition states. Without `process`
+ * (a browser bundle) the definition's.
+ */
+export function runTimeBaseUrl(variable, fromDefinition) {
+    const env = globalThis.process
+        ?.env;
+    const value = env?.[variable]?.trim();
+    return value ? value : fromDefinition;
+}
 /** `a.b[2].c`, the way the server names nested fields. */
 export function formatPath(path) {
     let out = "";

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { expect, it } from "vitest";
+import { BIN } from "../harness.js";
+
+it("wfr emulator prints base URLs, a working key and a one-time sign-in link, and stops on SIGTERM", async () => {
+  const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH ?? "" },
+  });
+  let stdout = "";
+  const ready = new Promise<void>((resolveReady) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (/staging:[\s\S]*key \(emulator only\)/.test(stdout)) resolveReady();
+    });
+  });
+  try {
+    await ready;
+    const base = /production: (http:\/\/127\.0\.0\.1:\d+\/production\/api\/v1)/.exec(stdout)?.[1];
+    const key = /production:[\s\S]*?key \(emulator only\): (\S+)/.exec(stdout)?.[1];
+    expect(base).toBeDefined();
+    expect(key).toBeDefined();
+    const response = await fetch(`${base}/runs/run_missing`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(404);
+    // Requests are logged as the emulator's own bin logs them (one set of options and output).
+    await new Promise<void>((logged) => {
+      const seen = () => stdout.includes("/runs/run_missing") && logged();
+      seen();
+      child.stdout.on("data", seen);
+    });
+    // The printed sign-in link opens the web application once and sets the portal session.
+    const link = /sign in \(one-time link\): (\S+)/.exec(stdout)?.[1];
+    expect(link).toBeDefined();
+    const signIn = await fetch(link as string, { redirect: "manual" });
+    expect(signIn.status).toBe(303);
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(cookie).toMatch(/^wfr_portal_session=/);
+    const runs = await fetch(new URL("/", link).toString(), { headers: { cookie } });
+    expect(runs.status).toBe(200);
+    expect(await runs.text()).toContain("Run history");
+    expect((await fetch(link as string, { redirect: "manual" })).status).toBe(401);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  const code = await new Promise((r) => child.once("close", r));
+  expect(code).toBe(0);
+});
+
+it("wfr emulator --api-fault arms a fault on the emulator's API from the start", async () => {
+  const child = spawn(
+    process.execPath,
+    [BIN, "emulator", "--port", "0", "--api-fault", "503 GET /runs/* count=1"],
+    { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
+  );
+  let stdout = "";
+  const ready = new Promise<void>((resolveReady) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (/staging:[\s\S]*key \(emulator only\)/.test(stdout)) resolveReady();
+    });
+  });
+  try {
+    await ready;
+    const base = /production: (http:\/\/127\.0\.0\.1:\d+\/production\/api\/v1)/.exec(stdout)?.[1];
+    const key = /production:[\s\S]*?key \(emulator only\): (\S+)/.exec(stdout)?.[1];
+    const read = () =>
+      fetch(`${base}/runs/run_missing`, { headers: { authorization: `Bearer ${key}` } });
+    const faulted = await read();
+    expect(faulted.status).toBe(503);
+    expect(((await faulted.json()) as { fault_id: string }).fault_id).toBe("flt_start_1");
+    expect((await read()).status).toBe(404);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await new Promise((r) => child.once("close", r))).toBe(0);
+});
+
+it("wfr emulator takes the emulator bin's options: an admin token (its key still printed), no request log", async () => {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "emulator",
+      "--port",
+      "0",
+      "--admin-token",
+      "adm-secret",
+      "--quiet",
+      "--allowed-host",
+      "wfr.test",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
+  );
+  let stdout = "";
+  await new Promise<void>((ready) => {
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (/staging:[\s\S]*key \(emulator only\)/.test(stdout)) ready();
+    });
+  });
+  try {
+    const key = /production:[\s\S]*?key \(emulator only\): (\S+)/.exec(stdout)?.[1];
+    expect(key).toMatch(/\S{8,}/);
+    expect(key).not.toBe("undefined");
+    const url = /listening on (\S+)/.exec(stdout)?.[1] as string;
+    expect((await fetch(`${url}/_emulator/environments`)).status).toBe(401);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await new Promise((r) => child.once("close", r))).toBe(0);
+});

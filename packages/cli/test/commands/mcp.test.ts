@@ -1,0 +1,88 @@
+// `wfr mcp` through the SDK's stdio client transport: the built bin as the
+// server process, in a repository configured for the emulator.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminPut, BIN, type Fixture, runWfr, startFixture } from "../harness.js";
+
+let fx: Fixture;
+let client: Client;
+let stderr = "";
+
+beforeAll(async () => {
+  fx = await startFixture();
+  const pulled = await runWfr(["schemas", "pull"], { cwd: fx.dir, env: fx.env });
+  expect(pulled.code, pulled.stderr).toBe(0);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "--env", "production"],
+    cwd: fx.dir,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...fx.env },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  client = new Client({ name: "agent-in-repo", version: "1.0.0" });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await fx?.close();
+});
+
+const structured = (result: unknown) =>
+  (result as { structuredContent: Record<string, unknown> }).structuredContent;
+
+describe("wfr mcp (stdio)", () => {
+  it("serves the workflow tools and the repository tools, with honest hints", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "list_workflows",
+        "launch_run",
+        "explain_human_wait",
+        "diff_schema",
+        "generate",
+      ]),
+    );
+    expect(tools.find((t) => t.name === "diff_schema")?.annotations).toMatchObject({
+      readOnlyHint: true,
+    });
+    expect(tools.find((t) => t.name === "generate")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+    });
+    expect(stderr).toContain("serving production");
+    // The key is never printed.
+    expect(stderr).not.toContain(fx.key);
+  });
+
+  it("lists the committed definition's workflows and launches with a key: a resend is the same run", async () => {
+    const listed = structured(await client.callTool({ name: "list_workflows", arguments: {} }));
+    const workflows = listed.workflows as { id: string; name: string }[];
+    expect(workflows.map((w) => w.name)).toContain("Invoice intake");
+    const args = {
+      workflow_id: "wf_invoice1",
+      inputs: { vendor_name: "A", amount: 1 },
+      idempotency_key: "agent-1",
+    };
+    const first = structured(await client.callTool({ name: "launch_run", arguments: args }));
+    const again = structured(await client.callTool({ name: "launch_run", arguments: args }));
+    expect(again.run_id).toBe(first.run_id);
+  });
+
+  it("diff_schema: identical at first; a graph edit in the environment is reported as breaking", async () => {
+    const before = structured(await client.callTool({ name: "diff_schema", arguments: {} }));
+    expect(before).toMatchObject({ identical: true, breaking: 0 });
+    await adminPut(fx.emulator, "/environments/production/workflows/wf_approve1/state", {
+      state: "disabled",
+    });
+    const after = structured(await client.callTool({ name: "diff_schema", arguments: {} }));
+    expect(after.identical).toBe(false);
+    expect(after.breaking).toBeGreaterThan(0);
+    expect(JSON.stringify(after.changes)).toContain("Payment approval");
+  });
+});

@@ -1,0 +1,48 @@
+// `wfr runs get|result|events` through the built bin against the emulator.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { EXIT } from "../../../src/exit-codes.js";
+import { type Fixture, startPulledFixture } from "../../harness.js";
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await startPulledFixture();
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+
+it("get, watch (NDJSON), result, events for a successful run", async () => {
+  const launched = await wfr([
+    "launch",
+    "invoiceIntake",
+    "--input",
+    "vendor_name=A",
+    "--input",
+    "amount=1",
+    "--json",
+  ]);
+  const runId = JSON.parse(launched.stdout).run_id;
+  const watch = await wfr(["runs", "watch", runId]);
+  expect(watch.code, watch.stderr).toBe(EXIT.OK);
+  const lines = watch.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(lines.at(-1).status).not.toBe("waiting_for_human_live");
+  expect(watch.stdout).not.toContain("\u001b");
+  const result = await wfr(["runs", "result", runId]);
+  expect(result.code).toBe(EXIT.OK);
+  expect(JSON.parse(result.stdout).outputs?.invoice_id ?? result.stdout).toContain("INV-1");
+  const events = await wfr(["runs", "events", runId, "--json"]);
+  expect(events.code).toBe(EXIT.OK);
+  expect(() => JSON.parse(events.stdout)).not.toThrow();
+  const get = await wfr(["runs", "get", runId]);
+  expect(JSON.parse(get.stdout).run_id).toBe(runId);
+});
+
+it("unknown run: exit 9", async () => {
+  const r = await wfr(["runs", "get", "run_doesnotexist"]);
+  expect(r.code).toBe(EXIT.NOT_FOUND);
+});

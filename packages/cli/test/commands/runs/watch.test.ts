@@ -1,0 +1,57 @@
+// `wfr runs watch` without a terminal (NDJSON lines): a failed run, --timeout, the current step.
+// In a terminal: test/terminal.test.ts.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { EXIT } from "../../../src/exit-codes.js";
+import { adminPut, type Fixture, startPulledFixture } from "../../harness.js";
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await startPulledFixture();
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+
+it("a failed run: watch exits 5, result exits 5", async () => {
+  const launched = await wfr(["launch", "brokenPortal", "--json"]);
+  const runId = JSON.parse(launched.stdout).run_id;
+  const watch = await wfr(["runs", "watch", runId]);
+  expect(watch.code).toBe(EXIT.RUN_FAILED);
+  // The failure is said, with the error the run carries, not only the exit code.
+  expect(watch.stderr).toMatch(new RegExp(`${runId} ended failed: \\w+`));
+  const result = await wfr(["runs", "result", runId]);
+  expect(result.code).toBe(EXIT.RUN_FAILED);
+});
+
+it("watch --timeout exits 7; its lines carry the current step", async () => {
+  await adminPut(fx.emulator, "/environments/production/workflows/wf_invoice1/scenario", {
+    steps: [
+      { event: { type: "step.started", name: "book invoice" } },
+      { wait_ms: 600000 },
+      { succeed: {} },
+    ],
+  });
+  const launched = await wfr([
+    "launch",
+    "invoiceIntake",
+    "--input",
+    "vendor_name=A",
+    "--input",
+    "amount=1",
+    "--json",
+  ]);
+  const runId = JSON.parse(launched.stdout).run_id;
+  const watch = await wfr(["runs", "watch", runId, "--timeout", "4"]);
+  expect(watch.code, watch.stderr).toBe(EXIT.TIMEOUT);
+  const steps = watch.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line).step);
+  expect(steps).toContain("book invoice");
+  await fetch(
+    `${fx.emulator.url}/_emulator/environments/production/workflows/wf_invoice1/scenario`,
+    { method: "DELETE" },
+  );
+});
