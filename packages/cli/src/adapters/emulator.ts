@@ -7,6 +7,15 @@ export async function launch(options: import("@wfr/emulator").EmulatorOptions) {
   return launchEmulator(options);
 }
 
+/** The emulator's start-up text for a launched emulator (its own `startMessage`). */
+export async function startMessage(
+  launched: import("@wfr/emulator").StartedEmulator,
+  options: { program: string; recordedRuns?: readonly import("@wfr/emulator").RecordedRun[] },
+): Promise<string> {
+  const emulator = await import("@wfr/emulator");
+  return emulator.startMessage(launched, options);
+}
+
 /** Reads recorded-run files (`wfr runs export`) for `--scenario`; errors name the file. */
 export async function readRecordedRuns(files: readonly string[]) {
   const { parseRecordedRun } = await import("@wfr/emulator");

@@ -111,3 +111,34 @@ it("wfr emulator takes the emulator bin's options: an admin token (its key still
   }
   expect(await new Promise((r) => child.once("close", r))).toBe(0);
 });
+
+it("wfr emulator --data keeps its keys across a restart, so a team's .env keeps working", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "wfr-emulator-data-"));
+  const startAndReadKey = async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, "emulator", "--port", "0", "--data", join(dir, "emulator.jsonl"), "--quiet"],
+      { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
+    );
+    let stdout = "";
+    await new Promise<void>((ready) => {
+      child.stdout.on("data", (d) => {
+        stdout += d;
+        if (/staging:[\s\S]*key \(emulator only\)/.test(stdout)) ready();
+      });
+    });
+    child.kill("SIGTERM");
+    expect(await new Promise((r) => child.once("close", r))).toBe(0);
+    return /production:[\s\S]*?key \(emulator only\): (\S+)/.exec(stdout)?.[1];
+  };
+  try {
+    const first = await startAndReadKey();
+    expect(first).toBeDefined();
+    expect(await startAndReadKey()).toBe(first);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,7 +1,6 @@
 // `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
 import { readFileSync } from "node:fs";
-import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
-import { launch, readApiFaults, readRecordedRuns } from "../../adapters/emulator.js";
+import { launch, readApiFaults, readRecordedRuns, startMessage } from "../../adapters/emulator.js";
 import { CliError } from "../../cli-error.js";
 import { EXIT } from "../../exit-codes.js";
 
@@ -50,7 +49,7 @@ export async function emulatorCommand(options: {
   if (options.forwardCallbacks !== undefined && !/^https?:\/\//.test(options.forwardCallbacks))
     throw new CliError("--forward-callbacks: must be an http(s) URL", EXIT.USAGE);
   // The same options as the emulator's own `wfr-emulator` bin, requests logged the same way.
-  const { running, environments } = await launch({
+  const launched = await launch({
     requestLog: options.quiet ? "off" : (options.logFormat ?? "text"),
     corsOrigins: options.corsOrigin ?? [],
     deliverPublic: options.deliverPublic === true,
@@ -72,49 +71,18 @@ export async function emulatorCommand(options: {
       ? { webhookSecret: readFileSync(options.webhookSecretFile, "utf8").trim() }
       : {}),
   });
-  process.stdout.write(`wfr emulator listening on ${running.url}\n`);
-  process.stdout.write(`  web application: ${running.url}/\n`);
-  for (const r of recordedRuns)
-    process.stdout.write(
-      `  replaying ${r.recorded_from.run_id} (${r.recorded_from.status}) for ${r.environment} ${r.workflow_id}\n`,
-    );
-  process.stdout.write(`  sign in (one-time link): ${running.signInUrl}\n`);
-  for (const e of environments) {
-    process.stdout.write(
-      `  ${e.name}: ${e.baseUrl}\n    definition: ${running.url}/${e.name}${DEFINITION_PATH_PREFIX}${DEFINITION_FILE.json}\n`,
-    );
-    if (options.admin) {
-      // A ready-made key and a portal sign-in through the admin API (emulator README).
-      const key = await post(
-        `${running.url}/_emulator/keys`,
-        { environment: e.name, scopes: ["workflows:run", "runs:read"] },
-        options.adminToken,
-      );
-      process.stdout.write(`    key (emulator only): ${String(key.token)}\n`);
-    }
-  }
-  await new Promise<void>((resolveStop) => {
+  // Stop on a signal from the moment the text is out: a supervisor that reads
+  // the keys and sends SIGTERM at once must still get a clean stop.
+  const stopped = new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  // The emulator's own start-up text, as `wfr-emulator` prints it: base URL,
+  // definition and a key per environment (kept across restarts with --data).
+  process.stdout.write(await startMessage(launched, { program: "wfr emulator", recordedRuns }));
+  await stopped;
   process.stderr.write("wfr emulator: stopping\n");
-  await running.close();
+  await launched.running.close();
   return EXIT.OK;
-}
-
-async function post(
-  url: string,
-  body: unknown,
-  adminToken: string | undefined,
-): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as Record<string, unknown>;
 }
