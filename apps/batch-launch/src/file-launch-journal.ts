@@ -150,7 +150,11 @@ export async function openFileLaunchJournal(file: string): Promise<FileLaunchJou
       const intent = await existing(intentId);
       if (intent.state === "acknowledged") return;
       const at = Date.now();
-      await append({ op: "sent", intentId, at });
+      // Not waited for: the launch goes out while this line joins the next
+      // write. Losing it (a crash before that write) leaves the intent
+      // "recorded", which is resent with the same key and body exactly as a
+      // "sent" one is; the acknowledgement after it is waited for.
+      append({ op: "sent", intentId, at }).catch(() => undefined);
       await applyAt(at, () => memory.markSent(intentId));
     },
     async markAcknowledged(intentId, runId) {

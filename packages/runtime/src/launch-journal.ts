@@ -111,9 +111,15 @@ const syncHashing = (() => {
   }
 })();
 
+/** The same digest as {@link fingerprintBody} now, or undefined where only Web Crypto can make it. */
+export function fingerprintBodySync(body: Uint8Array | string): string | undefined {
+  return syncHashing?.createHash("sha256").update(body).digest("hex");
+}
+
 /** SHA-256 of the body bytes, hex: the same digest on every runtime. */
 export async function fingerprintBody(body: Uint8Array | string): Promise<string> {
-  if (syncHashing) return syncHashing.createHash("sha256").update(body).digest("hex");
+  const now = fingerprintBodySync(body);
+  if (now !== undefined) return now;
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -6,7 +6,12 @@
 import { CODE } from "@wfr/protocol";
 import { WorkflowRunApiError } from "./errors.js";
 import { isFileInput } from "./file-input.js";
-import { fingerprintBody, type LaunchIntent, type LaunchJournal } from "./launch-journal.js";
+import {
+  fingerprintBody,
+  fingerprintBodySync,
+  type LaunchIntent,
+  type LaunchJournal,
+} from "./launch-journal.js";
 
 /** What a journaled launch needs in addition to an ordinary launch. */
 export interface LaunchIntentOptions {
@@ -71,7 +76,48 @@ export async function fingerprintLaunchRequest(parts: LaunchRequestParts): Promi
   return fingerprintBody(JSON.stringify(canonical));
 }
 
-async function canonicalize(value: unknown): Promise<unknown> {
+// Most requests carry no Blob: then the canonical form is built in one
+// synchronous walk, without a promise per key (a journaled batch builds one
+// per row). A Blob's bytes can only be read asynchronously, and where the
+// platform hashes only through Web Crypto, files are hashed asynchronously too.
+const NEEDS_ASYNC = Symbol("needs an asynchronous walk");
+
+function canonicalize(value: unknown): unknown {
+  const found = canonicalizeSync(value);
+  return found === NEEDS_ASYNC ? canonicalizeAsync(value) : found;
+}
+
+function canonicalizeSync(value: unknown): unknown {
+  if (isFileInput(value)) {
+    const data = value.data;
+    if (!(data instanceof Uint8Array) && !(data instanceof ArrayBuffer)) return NEEDS_ASYNC;
+    const digest = fingerprintBodySync(data instanceof Uint8Array ? data : new Uint8Array(data));
+    if (digest === undefined) return NEEDS_ASYNC;
+    return { $file: digest, filename: value.filename, mimeType: value.mimeType };
+  }
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      const found = canonicalizeSync(item);
+      if (found === NEEDS_ASYNC) return NEEDS_ASYNC;
+      items.push(found);
+    }
+    return items;
+  }
+  if (value !== null && typeof value === "object") {
+    // No prototype: an input named "__proto__" is a key like any other.
+    const sorted: Record<string, unknown> = Object.create(null);
+    for (const key of Object.keys(value).sort()) {
+      const found = canonicalizeSync((value as Record<string, unknown>)[key]);
+      if (found === NEEDS_ASYNC) return NEEDS_ASYNC;
+      sorted[key] = found;
+    }
+    return sorted;
+  }
+  return value;
+}
+
+async function canonicalizeAsync(value: unknown): Promise<unknown> {
   if (isFileInput(value)) {
     const data = value.data;
     const bytes =
@@ -86,11 +132,12 @@ async function canonicalize(value: unknown): Promise<unknown> {
       mimeType: value.mimeType,
     };
   }
-  if (Array.isArray(value)) return Promise.all(value.map(canonicalize));
+  if (Array.isArray(value)) return Promise.all(value.map(canonicalizeAsync));
   if (value !== null && typeof value === "object") {
-    const sorted: Record<string, unknown> = {};
+    // No prototype: an input named "__proto__" is a key like any other.
+    const sorted: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) {
-      sorted[key] = await canonicalize((value as Record<string, unknown>)[key]);
+      sorted[key] = await canonicalizeAsync((value as Record<string, unknown>)[key]);
     }
     return sorted;
   }

@@ -123,4 +123,24 @@ describe("launchWithJournal", () => {
     );
     expect((await idempotencyKeyForIntent("wf", "inv-1")).length).toBeLessThanOrEqual(200);
   });
+
+  it("a file given as bytes or as a Blob, and an input named __proto__, fingerprint as what they are", async () => {
+    const bytes = new TextEncoder().encode("%PDF-1");
+    const asBytes = await fingerprintLaunchRequest({
+      workflowId: "wf",
+      inputs: { doc: file(bytes, { filename: "a.pdf", mimeType: "application/pdf" }) },
+    });
+    const asBlob = await fingerprintLaunchRequest({
+      workflowId: "wf",
+      inputs: { doc: file(new Blob([bytes]), { filename: "a.pdf", mimeType: "application/pdf" }) },
+    });
+    expect(asBlob).toBe(asBytes);
+    // The key "__proto__" is data: two values of it are two different requests.
+    const proto = (value: number) =>
+      fingerprintLaunchRequest({
+        workflowId: "wf",
+        inputs: JSON.parse(`{"__proto__": ${value}, "x": 1}`),
+      });
+    expect(await proto(1)).not.toBe(await proto(2));
+  });
 });

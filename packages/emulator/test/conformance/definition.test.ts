@@ -176,9 +176,9 @@ describe("Definition download", () => {
       fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),
     });
     try {
-      const c = await twin.client("production");
+      const c = await twin.client("sample");
       const auth = { authorization: `Bearer ${c.token}` };
-      await twin.scenario("production", "wf_P3mKs81a", { steps: [{ succeed: {} }] });
+      await twin.scenario("sample", "wf_P3mKs81a", { steps: [{ succeed: {} }] });
       const run = await c.start("wf_P3mKs81a", {
         inputs: { portal_url: "https://p.example/login", account_label: "x" },
       });
@@ -203,20 +203,15 @@ describe("Definition download", () => {
       fromSchemas: fileURLToPath(new URL("../../../../schemas", import.meta.url)),
     });
     try {
-      const c = await twin.client("production");
+      const c = await twin.client("sample");
       const auth = { authorization: `Bearer ${c.token}` };
-      await twin.scenario("production", "wf_P9hHc2Vb", { steps: [{ succeed: {} }] });
+      await twin.scenario("sample", "wf_P9hHc2Vb", { steps: [{ succeed: {} }] });
       const run = await c.start("wf_P9hHc2Vb", { inputs: { contacts: [] } });
       await c.untilTerminal(run.run_id, { stepMs: 500 });
       const res = await c.api("GET", `/runs/${run.run_id}/result`);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe("succeeded");
-      const def = await http(
-        "GET",
-        `${twin.url}/production/api-docs/openapi.json`,
-        undefined,
-        auth,
-      );
+      const def = await http("GET", `${twin.url}/sample/api-docs/openapi.json`, undefined, auth);
       const op = launchOps(def.body).get("wf_P9hHc2Vb");
       const outSchema = resolve(def.body, op["x-workflow"].outputs);
       const outputs = res.body.outputs;
