@@ -15,7 +15,7 @@ export const anchor =
   "raw fetch with hand-built JSON bodies, same emulator, same process, interleaved";
 export const help = `node bench/cases/runtime-overhead.mjs [--quick]
 Starts the built emulator in-process (virtual clock) and times one round trip = launch +
-getRun + getResult of production invoiceIntake (small PDF attachment) through @wfr/runtime with
+getRun + getResult of the sample invoiceIntake (the emulator's production environment) (small PDF attachment) through @wfr/runtime with
 local validation, and the same three requests through raw fetch with hand-built bodies,
 interleaved pair by pair (which side goes first alternates), after 50 warm-up pairs: 9 rounds of
 60 pairs (--quick: 1 round of 20). Per round: the median wall time per round trip of each side (a
@@ -35,7 +35,7 @@ export async function run({ quick = false, log = console.log } = {}) {
   );
   const runtime = await import(pathToFileURL(join(root, "packages/runtime/dist/index.js")).href);
   const { invoiceIntake } = await import(
-    pathToFileURL(join(root, "packages/generated/src/production/invoiceIntake.js")).href
+    pathToFileURL(join(root, "packages/generated/src/sample/invoiceIntake.js")).href
   );
   const batches = quick ? 1 : 5;
   const rounds = quick ? 1 : 9;
