@@ -9,7 +9,7 @@
 // again after `npm ci --omit=dev`; again with zod 3 in the app; as an ES module
 // package; bundled with esbuild; run directly with tsx; built with Vite; a one-field graph edit in the service (pull --check exits 4, only
 // that workflow's generated files change, tsc fails at the using line); and a
-// lighter pass with pnpm's strict layout.
+// lighter pass with pnpm's strict layout, and one with yarn (classic).
 //
 // Substitutions, and only these: `@wfr/<name>` in an install command becomes
 // the packed tarball (the registry does not have them), `typescript` and
@@ -226,6 +226,7 @@ function pinWfrPackages(app, field) {
     [...tarballs].map(([name, file]) => [name, `file:${relative(app, file).split(sep).join("/")}`]),
   );
   if (field === "pnpm") pkg.pnpm = { ...pkg.pnpm, overrides: pins };
+  else if (field === "yarn") pkg.resolutions = pins;
   else pkg.overrides = pins;
   writeFileSync(join(app, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
 }
@@ -427,6 +428,42 @@ await sh(papp, `${pnpm} exec tsc`, penv);
 check((await sh(papp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the pnpm app");
 log(
   `ok: pnpm (strict layout, no zod of the app's own): init, pull, generate, tsc, run (${pgen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
+);
+
+// --- yarn (classic, node_modules): a lighter pass -------------------------------------------
+const yapp = join(work, "yarn-app");
+mkdirSync(yapp);
+await sh(yapp, "npm init -y");
+pinWfrPackages(yapp, "yarn");
+// The registry npm is configured with (yarn's own default is another host).
+const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
+const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
+const yarn = "npx --yes yarn@1.22.22";
+await sh(yapp, `${yarn} add ${tarballs.get("@wfr/runtime")} ${yarnFlags}`);
+await sh(
+  yapp,
+  `${yarn} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${yarnFlags}`,
+);
+writeFileSync(join(yapp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+mkdirSync(join(yapp, "src"));
+writeFileSync(join(yapp, "src", "app.ts"), APP);
+await sh(
+  yapp,
+  `${yarn} --silent wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
+);
+await sh(yapp, `${yarn} --silent wfr schemas pull`, penv);
+const ygen = await sh(yapp, `${yarn} --silent wfr generate`, penv);
+check(
+  readFileSync(join(yapp, "wfr-generated", "production", "index.js"), "utf8").includes(
+    "run `yarn generate`",
+  ),
+  "the generated header does not name `yarn generate` in a yarn project",
+);
+writeFileSync(join(yapp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
+await sh(yapp, `${yarn} --silent tsc`, penv);
+check((await sh(yapp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the yarn app");
+log(
+  `ok: yarn ${execFileSync("npx", ["--yes", "yarn@1.22.22", "--version"], { encoding: "utf8" }).trim()}: init, pull, generate, tsc, run (${ygen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
 );
 
 await emulator.close();
