@@ -2,19 +2,12 @@
 // never printed. Through the built bin against the emulator.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { EXIT } from "../src/exit-codes.js";
-import { type Fixture, startPulledFixture } from "./harness.js";
+import { usePulledFixture } from "./harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 it("no key: exit 8 naming the variable; a wrong key: exit 8, key never printed", async () => {
   const none = await wfr(["launch", "invoiceIntake", "--input", "amount=1"], {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
+import { afterAll, beforeAll } from "vitest";
 import { catalog } from "./catalog.js";
 
 export const BIN = resolve(fileURLToPath(import.meta.url), "../../dist/bin.js");
@@ -120,4 +121,38 @@ export async function startPulledFixture(): Promise<Fixture> {
     throw new Error(`wfr schemas pull exited ${pulled.code}: ${pulled.stderr}`);
   }
   return fx;
+}
+
+/**
+ * One pulled fixture for the calling test file: started before its tests and
+ * closed after them. Its members are read when a test runs.
+ */
+export function usePulledFixture(): Fixture {
+  let started: Fixture | undefined;
+  beforeAll(async () => {
+    started = await startPulledFixture();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): Fixture => {
+    if (!started) throw new Error("the fixture is started by beforeAll: use it inside a test");
+    return started;
+  };
+  return {
+    get emulator() {
+      return current().emulator;
+    },
+    get dir() {
+      return current().dir;
+    },
+    get key() {
+      return current().key;
+    },
+    get env() {
+      return current().env;
+    },
+    wfr: (args, extra) => current().wfr(args, extra),
+    close: () => current().close(),
+  };
 }

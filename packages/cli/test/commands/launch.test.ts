@@ -2,19 +2,12 @@
 // idempotency key printed first, files as attachments, and the server's refusals as exit codes.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
-import { adminPut, type Fixture, startPulledFixture } from "../harness.js";
+import { adminPut, usePulledFixture } from "../harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 it("parses values by declared type, prints the key first, and runs", async () => {
   const r = await wfr([

@@ -1,17 +1,10 @@
 // `wfr runs answer` without a terminal: --no-input, a checkpoint that is not the open one, --response-json.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { type Fixture, startPulledFixture } from "../../harness.js";
+import { usePulledFixture } from "../../harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 it("watch exits 6 at a checkpoint; answer --no-input answers it; watch then exits 0", async () => {
   const launched = await wfr(["launch", "paymentApproval", "--input", "amount=5000", "--json"]);

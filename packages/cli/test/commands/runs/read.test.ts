@@ -1,17 +1,10 @@
 // `wfr runs get|result|events` through the built bin against the emulator.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { type Fixture, startPulledFixture } from "../../harness.js";
+import { usePulledFixture } from "../../harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 it("get, watch (NDJSON), result, events for a successful run", async () => {
   const launched = await wfr([

@@ -1,19 +1,12 @@
 // `wfr runs recording`: the MP4 written atomically, also after the recording was still processing.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { adminPut, type Fixture, startPulledFixture } from "../../harness.js";
+import { adminPut, usePulledFixture } from "../../harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 it("recording is written atomically", async () => {
   const launched = await wfr([

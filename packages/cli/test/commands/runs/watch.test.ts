@@ -1,18 +1,11 @@
 // `wfr runs watch` without a terminal (NDJSON lines): a failed run, --timeout, the current step.
 // In a terminal: test/terminal.test.ts.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { adminPut, type Fixture, startPulledFixture } from "../../harness.js";
+import { adminPut, usePulledFixture } from "../../harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 it("a failed run: watch exits 5, result exits 5", async () => {
   const launched = await wfr(["launch", "brokenPortal", "--json"]);

@@ -2,19 +2,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { type Fixture, runWfr, startPulledFixture } from "../../harness.js";
+import { runWfr, usePulledFixture } from "../../harness.js";
 
-let fx: Fixture;
-beforeAll(async () => {
-  fx = await startPulledFixture();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-
-const wfr: Fixture["wfr"] = (args, extra) => fx.wfr(args, extra);
+const fx = usePulledFixture();
+const { wfr } = fx;
 
 describe("schemas pull", () => {
   it("wrote the definition and --check is identical (exit 0)", async () => {
