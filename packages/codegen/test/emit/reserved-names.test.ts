@@ -6,8 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { wfrCodegen } from "./cli-process.js";
-import { cleanupTempDirs, definition, projectDir, typeCheck, writeJson } from "./helpers.js";
+import { wfrCodegen } from "../cli-process.js";
+import { cleanupTempDirs, definition, projectDir, typeCheck, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

@@ -4,9 +4,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { generate } from "../src/generate.js";
-import { baseIdentifier, isValidAlias } from "../src/identifiers.js";
-import { cleanupTempDirs, definition, projectDir, typeCheck, writeJson } from "./helpers.js";
+import { generate } from "../../src/generate.js";
+import { baseIdentifier, isValidAlias } from "../../src/identifiers.js";
+import { cleanupTempDirs, definition, projectDir, typeCheck, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generate } from "../src/generate.js";
+import { generate } from "../../src/generate.js";
 import {
   cleanupTempDirs,
   copyExamples,
@@ -14,7 +14,7 @@ import {
   readJson,
   typeCheck,
   writeJson,
-} from "./helpers.js";
+} from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

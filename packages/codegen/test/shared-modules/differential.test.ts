@@ -8,8 +8,8 @@ import { pathToFileURL } from "node:url";
 import { validateInputs as emulatorValidate } from "@wfr/emulator";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
-import { cleanupTempDirs, definition, projectDir, writeJson } from "./helpers.js";
+import { main } from "../../src/cli.js";
+import { cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

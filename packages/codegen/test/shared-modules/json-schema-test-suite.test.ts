@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readDefinition as emulatorReadDefinition, validateInputs } from "@wfr/emulator";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
-import { DefinitionError, readDefinition } from "../src/read-definition.js";
-import { cleanupTempDirs, definition, projectDir, REPO, writeJson } from "./helpers.js";
+import { main } from "../../src/cli.js";
+import { DefinitionError, readDefinition } from "../../src/read-definition.js";
+import { cleanupTempDirs, definition, projectDir, REPO, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

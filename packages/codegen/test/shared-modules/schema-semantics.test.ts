@@ -7,8 +7,8 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
-import { cleanupTempDirs, definition, projectDir, writeJson } from "./helpers.js";
+import { main } from "../../src/cli.js";
+import { cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

@@ -4,8 +4,8 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { generate } from "../src/generate.js";
-import { cleanupTempDirs, copyExamples, projectDir } from "./helpers.js";
+import { generate } from "../../src/generate.js";
+import { cleanupTempDirs, copyExamples, projectDir } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

@@ -7,10 +7,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { DefinitionError } from "../src/definition-error.js";
-import { emitSchemaCheckSources } from "../src/emit/emit.js";
-import { generate } from "../src/generate.js";
-import { readSchemas } from "../src/read-definition.js";
+import { DefinitionError } from "../../src/definition-error.js";
+import { emitSchemaCheckSources } from "../../src/emit/emit.js";
+import { generate } from "../../src/generate.js";
+import { readSchemas } from "../../src/read-definition.js";
 import {
   cleanupTempDirs,
   definition,
@@ -19,7 +19,7 @@ import {
   tempDir,
   typeCheck,
   writeJson,
-} from "./helpers.js";
+} from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

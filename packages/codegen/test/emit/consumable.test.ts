@@ -15,8 +15,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { emitSchemaCheckSources } from "../src/emit/emit.js";
-import { generate } from "../src/generate.js";
+import { emitSchemaCheckSources } from "../../src/emit/emit.js";
+import { generate } from "../../src/generate.js";
 import {
   CODEGEN_DIR,
   cleanupTempDirs,
@@ -28,7 +28,7 @@ import {
   tempDir,
   typeCheck,
   writeJson,
-} from "./helpers.js";
+} from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

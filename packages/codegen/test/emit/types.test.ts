@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { generate } from "../src/generate.js";
+import { generate } from "../../src/generate.js";
 import {
   cleanupTempDirs,
   definition,
@@ -12,7 +12,7 @@ import {
   projectDir,
   typeCheck,
   writeJson,
-} from "./helpers.js";
+} from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 

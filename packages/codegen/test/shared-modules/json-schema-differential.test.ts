@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
-import { cleanupTempDirs, definition, projectDir, writeJson } from "./helpers.js";
+import { main } from "../../src/cli.js";
+import { cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 
