@@ -154,7 +154,7 @@ export interface EmulatorState {
 
 /** The run engine with the given methods; its runs read-only (they change inside the engine). */
 export type EngineView<K extends keyof RunEngine = never> = Pick<RunEngine, K> & {
-  readonly runs: ReadonlyMap<string, RunRecord>;
+  readonly runs: ReadonlyMap<string, Readonly<RunRecord>>;
 };
 
 /** The public API's handlers (api-handlers.ts): runs, grants, idempotency, the recording budget. */

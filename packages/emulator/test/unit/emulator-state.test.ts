@@ -38,6 +38,9 @@ export function routeModulesCannotMutate(
   web.envs.get("production")?.def.workflows.set("wf_x", {} as never);
   // @ts-expect-error runs change inside the engine
   api.engine.runs.delete("run_x");
+  const run = admin.engine.runs.get("run_x");
+  // @ts-expect-error a run's fields change inside the engine (journalled by it)
+  if (run) run.status = "failed";
   // @ts-expect-error keys are made and revoked by `key` and `key_revoked` records
   auth.keys.set("hash", {} as never);
   // @ts-expect-error portal sessions are opened by `openPortalSession`
