@@ -5,15 +5,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { SCOPES, type Scope } from "./api-routes.js";
-import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS, VirtualClock } from "./clock.js";
+import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "./clock.js";
 import type { DeliveryFaultKind } from "./delivery-faults.js";
 import {
   type AdminState,
   adminEnv,
+  advanceClock,
   armApiFault,
   armDeliveryFault,
   createKey,
-  type EnvState,
+  type EnvView,
   removeApiFault,
   setWorkflowState,
 } from "./emulator-state.js";
@@ -147,14 +148,14 @@ function runHistory(st: AdminState, run: RunRecord): Record<string, unknown> {
 }
 
 /** The run `{runId}` of environment `{env}`, brought up to date; 404 otherwise. */
-function envRun(st: AdminState, env: EnvState, runId: string | undefined): RunRecord {
+function envRun(st: AdminState, env: EnvView, runId: string | undefined): RunRecord {
   const run = runId === undefined ? undefined : st.engine.runs.get(runId);
   if (!run || run.environment !== env.def.name)
     throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
   return run;
 }
 
-function envWorkflow(env: EnvState, workflowId: string | undefined): WorkflowDef {
+function envWorkflow(env: EnvView, workflowId: string | undefined): WorkflowDef {
   const wf = workflowId === undefined ? undefined : env.def.workflows.get(workflowId);
   if (!wf) throw new HttpError(404, CODE.WORKFLOW_NOT_FOUND, "workflow not found");
   return wf;
@@ -248,7 +249,7 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
     path: "/clock/advance",
     handler: async ({ st, res, body }) => {
       const b = adminJson(body);
-      if (!(st.clock instanceof VirtualClock)) {
+      if (!st.clock.virtual) {
         throw new HttpError(
           409,
           CODE.CLOCK_NOT_VIRTUAL,
@@ -256,13 +257,12 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
         );
       }
       const ms = b.ms;
-      const clock = st.clock;
       if (
         typeof ms !== "number" ||
         !Number.isFinite(ms) ||
         ms < 0 ||
         ms > MAX_ADVANCE_MS ||
-        clock.now() + ms > LATEST_TIME_MS
+        st.clock.now() + ms > LATEST_TIME_MS
       ) {
         throw new HttpError(
           400,
@@ -271,9 +271,8 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
           { field: "ms" },
         );
       }
-      st.engine.advance(Math.floor(ms), (t) => clock.set(t));
-      st.commit({ t: "clock", now: clock.now() });
-      return sendJson(res, 200, { now: iso(clock.now()) });
+      advanceClock(st, Math.floor(ms));
+      return sendJson(res, 200, { now: iso(st.clock.now()) });
     },
   },
   {

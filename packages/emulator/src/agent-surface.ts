@@ -29,7 +29,7 @@ import {
   personIn,
 } from "./portal-authoring.js";
 import type { Links } from "./run-views.js";
-import type { EnvironmentDef } from "./types.js";
+import type { EnvironmentDef, EnvironmentDefView } from "./types.js";
 
 /** An API key as the REST API checks it (http-server's ApiKey, structurally). */
 interface AgentApiKey {
@@ -166,7 +166,7 @@ export class AgentSurface {
    */
   enableRoute(
     res: ServerResponse,
-    env: EnvironmentDef,
+    env: EnvironmentDefView,
     session: PortalSession,
     workflowId: string,
   ): void {
@@ -180,7 +180,7 @@ export class AgentSurface {
   /** GET /<env>/portal/authoring/{id}/live: the live view of an authoring session (after `portalUser`). */
   authoringLiveRoute(
     res: ServerResponse,
-    env: EnvironmentDef,
+    env: EnvironmentDefView,
     session: PortalSession,
     sessionId: string,
   ): void {

@@ -179,10 +179,12 @@ export class ApiFaults {
   }
 
   /**
-   * The rule that fires for this request, already counted (hits + 1, remaining - 1), or null.
-   * A rule with no firings left stays listed (remaining 0) until removed.
+   * The rule that fires for this request as it is once counted (hits + 1, remaining - 1), or
+   * null. A copy: nothing changes until the caller commits it (middleware.ts), so a firing is
+   * counted only once the journal holds it. A rule with no firings left stays listed
+   * (remaining 0) until removed.
    */
-  take(q: {
+  firing(q: {
     method: string;
     path: readonly string[];
     environment: string;
@@ -194,9 +196,10 @@ export class ApiFaults {
       if (rule.workspace !== null && rule.workspace !== q.workspace) continue;
       if (!routeMatches(rule.route, q.method, q.path)) continue;
       if (rule.probability < 1 && this.random() >= rule.probability) continue;
-      rule.hits++;
-      if (rule.remaining !== null) rule.remaining--;
-      return rule;
+      const counted = structuredClone(rule);
+      counted.hits++;
+      if (counted.remaining !== null) counted.remaining--;
+      return counted;
     }
     return null;
   }

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
-import type { ApiKey, ApiState, EnvState } from "./emulator-state.js";
+import type { ApiKey, ApiState, EnvView } from "./emulator-state.js";
 import { HttpError, parseJsonBody, problemError, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { isObject, metadataMembers } from "./json-text.js";
@@ -31,7 +31,7 @@ export interface ApiCall {
   st: ApiState;
   req: IncomingMessage;
   res: ServerResponse;
-  env: EnvState;
+  env: EnvView;
   key: ApiKey;
   /** The route's one path parameter: workflowId for launch, runId otherwise. */
   param: string;

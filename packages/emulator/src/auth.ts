@@ -4,12 +4,12 @@
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
 import type { Scope } from "./api-routes.js";
-import { type ApiKey, type AuthState, type EnvState, tokenHash } from "./emulator-state.js";
+import { type ApiKey, type AuthState, type EnvView, tokenHash } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 
-export function authenticate(st: AuthState, req: IncomingMessage, env: EnvState): ApiKey {
+export function authenticate(st: AuthState, req: IncomingMessage, env: EnvView): ApiKey {
   const h = req.headers.authorization;
   const m = typeof h === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
   const hash = m?.[1] ? tokenHash(m[1]) : "";

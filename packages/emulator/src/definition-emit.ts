@@ -2,7 +2,7 @@
 // in the exact shape of docs/definition-format.md (same structure as shared/examples/schemas).
 import { type OperationKind, operationResponses, RESPONSE_HEADERS } from "./definition-answers.js";
 import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
-import type { EnvironmentDef, JsonSchema, WorkflowDef } from "./types.js";
+import type { EnvironmentDefView, JsonSchema, WorkflowDef } from "./types.js";
 import { isFileSchema, setOwn } from "./validate-inputs.js";
 
 const clone = <T>(v: T): T => structuredClone(v) as T;
@@ -150,7 +150,7 @@ function launchOperation(wf: WorkflowDef): JsonSchema {
 }
 
 /** Emit the environment's definition with servers[0].url = `baseUrl` (ends in /api/v1). */
-export function emitDefinition(env: EnvironmentDef, baseUrl: string): Record<string, unknown> {
+export function emitDefinition(env: EnvironmentDefView, baseUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = clone(SHARED_SCHEMAS) as Record<string, unknown>;
   for (const wf of env.workflows.values()) {

@@ -90,29 +90,42 @@ export class DeliveryFaults {
     for (const id of runIds) this.plans.delete(id);
   }
 
-  /** For a new callback of the run: deliver it twice? after what delay? (consumes the plan) */
-  takeForCallback(runId: string): { twice: boolean; delayMs: number } | null {
+  /**
+   * For a new callback of the run: deliver it twice? after what delay? With the plan left after
+   * it (null: nothing left), which the caller commits before using the fault, so a fault is never
+   * used without the journal knowing. Nothing changes here.
+   */
+  forCallback(runId: string): FaultUse<{ twice: boolean; delayMs: number }> | null {
     const plan = this.plans.get(runId);
     if (!plan || (plan.twice === 0 && plan.late.length === 0)) return null;
-    const twice = plan.twice > 0;
-    if (twice) plan.twice -= 1;
-    const delayMs = plan.late.shift() ?? 0;
-    this.tidy(runId, plan);
-    return { twice, delayMs };
+    const left = structuredClone(plan);
+    const twice = left.twice > 0;
+    if (twice) left.twice -= 1;
+    const delayMs = left.late.shift() ?? 0;
+    return { fault: { twice, delayMs }, left: tidy(left) };
   }
 
-  /** For one delivery attempt of the run's callback: the injected status, or null to send. */
-  takeFailure(runId: string): number | null {
+  /**
+   * For one delivery attempt of the run's callback: the injected status, with the plan left
+   * after it (committed by the caller, as above); null to really send.
+   */
+  forAttempt(runId: string): FaultUse<number> | null {
     const plan = this.plans.get(runId);
     if (!plan?.fail || plan.fail.attempts <= 0) return null;
-    plan.fail.attempts -= 1;
-    const status = plan.fail.status;
-    if (plan.fail.attempts === 0) plan.fail = null;
-    this.tidy(runId, plan);
-    return status;
+    const left = structuredClone(plan);
+    const fail = left.fail as NonNullable<DeliveryFaultPlan["fail"]>;
+    fail.attempts -= 1;
+    if (fail.attempts === 0) left.fail = null;
+    return { fault: fail.status, left: tidy(left) };
   }
+}
 
-  private tidy(runId: string, plan: DeliveryFaultPlan): void {
-    if (plan.twice === 0 && plan.late.length === 0 && plan.fail === null) this.plans.delete(runId);
-  }
+/** A fault taken from a plan, and what the plan holds after it (null: nothing). */
+export interface FaultUse<F> {
+  fault: F;
+  left: DeliveryFaultPlan | null;
+}
+
+function tidy(plan: DeliveryFaultPlan): DeliveryFaultPlan | null {
+  return plan.twice === 0 && plan.late.length === 0 && plan.fail === null ? null : plan;
 }

@@ -22,6 +22,7 @@ import {
   type DeliveryFaultKind,
   type DeliveryFaultPlan,
   type DeliveryFaults,
+  type FaultUse,
   parseDeliveryFault,
 } from "./delivery-faults.js";
 import { HttpError } from "./http-kit.js";
@@ -32,7 +33,13 @@ import type { RecordingRateLimiter } from "./recording.js";
 import type { RequestLogFormat } from "./request-log.js";
 import type { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
-import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "./types.js";
+import type {
+  EnvironmentDef,
+  EnvironmentDefView,
+  RunRecord,
+  Scenario,
+  WorkflowState,
+} from "./types.js";
 import type { SignInLinks } from "./web-app/sign-in.js";
 
 /** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
@@ -66,10 +73,21 @@ export interface ServerConfig {
 export const tokenHash = (token: string): string =>
   createHash("sha256").update(token, "utf8").digest("hex");
 
+/** An environment as the state holds it; changed only by the change functions (state-changes.ts). */
 export interface EnvState {
   def: EnvironmentDef;
   scenarios: Map<string, Scenario>;
   deliveries: DeliveryAttempt[];
+}
+
+/**
+ * An environment as the route modules see it: read-only, so that its scenarios, workflow states
+ * and delivery log change only by `commit` (the same function replay uses).
+ */
+export interface EnvView {
+  readonly def: EnvironmentDefView;
+  readonly scenarios: ReadonlyMap<string, Readonly<Scenario>>;
+  readonly deliveries: readonly Readonly<DeliveryAttempt>[];
 }
 
 /** A portal session: one environment, or the local developer's (`everywhere`). */
@@ -117,8 +135,6 @@ export interface EmulatorState {
   record(rec: JournalRecord): void;
   /** Journal a change, then make it (state-changes.ts); the only way route modules change state. */
   commit(rec: JournalRecord): void;
-  /** Persist a run's armed delivery faults (after arming, or after one was used). */
-  recordFaultPlan(runId: string): void;
   /** Open a portal session (not journalled: sessions end with the process); its cookie value. */
   openPortalSession(session: PortalSession): string;
   /**
@@ -127,31 +143,52 @@ export interface EmulatorState {
    */
   holdCallback(cb: PendingCallback, payload: Record<string, unknown>): void;
   /** Send a callback of `env` again (sent since start, or pending); false when there is none. */
-  resendCallback(env: EnvState, eventId: string): boolean;
+  resendCallback(env: EnvView, eventId: string): boolean;
   /** Compact the journal now (null without --data); background-compaction.ts. */
   compactJournal(): Promise<CompactionReport | null>;
 }
 
 // ---------- what each route module sees (a narrow view, checked by the compiler) ----------
+// Collections are read-only in every view (ReadonlyMap, readonly arrays): a route module changes
+// state only by `commit` (state-changes.ts) or through the few methods it is given.
+
+/** The run engine with the given methods; its runs read-only (they change inside the engine). */
+export type EngineView<K extends keyof RunEngine = never> = Pick<RunEngine, K> & {
+  readonly runs: ReadonlyMap<string, Readonly<RunRecord>>;
+};
 
 /** The public API's handlers (api-handlers.ts): runs, grants, idempotency, the recording budget. */
-export type ApiState = Pick<
-  EmulatorState,
-  "cfg" | "clock" | "engine" | "grants" | "idem" | "limiter" | "links" | "commit"
->;
+export type ApiState = Pick<EmulatorState, "cfg" | "clock" | "links" | "commit"> & {
+  readonly engine: EngineView<"create" | "process" | "answer">;
+  readonly grants: Pick<BrowserAccessGrants, "mint" | "find">;
+  readonly idem: Pick<IdempotencyStore, "check" | "remember">;
+  readonly limiter: Pick<RecordingRateLimiter, "wait">;
+};
 
-/** Authentication (auth.ts): keys, the agent surface's keys and refusals, portal sessions. */
-export type AuthState = Pick<EmulatorState, "keys" | "agents" | "portalSessions">;
+/** Authentication (auth.ts): keys and portal sessions, the agent surface's keys and refusals. */
+export interface AuthState {
+  readonly keys: ReadonlyMap<string, ApiKey>;
+  readonly portalSessions: ReadonlyMap<string, PortalSession>;
+  readonly agents: Pick<AgentSurface, "apiKeyByHash" | "refusalMessage">;
+}
 
 /** The live view (live-view.ts): a portal session or a grant, and the run. */
-export type LiveViewState = AuthState & Pick<EmulatorState, "clock" | "engine" | "grants">;
+export type LiveViewState = AuthState &
+  Pick<EmulatorState, "clock"> & {
+    readonly engine: EngineView<"process">;
+    readonly grants: Pick<BrowserAccessGrants, "authorize">;
+  };
 
 /** CORS (cors.ts): the configured origins and the grants' origins. */
-export type CorsState = Pick<EmulatorState, "cfg" | "clock" | "grants">;
+export interface CorsState {
+  readonly cfg: Pick<ServerConfig, "corsOrigins">;
+  readonly clock: Clock;
+  readonly grants: Pick<BrowserAccessGrants, "permitsOrigin">;
+}
 
 /** The environments as the route modules read them (changed only by `commit`). */
-interface EnvironmentsView {
-  readonly envs: ReadonlyMap<string, EnvState>;
+export interface EnvironmentsView {
+  readonly envs: ReadonlyMap<string, EnvView>;
 }
 
 /** Arming callback delivery faults: the plan with the new faults added; `commit` stores it. */
@@ -175,15 +212,19 @@ export type AdminState = EnvironmentsView &
   Pick<
     EmulatorState,
     | "clock"
-    | "engine"
     | "links"
     | "origin"
     | "signIn"
-    | "agents"
     | "compactJournal"
     | "openPortalSession"
     | "resendCallback"
-  >;
+  > & {
+    readonly engine: EngineView<"advance" | "inject" | "process" | "tick">;
+    readonly agents: Pick<
+      AgentSurface,
+      "createTokenRoute" | "listTokensRoute" | "revokeTokenRoute"
+    >;
+  };
 
 /** The web application's host (web-app-host.ts): the admin API's view, keys and sessions read-only. */
 export type WebAppState = EnvironmentsView &
@@ -191,31 +232,27 @@ export type WebAppState = EnvironmentsView &
   ApiFaultList &
   Pick<
     EmulatorState,
-    | "clock"
-    | "engine"
-    | "links"
-    | "sameOrigins"
-    | "signIn"
-    | "agents"
-    | "openPortalSession"
-    | "resendCallback"
+    "clock" | "links" | "sameOrigins" | "signIn" | "openPortalSession" | "resendCallback"
   > & {
+    readonly engine: EngineView<"answer" | "inject" | "process" | "tick">;
+    readonly agents: Pick<AgentSurface, "appKey" | "personalAccessTokens">;
     readonly keys: ReadonlyMap<string, ApiKey>;
     readonly portalSessions: ReadonlyMap<string, PortalSession>;
   };
 
 /**
  * The run engine's hooks (engine-hooks.ts): links and outputs, and callbacks (held and
- * journalled by `holdCallback`, sent by the dispatcher, with the run's armed delivery faults).
+ * journalled by `holdCallback`, sent by the dispatcher, with the run's armed delivery faults,
+ * whose use is a `commit`).
  */
 export type EngineHookState = EnvironmentsView &
-  Pick<EmulatorState, "clock" | "links" | "holdCallback" | "recordFaultPlan"> & {
+  Pick<EmulatorState, "clock" | "links" | "holdCallback" | "commit"> & {
     readonly dispatcher: Pick<CallbackDispatcher, "send">;
-    readonly deliveryFaults: Pick<DeliveryFaults, "takeForCallback">;
+    readonly deliveryFaults: Pick<DeliveryFaults, "forCallback">;
   };
 
 /** The environment named in an admin path or web form; 404 when there is none. */
-export function adminEnv(st: EnvironmentsView, name: string | undefined): EnvState {
+export function adminEnv(st: EnvironmentsView, name: string | undefined): EnvView {
   const env = name === undefined ? undefined : st.envs.get(name);
   if (!env)
     throw new HttpError(404, CODE.ENVIRONMENT_NOT_FOUND, `no environment ${JSON.stringify(name)}`);
@@ -226,7 +263,7 @@ export function adminEnv(st: EnvironmentsView, name: string | undefined): EnvSta
 
 export function createKey(
   st: Pick<EmulatorState, "commit">,
-  env: EnvState,
+  env: EnvView,
   workspace: string,
   scopes: Scope[],
 ): { token: string; key: ApiKey } {
@@ -241,18 +278,18 @@ export function createKey(
   return { token, key };
 }
 
-/** The state's `holdCallback`: pending again, and journalled. */
+/** The state's `holdCallback`: journalled, then pending (again). */
 export function holdCallback(
   st: Pick<EmulatorState, "pending" | "record">,
   cb: PendingCallback,
   payload: Record<string, unknown>,
 ): void {
-  st.pending.set(cb.event_id, cb);
   st.record(callbackRecord(cb, payload));
+  st.pending.set(cb.event_id, cb);
 }
 
 /** The state's `resendCallback`. */
-export function resendCallback(st: EmulatorState, env: EnvState, eventId: string): boolean {
+export function resendCallback(st: EmulatorState, env: EnvView, eventId: string): boolean {
   const cb = st.sent.get(eventId) ?? st.pending.get(eventId);
   if (!cb || cb.environment !== env.def.name) return false;
   const made = env.deliveries.filter((a) => a.event_id === cb.event_id).length;
@@ -286,6 +323,21 @@ export function armDeliveryFault(
   return plan;
 }
 
+/**
+ * Use a delivery fault taken from a run's plan (delivery-faults.ts): the plan left after it is
+ * committed first, so a fault is used only once the journal holds its use (a restart neither
+ * uses it again nor loses what is left). The fault, or null when the plan held none.
+ */
+export function useDeliveryFault<F>(
+  st: Pick<EmulatorState, "commit">,
+  runId: string,
+  use: FaultUse<F> | null,
+): F | null {
+  if (use === null) return null;
+  st.commit({ t: "delivery_faults", run_id: runId, plan: use.left });
+  return use.fault;
+}
+
 /** Arm a fault on the API itself (api-faults.ts); journalled; errors name the field. */
 export function armApiFault(
   st: Pick<EmulatorState, "commit">,
@@ -311,11 +363,26 @@ export function removeApiFault(st: ApiFaultList, id: string): boolean {
 
 export function setWorkflowState(
   st: Pick<EmulatorState, "commit">,
-  env: EnvState,
+  env: EnvView,
   wf: { id: string; state: WorkflowState },
   state: WorkflowState,
 ): void {
   st.commit({ t: "state", env: env.def.name, workflow: wf.id, state });
+}
+
+/**
+ * Move the virtual clock forward by `ms`, running the steps that fall due on the way, in time
+ * order. Each step of the clock is a `clock` record committed before the clock shows it (the
+ * same change replay makes), so the live clock is never ahead of its journal; the runs stepped
+ * on the way are journalled by the engine (persistence.ts). The caller refuses a real clock.
+ */
+export function advanceClock(
+  st: Pick<EmulatorState, "clock" | "commit"> & { readonly engine: EngineView<"advance"> },
+  ms: number,
+): void {
+  st.engine.advance(ms, (now) => {
+    if (now > st.clock.now()) st.commit({ t: "clock", now });
+  });
 }
 
 /** Forget an environment's runs, deliveries, pending callbacks and scenarios. */

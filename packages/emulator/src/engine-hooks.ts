@@ -2,7 +2,7 @@
 // and callback notifications (with the delivery faults armed from the admin API or the web app).
 import type { PendingCallback } from "./callbacks.js";
 import { iso } from "./clock.js";
-import type { EngineHookState } from "./emulator-state.js";
+import { type EngineHookState, useDeliveryFault } from "./emulator-state.js";
 import {
   collectFileMarkers,
   type FileMarker,
@@ -97,12 +97,11 @@ export function notify(st: EngineHookState, run: RunRecord, type: NotifyType): v
   };
   st.holdCallback(cb, payload);
   // Delivery faults armed from the admin API (delivery-faults.ts): late, and/or twice.
-  const fault = st.deliveryFaults.takeForCallback(run.run_id);
+  const fault = useDeliveryFault(st, run.run_id, st.deliveryFaults.forCallback(run.run_id));
   if (fault === null) {
     st.dispatcher.send(cb);
     return;
   }
-  st.recordFaultPlan(run.run_id);
   const late = fault.delayMs > 0 ? { delayMs: fault.delayMs, injected: "late" as const } : {};
   st.dispatcher.send(cb, 1, undefined, late);
   if (fault.twice) st.dispatcher.send(cb, 1, undefined, { ...late, injected: "twice" });

@@ -14,8 +14,8 @@ import { BrowserAccessGrants } from "./browser-access-grants.js";
 import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "./clock.js";
 import { DeliveryFaults } from "./delivery-faults.js";
-import type { ApiKey, EnvState, PortalSession, ServerConfig } from "./emulator-state.js";
-import { holdCallback, resendCallback, tokenHash } from "./emulator-state.js";
+import type { ApiKey, EnvState, EnvView, PortalSession, ServerConfig } from "./emulator-state.js";
+import { holdCallback, resendCallback, tokenHash, useDeliveryFault } from "./emulator-state.js";
 import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { Journal } from "./journal.js";
@@ -100,11 +100,8 @@ export class Emulator implements SurfaceHost {
         deliverPublic: cfg.deliverPublic ?? false,
         ...(cfg.forwardCallbacks ? { forwardTo: cfg.forwardCallbacks } : {}),
       },
-      injectFailure: (cb) => {
-        const status = this.deliveryFaults.takeFailure(cb.run_id);
-        if (status !== null) this.recordFaultPlan(cb.run_id);
-        return status;
-      },
+      injectFailure: (cb) =>
+        useDeliveryFault(this, cb.run_id, this.deliveryFaults.forAttempt(cb.run_id)),
       onAttempt: (env, a) => {
         commit(this, { t: "attempt", env, attempt: a });
       },
@@ -136,11 +133,6 @@ export class Emulator implements SurfaceHost {
     this.compactor?.maybeStart();
   }
 
-  /** Persist a run's armed delivery faults (after arming, or after one was used). */
-  recordFaultPlan(runId: string): void {
-    this.record({ t: "delivery_faults", run_id: runId, plan: this.deliveryFaults.plan(runId) });
-  }
-
   openPortalSession(session: PortalSession): string {
     const id = randomBytes(24).toString("base64url");
     this.portalSessions.set(id, session);
@@ -151,7 +143,7 @@ export class Emulator implements SurfaceHost {
     holdCallback(this, cb, payload);
   }
 
-  resendCallback(env: EnvState, eventId: string): boolean {
+  resendCallback(env: EnvView, eventId: string): boolean {
     return resendCallback(this, env, eventId);
   }
 

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { GRANT_TOKEN_PREFIX, GrantError } from "./browser-access-grants.js";
-import type { EnvState, LiveViewState, PortalSession } from "./emulator-state.js";
+import type { EnvView, LiveViewState, PortalSession } from "./emulator-state.js";
 import { HttpError } from "./http-kit.js";
 
 /**
@@ -18,7 +18,7 @@ export function grantSession(
   st: Pick<LiveViewState, "clock" | "grants">,
   req: IncomingMessage,
   res: ServerResponse,
-  env: EnvState,
+  env: EnvView,
   runId: string,
 ): PortalSession | undefined {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
@@ -39,7 +39,7 @@ export function grantSession(
 export function liveView(
   st: Pick<LiveViewState, "engine">,
   res: ServerResponse,
-  env: EnvState,
+  env: EnvView,
   session: PortalSession,
   runId: string,
 ): void {

@@ -6,16 +6,19 @@
 
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
-import { applyApiFault, faultLabel } from "./api-faults.js";
+import { type ApiFaults, applyApiFault, faultLabel } from "./api-faults.js";
 import type { ApiRoute } from "./api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
 import { cors } from "./cors.js";
 import type {
   ApiKey,
+  AuthState,
+  CorsState,
   EmulatorState,
-  EnvState,
+  EnvView,
   LiveViewState,
   PortalSession,
+  ServerConfig,
 } from "./emulator-state.js";
 import { HttpError, readBodyWithin } from "./http-kit.js";
 import { grantSession } from "./live-view.js";
@@ -24,11 +27,10 @@ import { checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
 import type { Middleware, RequestContext } from "./router.js";
 import { newId } from "./run-engine.js";
-import { commit } from "./state-changes.js";
 
 /** A request on an environment's routes: its environment, and on the API its key. */
 export interface EnvContext extends RequestContext {
-  env: EnvState;
+  env: EnvView;
   key?: ApiKey;
   body?: Buffer;
 }
@@ -55,20 +57,25 @@ export function hostCheck(allowed: () => ReadonlySet<string>): Middleware {
 }
 
 /** CORS headers for permitted origins; a preflight is answered here. */
-export function corsHeaders(st: EmulatorState): Middleware {
+export function corsHeaders(st: CorsState): Middleware {
   return (ctx, next) => (cors(st, ctx.req, ctx.res) ? undefined : next());
 }
 
 /** An API key (or anything named like one) in the query is refused on every route. */
-export function noKeyInQuery(st: EmulatorState): Middleware {
+export function noKeyInQuery(st: Pick<AuthState, "keys">): Middleware {
   return (ctx, next) => {
     refuseKeyInQuery(st, ctx.query);
     return next();
   };
 }
 
+/** What the admin guard reads: whether the admin API is on, its token, the emulator's origins. */
+export type AdminGuardState = Pick<EmulatorState, "sameOrigins"> & {
+  readonly cfg: Pick<ServerConfig, "admin" | "adminToken">;
+};
+
 /** The admin API: off (404), cross-site browser requests, non-JSON bodies, the admin token. */
-export function adminGuard(st: EmulatorState): Middleware {
+export function adminGuard(st: AdminGuardState): Middleware {
   return (ctx, next) => {
     if (!st.cfg.admin) throw new HttpError(404, CODE.NOT_FOUND, "no such route");
     const bad = checkAdminRequest(ctx.method, ctx.req.headers, st.sameOrigins(), st.cfg.adminToken);
@@ -98,7 +105,7 @@ export function bodyWithin<C extends BodyContext>(limit: number): Middleware<C> 
 }
 
 /** The API key of the request, for the environment (401), with the route's scope (403). */
-export function apiKey(st: EmulatorState, route: ApiRoute): Middleware<EnvContext> {
+export function apiKey(st: AuthState, route: Pick<ApiRoute, "scope">): Middleware<EnvContext> {
   return (ctx, next) => {
     const key = authenticate(st, ctx.req, ctx.env);
     requireScope(key, route.scope);
@@ -109,20 +116,26 @@ export function apiKey(st: EmulatorState, route: ApiRoute): Middleware<EnvContex
   };
 }
 
+/** What the API fault middleware uses: the rules, and `commit` to count a firing. */
+export type ApiFaultFiring = Pick<EmulatorState, "commit"> & {
+  readonly apiFaults: Pick<ApiFaults, "firing">;
+};
+
 /**
  * Faults on the API itself (api-faults.ts), after the key (a rule may name a workspace): the
- * first rule that fires answers instead of, or around, the route; journalled and logged.
+ * first rule that fires answers instead of, or around, the route; journalled (before it counts)
+ * and logged.
  */
-export function apiFaults(st: EmulatorState): Middleware<EnvContext> {
+export function apiFaults(st: ApiFaultFiring): Middleware<EnvContext> {
   return (ctx, next) => {
-    const fault = st.apiFaults.take({
+    const fault = st.apiFaults.firing({
       method: ctx.method,
       path: ctx.parts.slice(3),
       environment: ctx.env.def.name,
       workspace: ctx.key?.workspace ?? "",
     });
     if (fault === null) return next();
-    commit(st, { t: "api_fault", id: fault.id, rule: structuredClone(fault) });
+    st.commit({ t: "api_fault", id: fault.id, rule: fault });
     noteRequest(ctx.res, { fault: `${fault.id}:${faultLabel(fault.action)}` });
     return applyApiFault(fault, ctx.req, ctx.res, next);
   };

@@ -71,13 +71,13 @@ export class PersonalAccessTokenStore {
     return this.byHash.get(sha256(token));
   }
 
-  /** Replay one journal record; false when it is not a token record. */
   /** Journal the change, then make it with `apply`, the function replay uses. */
   private commit(rec: JournalRecord): void {
     this.record(rec);
     this.apply(rec);
   }
 
+  /** Make the change a token record describes (live, and on replay); false for other records. */
   apply(rec: JournalRecord): boolean {
     if (rec.t === "pat") {
       this.add(rec.pat as PersonalAccessToken);

@@ -9,7 +9,7 @@
 import { CODE } from "@wfr/protocol";
 import type { AuthoringSession } from "./authoring.js";
 import { HttpError } from "./http-kit.js";
-import type { EnvironmentDef, WorkflowDef } from "./types.js";
+import type { EnvironmentDefView, WorkflowDef } from "./types.js";
 
 export interface PortalSession {
   environment: string;
@@ -24,14 +24,14 @@ const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
  * The person a portal session stands for in `env` (the `portalUser` middleware has checked it
  * is for `env`): the local developer's session acts as the environment's own workspace.
  */
-export function personIn(session: PortalSession, env: EnvironmentDef): PortalSession {
+export function personIn(session: PortalSession, env: EnvironmentDefView): PortalSession {
   return session.everywhere ? { environment: env.name, workspace: env.workspace } : session;
 }
 
 /** The workflow the signed-in person may enable, and whether it would change (the caller commits it). */
 export function enableWorkflowAsPerson(
   person: PortalSession,
-  env: EnvironmentDef,
+  env: EnvironmentDefView,
   workflowId: string,
 ): { workflow: WorkflowDef; changed: boolean } {
   const workflow = env.workflows.get(workflowId);
@@ -46,7 +46,7 @@ export function enableWorkflowAsPerson(
 /** The small HTML page of an authoring session's live view. */
 export function authoringLiveView(
   person: PortalSession,
-  env: EnvironmentDef,
+  env: EnvironmentDefView,
   authoring: AuthoringSession | undefined,
   now: number,
 ): string {

@@ -434,7 +434,10 @@ export class RunEngine {
     return min;
   }
 
-  /** Virtual clock: move time forward by `ms`, running due steps in time order. */
+  /**
+   * Virtual clock: move time forward by `ms`, running due steps in time order; `setNow` moves
+   * it to each due time, then the end (journalled first: emulator-state.ts, advanceClock).
+   */
   advance(ms: number, setNow: (t: number) => void): void {
     const target = this.clock.now() + ms;
     for (let guard = 0; guard < 1_000_000; guard++) {

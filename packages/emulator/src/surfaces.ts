@@ -10,13 +10,23 @@ import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin-routes.js";
 import type { ApiHandler } from "./api-handlers.js";
 import { API_ROUTES } from "./api-routes.js";
 import { emitDefinition } from "./definition-emit.js";
-import type { EmulatorState, PortalSession } from "./emulator-state.js";
+import type {
+  ApiState,
+  AuthState,
+  CorsState,
+  EmulatorState,
+  EngineView,
+  EnvironmentsView,
+  PortalSession,
+  ServerConfig,
+} from "./emulator-state.js";
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
 import { markerBytes } from "./file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http-kit.js";
 import { BODY_LIMIT } from "./launch-body.js";
 import { liveView } from "./live-view.js";
 import {
+  type ApiFaultFiring,
   adminGuard,
   apiFaults,
   apiKey,
@@ -61,7 +71,7 @@ const EMPTY = Buffer.alloc(0);
 export const PORTAL_LIMIT = 65_536;
 
 /** The environment named by the first segment; 404 when there is none. */
-function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
+function withEnv(st: EnvironmentsView, handler: Handler<EnvContext>): Handler {
   return (ctx) => {
     const env = st.envs.get(ctx.params.env as string);
     if (!env) throw notFound();
@@ -69,8 +79,11 @@ function withEnv(st: EmulatorState, handler: Handler<EnvContext>): Handler {
   };
 }
 
+/** What the public API's table uses: its handlers' view, and its middleware's (key, faults). */
+export type ApiTableState = ApiState & AuthState & ApiFaultFiring;
+
 /** The public API under /{env}/api/v1, in the order of docs/service-rules.md#endpoints. */
-function apiTable(st: EmulatorState): RouteTable<EnvContext> {
+function apiTable(st: ApiTableState): RouteTable<EnvContext> {
   const table = new RouteTable<EnvContext>();
   for (const route of API_ROUTES) {
     const handler: ApiHandler = route.handler;
@@ -101,7 +114,7 @@ function apiTable(st: EmulatorState): RouteTable<EnvContext> {
   return table;
 }
 
-function definition(st: EmulatorState, ctx: EnvContext): void {
+function definition(st: Pick<EmulatorState, "links">, ctx: EnvContext): void {
   const doc = emitDefinition(ctx.env.def, st.links(ctx.env.def.name).apiBase);
   const file = ctx.params.file;
   if (file === DEFINITION_FILE.json) {
@@ -121,7 +134,10 @@ function definition(st: EmulatorState, ctx: EnvContext): void {
 }
 
 /** A synthesized file output, only at a link the run's outputs hold. */
-function files(st: EmulatorState, ctx: EnvContext): void {
+function files(
+  st: Pick<EmulatorState, "links"> & { readonly engine: EngineView },
+  ctx: EnvContext,
+): void {
   const { runId = "", n = "", filename = "" } = ctx.params;
   const run = st.engine.runs.get(runId);
   const link = `${st.links(ctx.env.def.name).envBase}/_files/${encodeURIComponent(runId)}/${n}/${filename}`;
@@ -233,8 +249,15 @@ function surfaceTable(host: SurfaceHost): RouteTable {
     );
 }
 
+/** What the edge middleware reads: the log format, Host names, CORS origins and grants, keys. */
+export type EdgeState = Pick<SurfaceHost, "hostNames"> &
+  CorsState &
+  Pick<AuthState, "keys"> & {
+    readonly cfg: Pick<ServerConfig, "requestLog" | "corsOrigins">;
+  };
+
 /** The edge middleware, in order (the README's "Middleware order"). */
-function edgeMiddleware(host: SurfaceHost): Middleware[] {
+function edgeMiddleware(host: EdgeState): Middleware[] {
   return [
     requestIdAndLog(host.cfg.requestLog ?? "off"),
     hostCheck(() => host.hostNames()),

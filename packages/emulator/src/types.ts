@@ -35,6 +35,14 @@ export interface EnvironmentDef {
   vault: Record<string, string>;
 }
 
+/** An environment's definition as the route modules read it (changed only by `commit`). */
+export interface EnvironmentDefView {
+  readonly name: string;
+  readonly workspace: string;
+  readonly workflows: ReadonlyMap<string, Readonly<WorkflowDef>>;
+  readonly vault: Readonly<Record<string, string>>;
+}
+
 export type ScenarioStep =
   | { wait_ms: number }
   | { event: { type: string; [k: string]: unknown } }

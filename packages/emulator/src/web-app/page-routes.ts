@@ -4,7 +4,7 @@
 import { CODE } from "@wfr/protocol";
 import { HttpError } from "../http-kit.js";
 import type { RouteTable } from "../router.js";
-import type { EnvironmentDef, RunRecord } from "../types.js";
+import type { EnvironmentDefView, RunRecord } from "../types.js";
 import type { AppContext } from "./guards.js";
 import {
   apiFaultsPage,
@@ -45,7 +45,10 @@ function rows(ctx: AppContext, filter: RunFilter): RunRow[] {
 }
 
 /** Vault names per environment and the workflows whose runs used them (never values). */
-function vaultUse(env: EnvironmentDef, runs: RunRecord[]): { name: string; usedBy: string[] }[] {
+function vaultUse(
+  env: EnvironmentDefView,
+  runs: RunRecord[],
+): { name: string; usedBy: string[] }[] {
   return Object.keys(env.vault)
     .sort()
     .map((name) => {

@@ -14,7 +14,7 @@ import { HttpError } from "../http-kit.js";
 import { compose, type RequestContext, RouteTable } from "../router.js";
 import type { Fault } from "../run-engine.js";
 import type { Links } from "../run-views.js";
-import type { EnvironmentDef, RunRecord, Scenario, WorkflowState } from "../types.js";
+import type { EnvironmentDefView, RunRecord, Scenario, WorkflowState } from "../types.js";
 import { APP_CSS, APP_JS } from "./assets.js";
 import { addFormRoutes } from "./form-routes.js";
 import { type AppContext, developerSession, formGuard } from "./guards.js";
@@ -28,10 +28,11 @@ import type { SignInLinks } from "./sign-in.js";
 export interface WebAppHost {
   readonly signIn: SignInLinks;
   now(): number;
+  /** Read-only: the web application changes them only through the host's actions. */
   environments(): {
-    def: EnvironmentDef;
-    scenarios: Map<string, Scenario>;
-    deliveries: DeliveryAttempt[];
+    readonly def: EnvironmentDefView;
+    readonly scenarios: ReadonlyMap<string, Readonly<Scenario>>;
+    readonly deliveries: readonly Readonly<DeliveryAttempt>[];
   }[];
   links(env: string): Links;
   /** Every run, brought up to date. */

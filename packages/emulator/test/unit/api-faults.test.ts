@@ -74,16 +74,22 @@ describe("ApiFaults", () => {
         "flt_a",
       ),
     );
+    // What the middleware does: the firing is committed (here: restored) before it counts.
+    const take = (query: Parameters<ApiFaults["firing"]>[0]) => {
+      const rule = faults.firing(query);
+      if (rule) faults.restore(rule.id, rule);
+      return rule;
+    };
     const q = (workspace: string) => ({
       method: "POST",
       path: ["automations", "wf_1", "runs"],
       environment: "production",
       workspace,
     });
-    expect(faults.take(q("ws_b"))).toBeNull();
-    expect(faults.take(q("ws_a"))?.id).toBe("flt_a");
-    expect(faults.take(q("ws_a"))?.id).toBe("flt_a");
-    expect(faults.take(q("ws_a"))).toBeNull();
+    expect(take(q("ws_b"))).toBeNull();
+    expect(take(q("ws_a"))?.id).toBe("flt_a");
+    expect(take(q("ws_a"))?.id).toBe("flt_a");
+    expect(take(q("ws_a"))).toBeNull();
     expect(faults.list()[0]).toMatchObject({ remaining: 0, hits: 2 });
   });
 
@@ -92,9 +98,9 @@ describe("ApiFaults", () => {
     const faults = new ApiFaults(() => r);
     faults.add(parseApiFault({ route: "* /**", fault: "drop", probability: 0.5 }, "flt_p"));
     const q = { method: "GET", path: ["runs", "x"], environment: "e", workspace: "w" };
-    expect(faults.take(q)).toBeNull();
+    expect(faults.firing(q)).toBeNull();
     r = 0.1;
-    expect(faults.take(q)?.id).toBe("flt_p");
+    expect(faults.firing(q)?.id).toBe("flt_p");
   });
 });
 
@@ -123,5 +129,16 @@ describe("apiFaultFromFlag", () => {
     });
     expect(() => apiFaultFromFlag("explode * /**")).toThrow(ApiFaultError);
     expect(() => apiFaultFromFlag("503 * /** colour=red")).toThrow(ApiFaultError);
+  });
+});
+
+describe("ApiFaults.firing", () => {
+  it("counts a firing on a copy: the rule changes only when the firing is committed", () => {
+    const faults = new ApiFaults();
+    faults.add(parseApiFault({ route: "* /**", fault: "status", status: 500, count: 1 }, "flt_c"));
+    const q = { method: "GET", path: ["runs", "x"], environment: "e", workspace: "w" };
+    expect(faults.firing(q)).toMatchObject({ id: "flt_c", remaining: 0, hits: 1 });
+    expect(faults.list()[0]).toMatchObject({ remaining: 1, hits: 0 });
+    expect(faults.firing(q)).toMatchObject({ remaining: 0, hits: 1 });
   });
 });

@@ -186,7 +186,12 @@ describe("apiKey and apiFaults", () => {
 
   it("lets a request through with no fault armed; answers it with the fault that fires", async () => {
     const faults = new ApiFaults();
-    const s = st({ apiFaults: faults, record: () => {} });
+    const committed: unknown[] = [];
+    const commit = (rec: { t: string; id: string; rule: never }) => {
+      committed.push(structuredClone(faults.list()));
+      faults.restore(rec.id, rec.rule);
+    };
+    const s = st({ apiFaults: faults, commit });
     const c = apiCtx("/production/api/v1/runs/r", {});
     c.ctx.key = key as never;
     expect(await run(apiFaults(s), c.ctx)).toBe("next");
@@ -196,6 +201,9 @@ describe("apiKey and apiFaults", () => {
     expect(await run(apiFaults(s), d.ctx)).toBe("answered");
     expect(d.res.status).toBe(503);
     expect(JSON.parse(d.res.body)).toMatchObject({ code: "INJECTED", fault_id: "flt_1" });
+    // The firing is committed while the rule is still uncounted, and counted by the commit.
+    expect(committed).toEqual([[expect.objectContaining({ id: "flt_1", hits: 0 })]]);
+    expect(faults.list()[0]).toMatchObject({ hits: 1 });
   });
 });
 
