@@ -22,7 +22,7 @@ export interface ClientOptions {
   readonly environment?: EnvironmentInfo;
   /** Workspace API key. Sent only as `Authorization: Bearer`, redacted from errors and logs. */
   readonly apiKey: string;
-  /** A Web fetch; defaults to globalThis.fetch. */
+  /** A Web fetch that honours `init.signal` (the attempt limit acts through it); defaults to globalThis.fetch. */
   readonly fetch?: typeof globalThis.fetch;
   /** Per-attempt timeout covering response headers and the whole body. Default 30,000 ms. */
   readonly timeoutMs?: number;

@@ -81,8 +81,11 @@ export function resultArguments<Options>(
     : { workflow: first, runId: second as string, options: third };
 }
 
-export const path = (template: string, id: string) =>
-  template.replace(/\{\w+\}/, encodeURIComponent(id));
+/** The route with its one `{parameter}` replaced by the encoded id (every route has exactly one). */
+export function path(template: string, id: string): string {
+  const open = template.indexOf("{");
+  return `${template.slice(0, open)}${encodeURIComponent(id)}${template.slice(template.indexOf("}", open) + 1)}`;
+}
 
 /** The per-request options a wait passes to each poll. */
 export const pollOptions = (

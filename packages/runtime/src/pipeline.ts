@@ -241,14 +241,12 @@ export function createPipeline(settings: PipelineSettings): Send {
       let response: Response;
       let text: string | undefined;
       try {
-        response = await limit.within(
-          settings.fetch(url, {
-            method,
-            headers,
-            ...bodyInit(body, headers),
-            signal: limit.signal,
-          }),
-        );
+        response = await settings.fetch(url, {
+          method,
+          headers,
+          ...bodyInit(body, headers),
+          signal: limit.signal,
+        });
         const { status } = response;
         const { retryStatuses } = endpoint;
         if (shouldRetry({ status, attempt, maxAttempts, resendable, retryStatuses })) {
@@ -282,7 +280,7 @@ export function createPipeline(settings: PipelineSettings): Send {
           }
         }
         if (!(endpoint.stream && endpoint.accept.includes(status))) {
-          text = await limit.within(response.text());
+          text = await response.text();
         }
         limit.clear();
       } catch (error) {

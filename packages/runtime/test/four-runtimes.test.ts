@@ -6,7 +6,9 @@
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +22,8 @@ const SECRET = `whsec_${Buffer.from("four runtimes, one signing secret").toStrin
 
 let emu: TestEmulator;
 let dir: string;
+let stalling: Server;
+let stallingBaseUrl: string;
 
 /**
  * Bun's binary, from its platform package: the `bun` package links it in a postinstall script,
@@ -78,7 +82,13 @@ function signedDelivery() {
 }
 
 function config(runtime: string) {
-  return { baseUrl: emu.baseUrl, apiKey: emu.apiKey, runtime, webhook: signedDelivery() };
+  return {
+    baseUrl: emu.baseUrl,
+    apiKey: emu.apiKey,
+    runtime,
+    stallingBaseUrl,
+    webhook: signedDelivery(),
+  };
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
@@ -120,6 +130,7 @@ function expectScenarioPassed(report: Record<string, unknown>) {
   expect(report.checkpointAndResult).toEqual({ status: "succeeded", total: 1280.5 });
   expect(report.largeAttachment).toMatchObject({ launched: true });
   bodyModes[String(report.runtime)] = (report.largeAttachment as { body: string }).body;
+  expect(report.attemptTimeouts).toEqual({ noHeaders: "TIMEOUT", stalledBody: "TIMEOUT" });
   expect(report.webhookSignature).toBe(true);
   expect(report.recording).toMatchObject({ contentType: "video/mp4" });
   expect((report.recording as { bytes: number }).bytes).toBeGreaterThan(0);
@@ -127,6 +138,14 @@ function expectScenarioPassed(report: Record<string, unknown>) {
 
 beforeAll(async () => {
   emu = await startTestEmulator();
+  stalling = createServer((req, res) => {
+    if (req.url?.endsWith("/runs/stalled-body")) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+      res.write('{"run_id":"run_1",'); // and never the rest
+    } // any other request: never answered
+  });
+  await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+  stallingBaseUrl = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/api/v1`;
   await emu.setScenario(INVOICE_WORKFLOW_ID, {
     steps: [
       { human: { kind: "approval", reason: "Amount above limit", expires_in_ms: 600_000 } },
@@ -158,6 +177,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emu?.close();
+  if (stalling) {
+    stalling.closeAllConnections();
+    await new Promise((resolve) => stalling.close(resolve));
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -174,13 +197,13 @@ describe("the runtime's scenario on four runtimes", { timeout: 180_000 }, () => 
     );
   });
 
-  it("Deno (network limited to the emulator's address)", async () => {
-    const host = new URL(emu.baseUrl).host;
+  it("Deno (network limited to the emulator's and the stalling server's addresses)", async () => {
+    const hosts = [emu.baseUrl, stallingBaseUrl].map((url) => new URL(url).host).join(",");
     expectScenarioPassed(
       reportOf(
         await run(bin("deno", "deno"), [
           "run",
-          `--allow-net=${host}`,
+          `--allow-net=${hosts}`,
           "--no-prompt",
           join(dir, "cli.mjs"),
           JSON.stringify(config("deno")),

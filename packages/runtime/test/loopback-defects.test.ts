@@ -10,6 +10,8 @@ import {
   file,
   InternalServerError,
   RecordingProcessingError,
+  RequestAbortedError,
+  RequestTimeoutError,
   type RunEnvelope,
   verifyStandardWebhook,
   WaitTimeoutError,
@@ -90,6 +92,43 @@ describe("defect 1: every call is bounded end to end", () => {
     );
     expect(error).toBeInstanceOf(WorkflowRunApiError);
     expect((error as WorkflowRunApiError).code).toBe("TIMEOUT");
+  }, 30_000);
+
+  it("an attempt that gets no headers is aborted at timeoutMs: the server sees the connection closed, the caller a TIMEOUT", async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const { baseUrl } = await serve((req) => {
+      // Never answers; the socket closing is the client giving the request up.
+      req.socket.once("close", closed);
+    });
+    const wfr = createClient({
+      baseUrl,
+      apiKey: API_KEY,
+      timeoutMs: 300,
+      retry: { maxAttempts: 1 },
+    });
+    const error = await settlesWithin(
+      wfr.getRun("run_1").catch((e: unknown) => e),
+      20_000,
+    );
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    // Released by the runtime's limit, not held until the platform's own (300 s on Node).
+    await settlesWithin(serverSawClose, 20_000);
+  }, 30_000);
+
+  it("the caller's signal still ends an attempt whose body stalls, as an abort (not a timeout)", async () => {
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+      res.write('{"run_id":"run_1",'); // and never the rest
+    });
+    const controller = new AbortController();
+    const wfr = createClient({ baseUrl, apiKey: API_KEY, timeoutMs: 120_000 });
+    const reading = wfr.getRun("run_1", { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 100);
+    const error = await settlesWithin(reading, 20_000);
+    expect(error).toBeInstanceOf(RequestAbortedError);
   }, 30_000);
 
   it("waitForRun's timeout holds while one poll is stuck", async () => {

@@ -16,6 +16,8 @@ export interface ScenarioConfig {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly runtime: string;
+  /** A server that never answers `/runs/no-headers` and stalls the body of `/runs/stalled-body`. */
+  readonly stallingBaseUrl: string;
   /** A delivery signed by the emulator's secret, to verify here. */
   readonly webhook: {
     readonly secret: string;
@@ -91,6 +93,23 @@ export async function runScenario(config: ScenarioConfig): Promise<Record<string
       launched: typeof big.run_id === "string",
       body: requestStreamsSupported() ? "stream" : "bytes",
     };
+  });
+
+  await step("attemptTimeouts", async () => {
+    // Only the attempt's signal ends these (no promise is raced against fetch): this runtime's
+    // fetch must reject while waiting for headers and error a body that stalls.
+    const stalling = createClient({
+      baseUrl: config.stallingBaseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: 300,
+      retry: { maxAttempts: 1 },
+    });
+    const codeOf = (runId: string) =>
+      stalling.getRun(runId).then(
+        () => "answered",
+        (error: unknown) => (error as { code?: string }).code ?? String(error),
+      );
+    return { noHeaders: await codeOf("no-headers"), stalledBody: await codeOf("stalled-body") };
   });
 
   await step("webhookSignature", async () => {
