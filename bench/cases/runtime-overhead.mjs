@@ -12,11 +12,12 @@ export const id = "runtime-overhead";
 export const title = "Runtime overhead: launch + getRun + getResult";
 export const anchorName = "raw fetch";
 export const anchor =
-  "raw fetch with hand-built JSON bodies, same emulator, same process, interleaved";
+  "raw fetch with hand-built JSON bodies and every answer parsed, same emulator, same process, interleaved";
 export const help = `node bench/cases/runtime-overhead.mjs [--quick]
 Starts the built emulator in-process (virtual clock) and times one round trip = launch +
 getRun + getResult of the sample invoiceIntake (the emulator's production environment) (small PDF attachment) through @wfr/runtime with
-local validation, and the same three requests through raw fetch with hand-built bodies,
+local validation, and the same three requests through raw fetch with hand-built bodies (each answer
+parsed with .json(), as a caller must to use it),
 interleaved pair by pair (which side goes first alternates), after 50 warm-up pairs: 9 rounds of
 60 pairs (--quick: 1 round of 20). Per round: the median wall time per round trip of each side (a
 descheduled round trip on a shared machine does not move it) and the mean process CPU time per
@@ -99,7 +100,10 @@ export async function run({ quick = false, log = console.log } = {}) {
       if (run.status !== 200) throw new Error(`raw getRun answered ${run.status}`);
       await run.json();
       const result = await fetch(`${baseUrl}/runs/${run_id}/result`, { headers });
-      await result.arrayBuffer();
+      if (result.status !== 200) throw new Error(`raw getResult answered ${result.status}`);
+      // Parsed, as the other two answers are and as any caller must to read the outputs (the
+      // runtime also validates them against the workflow's output schema).
+      await result.json();
     };
     // Warm both paths (JIT, keep-alive sockets, lazy schemas) outside the measurement.
     for (let i = 0; i < (quick ? 10 : 50); i++) {
