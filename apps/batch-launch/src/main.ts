@@ -135,7 +135,7 @@ try {
   if (tty) process.stderr.write("\n");
   await journal.close();
   const report = resolve(values.report ?? `${file}.report.jsonl`);
-  writeFileSync(`${report}.tmp`, outcomes.map((o) => JSON.stringify(o)).join("\n") + "\n");
+  writeFileSync(`${report}.tmp`, `${outcomes.map((o) => JSON.stringify(o)).join("\n")}\n`);
   renameSync(`${report}.tmp`, report);
   const seconds = (Date.now() - started) / 1000;
   console.error(
