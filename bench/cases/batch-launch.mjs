@@ -4,6 +4,11 @@
 // of "Draft customer reply". The anchor: a bare loop of raw
 // launches (fetch, an idempotency key, no journal) against the same emulator
 // at the same concurrency, in this process, interleaved with the launcher runs.
+// At concurrency 32 the same loop also runs in a Node process of its own,
+// started for it as the launcher is, for a row without a target: that loop's
+// code is as cold as the launcher's (the anchor's has run thousands of launches
+// in this process) and it talks to the emulator across processes as the
+// launcher does.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,6 +90,34 @@ async function rawLaunches(url, token, rows, concurrency, tag) {
   return rows / ((performance.now() - started) / 1000);
 }
 
+/** The same loop in a fresh Node process: its rows/s, printed by the child. */
+function rawLaunchesInFreshProcess(url, token, rows, concurrency, tag) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(import.meta.url), RAW_LOOP, url, String(rows), String(concurrency), tag],
+      { env: { ...process.env, WFR_BENCH_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("exit", (code) => {
+      const rate = Number(stdout.trim());
+      if (code !== 0 || !Number.isFinite(rate))
+        return reject(new Error(`raw loop process: ${stderr.slice(-500)}`));
+      resolve(rate);
+    });
+  });
+}
+
+/** The argument that makes this module run one raw loop and print its rate. */
+const RAW_LOOP = "--raw-loop";
+
 export async function run({ quick, log }) {
   const rows = quick ? 40 : 400;
   const repeats = quick ? 1 : 3;
@@ -92,6 +125,7 @@ export async function run({ quick, log }) {
   const samples = { 1: [], 8: [], 32: [] };
   const whole = { 1: [], 8: [], 32: [] };
   const raw = { 1: [], 8: [], 32: [] };
+  const rawFreshProcess = [];
   const pglite = { launching: [], whole: [], raw: [] };
   try {
     const keyResponse = await fetch(`${emulator.url}/_emulator/keys`, {
@@ -130,6 +164,10 @@ export async function run({ quick, log }) {
           raw[concurrency].push(
             await rawLaunches(rawUrl, token, rows, concurrency, `raw-${r}-${concurrency}`),
           );
+          if (concurrency === 32)
+            rawFreshProcess.push(
+              await rawLaunchesInFreshProcess(rawUrl, token, rows, 32, `raw-process-${r}`),
+            );
           const seconds = await launch(repo, file, concurrency, token);
           samples[concurrency].push(rows / seconds.launching);
           whole[concurrency].push(rows / seconds.whole);
@@ -168,6 +206,12 @@ export async function run({ quick, log }) {
           c === 32 ? atLeast(0.5) : undefined,
         ),
       ),
+      compareRow(
+        "concurrency 32, against raw launches from a fresh process",
+        "rows/s",
+        samples[32],
+        rawFreshProcess,
+      ),
       ...[1, 8, 32].map((c) =>
         compareRow(`whole process, c ${c}`, "rows/s", whole[c], raw[c], {
           text: ">= 150 rows/s",
@@ -177,14 +221,26 @@ export async function run({ quick, log }) {
       compareRow("PGlite journal, c 32", "rows/s", pglite.launching, pglite.raw),
       compareRow("PGlite journal, whole process, c 32", "rows/s", pglite.whole, pglite.raw),
     ],
-    samples: { launching: samples, whole, raw, pglite },
+    samples: { launching: samples, whole, raw, rawFreshProcess, pglite },
     notes: [
-      `${rows} rows per run, ${repeats} repeats. "concurrency n": the launcher's own rows/s from its first launch to its last outcome (journal writes and report included). "whole process": Node start-up, the definition read and the creation of a fresh journal included. The launcher's default journal is a file; the PGlite rows run the same rows through a fresh PGlite journal (DATABASE_URL=pglite:<dir>). Anchor: ${rows} raw launches (fetch, no journal) at the same concurrency just before each launcher run.`,
+      `${rows} rows per run, ${repeats} repeats. "concurrency n": the launcher's own rows/s from its first launch to its last outcome (journal writes and report included). "whole process": Node start-up, the definition read and the creation of a fresh journal included. The launcher's default journal is a file; the PGlite rows run the same rows through a fresh PGlite journal (DATABASE_URL=pglite:<dir>). Anchor: ${rows} raw launches (fetch, no journal) at the same concurrency just before each launcher run, in this process (which also runs the emulator).`,
+      `"against raw launches from a fresh process": the same ${rows} raw launches at concurrency 32 from a Node process started for them, as the launcher is (cold code, its own thread), before each launcher run at 32; no target.`,
     ],
   };
 }
 
-if (process.argv[1] && import.meta.url === toFileUrl(process.argv[1]).href) {
+const isMain = process.argv[1] && import.meta.url === toFileUrl(process.argv[1]).href;
+if (isMain && process.argv[2] === RAW_LOOP) {
+  const [url, rows, concurrency, tag] = process.argv.slice(3);
+  const rate = await rawLaunches(
+    url,
+    process.env.WFR_BENCH_TOKEN,
+    Number(rows),
+    Number(concurrency),
+    tag,
+  );
+  process.stdout.write(`${rate}\n`);
+} else if (isMain) {
   const { standalone } = await import("../lib/standalone.mjs");
   await standalone({ id, title, anchor, help: `node bench/cases/${id}.mjs [--quick]`, run });
 }

@@ -14,6 +14,7 @@ import { createClient, type Logger } from "@wfr/runtime";
 import { openJournal } from "./journal-choice.js";
 import { launchBatch, type RowOutcome } from "./launch-batch.js";
 import { planRows } from "./plan.js";
+import { progressWriter } from "./progress-output.js";
 import { rowsFromFile } from "./rows.js";
 
 const HELP = `batch-launch <rows.csv|rows.jsonl> --workflow <name> [--env <env>] [--concurrency n] [--report file]
@@ -86,17 +87,25 @@ try {
   const tty = process.stderr.isTTY && !process.env.NO_COLOR && process.env.TERM !== "dumb";
   const started = Date.now();
   let failed = 0;
+  const progress = progressWriter((text) => process.stderr.write(text));
   // Rate limiting: the runtime waits as long as a 429's Retry-After says and
   // resends the same key and body; the progress says so while it waits.
   const logger: Logger = {
     warn(message, fields) {
       if (message !== "retrying after HTTP status") return;
       const seconds = Math.ceil(Number(fields?.delayMs ?? 0) / 1000);
+      progress.flush();
       const why = fields?.status === 429 ? "rate limited (HTTP 429)" : `HTTP ${fields?.status}`;
       process.stderr.write(
         `${tty ? "\r\u001b[2K" : ""}waiting ${seconds} s: ${why}, then retrying the same launch\n`,
       );
     },
+  };
+  const bar = (done: number, total: number) => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const rate = done / Math.max(0.001, (Date.now() - started) / 1000);
+    return `\r\u001b[2K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s${failed ? ` ${failed} failed` : ""}`;
   };
   const outcomes: RowOutcome[] = await launchBatch(planned, {
     client: createClient({
@@ -114,27 +123,23 @@ try {
     onOutcome: (outcome, done, total) => {
       if (outcome.error) failed += 1;
       if (tty) {
-        const width = 30;
-        const filled = Math.round((done / total) * width);
-        const rate = done / Math.max(0.001, (Date.now() - started) / 1000);
-        process.stderr.write(
-          `\r\u001b[2K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s${failed ? ` ${failed} failed` : ""}`,
-        );
+        progress.set(bar(done, total));
       } else {
-        process.stderr.write(
+        progress.add(
           `row ${outcome.row}: ${outcome.run_id ?? `${outcome.error?.code}: ${outcome.error?.message}`}\n`,
         );
       }
     },
   });
+  progress.flush();
   if (tty) process.stderr.write("\n");
   await journal.close();
   const report = resolve(values.report ?? `${file}.report.jsonl`);
-  writeFileSync(`${report}.tmp`, outcomes.map((o) => JSON.stringify(o)).join("\n") + "\n");
+  writeFileSync(`${report}.tmp`, `${outcomes.map((o) => JSON.stringify(o)).join("\n")}\n`);
   renameSync(`${report}.tmp`, report);
   const seconds = (Date.now() - started) / 1000;
   console.error(
-    `batch-launch: ${outcomes.length - failed} launched, ${failed} failed in ${seconds.toFixed(1)} s (${(outcomes.length / seconds).toFixed(1)} rows/s); report: ${report}`,
+    `batch-launch: ${outcomes.length - failed} launched, ${failed} failed in ${seconds.toFixed(3)} s (${(outcomes.length / seconds).toFixed(1)} rows/s); report: ${report}`,
   );
   process.exit(failed > 0 ? 1 : 0);
 } catch (error) {

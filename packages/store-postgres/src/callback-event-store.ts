@@ -62,10 +62,15 @@ export function createPostgresCallbackEventStore(
        AND e.lease_expires_at > clock_timestamp()
      RETURNING e.event_id`;
   const completeOne = async ({ eventId, token }: { eventId: string; token: number }) => {
-    const { rows } = await client.query(completeSql, [eventId, token, options.retentionMs]);
+    const { rows } = await client.query(
+      completeSql,
+      [eventId, token, options.retentionMs],
+      prepare,
+    );
     return rows.length === 1;
   };
   const batching = { inFlight: client.parallelStatements ?? 1 };
+  const prepare = { prepare: true };
   const complete = groupCommit<{ eventId: string; token: number }, boolean>(async (items) => {
     if (items.length === 1) return settleEach(items, completeOne);
     // A repeat of an event id within the batch runs alone afterwards, as it
@@ -73,11 +78,11 @@ export function createPostgresCallbackEventStore(
     const seen = new Set<string>();
     const first = items.map((item) => !seen.has(item.eventId) && Boolean(seen.add(item.eventId)));
     const batch = items.filter((_, i) => first[i]);
-    const { rows } = await client.query<{ event_id: string }>(completeBatchSql, [
-      batch.map((item) => item.eventId),
-      batch.map((item) => item.token),
-      options.retentionMs,
-    ]);
+    const { rows } = await client.query<{ event_id: string }>(
+      completeBatchSql,
+      [batch.map((item) => item.eventId), batch.map((item) => item.token), options.retentionMs],
+      prepare,
+    );
     const completed = new Set(rows.map((row) => row.event_id));
     return settleEach(
       items.map((item, i) => ({ item, i })),
@@ -114,11 +119,11 @@ export function createPostgresCallbackEventStore(
   }): Promise<CallbackClaim> => {
     // A row can disappear between the two statements (pruned); then claim again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const claimed = await client.query<{ token: number; lease_expires_at: number }>(claimSql, [
-        eventId,
-        leaseMs,
-        options.retentionMs,
-      ]);
+      const claimed = await client.query<{ token: number; lease_expires_at: number }>(
+        claimSql,
+        [eventId, leaseMs, options.retentionMs],
+        prepare,
+      );
       const won = claimed.rows[0];
       if (won)
         return {
@@ -126,9 +131,11 @@ export function createPostgresCallbackEventStore(
           token: Number(won.token),
           leaseExpiresAt: Number(won.lease_expires_at),
         };
-      const current = await client.query<{ state: string; lease_expires_at: number }>(stateSql, [
-        eventId,
-      ]);
+      const current = await client.query<{ state: string; lease_expires_at: number }>(
+        stateSql,
+        [eventId],
+        prepare,
+      );
       const row = current.rows[0];
       if (!row) continue;
       return stateClaim(row);
@@ -148,7 +155,7 @@ export function createPostgresCallbackEventStore(
       event_id: string;
       token: number;
       lease_expires_at: number;
-    }>(claimBatchSql, [ids, batch.map((item) => item.leaseMs), options.retentionMs]);
+    }>(claimBatchSql, [ids, batch.map((item) => item.leaseMs), options.retentionMs], prepare);
     const claimed = new Map(won.map((row) => [row.event_id, row]));
     const lost = ids.filter((id) => !claimed.has(id));
     const { rows: current } =
@@ -157,6 +164,7 @@ export function createPostgresCallbackEventStore(
         : await client.query<{ event_id: string; state: string; lease_expires_at: number }>(
             stateBatchSql,
             [lost],
+            prepare,
           );
     const states = new Map(current.map((row) => [row.event_id, row]));
     const outcomes: CallbackClaim[] = [];
@@ -190,7 +198,7 @@ export function createPostgresCallbackEventStore(
     claim: (eventId, leaseMs) => claim({ eventId, leaseMs }),
     complete: (eventId, token) => complete({ eventId, token }),
     async release(eventId, token) {
-      const { rows } = await client.query(releaseSql, [eventId, token]);
+      const { rows } = await client.query(releaseSql, [eventId, token], prepare);
       return rows.length === 1;
     },
     /** Deletes up to `limit` ids past their retention; returns how many. */

@@ -43,10 +43,13 @@ export function createPostgresLaunchJournal(
   options: { schema: string },
 ): LaunchJournal {
   const table = `${quoteIdentifier(options.schema)}.wfr_launch_intents`;
+  // Every statement here has a fixed text: each connection prepares it once.
+  const query = <Row>(text: string, params: readonly unknown[]) =>
+    client.query<Row>(text, params, { prepare: true });
   const columns =
     "intent_id, idempotency_key, body_fingerprint, state, run_id, failure, created_at, updated_at";
   const get = async (intentId: string) => {
-    const { rows } = await client.query<IntentRow>(
+    const { rows } = await query<IntentRow>(
       `SELECT ${columns} FROM ${table} WHERE intent_id = $1`,
       [intentId],
     );
@@ -77,7 +80,7 @@ export function createPostgresLaunchJournal(
     idempotencyKey: string;
     bodyFingerprint: string;
   }) => {
-    await client.query(
+    await query(
       `INSERT INTO ${table} (intent_id, idempotency_key, body_fingerprint, state)
        VALUES ($1, $2, $3, 'recorded') ON CONFLICT (intent_id) DO NOTHING`,
       [intent.intentId, intent.idempotencyKey, intent.bodyFingerprint],
@@ -94,7 +97,7 @@ export function createPostgresLaunchJournal(
     // Inserted rows come back from the INSERT; rows that were already there
     // from the statement's snapshot. A row another transaction committed
     // during the statement is in neither: read it alone below.
-    const { rows } = await client.query<IntentRow>(
+    const { rows } = await query<IntentRow>(
       `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS v(intent_id, idempotency_key, body_fingerprint)
        ), inserted AS (
@@ -127,7 +130,7 @@ export function createPostgresLaunchJournal(
   });
 
   const markSentOne = async (intentId: string) => {
-    const { rows } = await client.query(
+    const { rows } = await query(
       `UPDATE ${table} SET state = 'sent', failure = NULL, updated_at = clock_timestamp()
         WHERE intent_id = $1 AND state <> 'acknowledged' RETURNING 1 AS ok`,
       [intentId],
@@ -137,7 +140,7 @@ export function createPostgresLaunchJournal(
   const markSent = groupCommit<string, void>(async (intentIds) => {
     if (intentIds.length === 1) return settleEach(intentIds, markSentOne);
     const first = firstOccurrences(intentIds, (id) => id);
-    const { rows } = await client.query<{ intent_id: string }>(
+    const { rows } = await query<{ intent_id: string }>(
       `UPDATE ${table} SET state = 'sent', failure = NULL, updated_at = clock_timestamp()
         WHERE intent_id = ANY($1::text[]) AND state <> 'acknowledged' RETURNING intent_id`,
       [intentIds.filter((_, i) => first[i])],
@@ -155,7 +158,7 @@ export function createPostgresLaunchJournal(
   });
 
   const markAcknowledgedOne = async (intentId: string, runId: string) => {
-    const { rows } = await client.query(
+    const { rows } = await query(
       `UPDATE ${table} SET state = 'acknowledged', run_id = $2, failure = NULL, updated_at = clock_timestamp()
         WHERE intent_id = $1 AND state <> 'acknowledged' RETURNING 1 AS ok`,
       [intentId, runId],
@@ -169,7 +172,7 @@ export function createPostgresLaunchJournal(
     if (acks.length === 1) return settleEach(acks, (a) => markAcknowledgedOne(a.intentId, a.runId));
     const first = firstOccurrences(acks, (a) => a.intentId);
     const batch = acks.filter((_, i) => first[i]);
-    const { rows } = await client.query<{ intent_id: string }>(
+    const { rows } = await query<{ intent_id: string }>(
       `UPDATE ${table} AS t SET state = 'acknowledged', run_id = v.run_id, failure = NULL, updated_at = clock_timestamp()
          FROM unnest($1::text[], $2::text[]) AS v(intent_id, run_id)
         WHERE t.intent_id = v.intent_id AND t.state <> 'acknowledged' RETURNING t.intent_id`,
@@ -197,7 +200,7 @@ export function createPostgresLaunchJournal(
     markSent: (intentId) => markSent(intentId),
     markAcknowledged: (intentId, runId) => markAcknowledged({ intentId, runId }),
     async markFailed(intentId, failure) {
-      const { rows } = await client.query(
+      const { rows } = await query(
         `UPDATE ${table} SET state = 'failed', failure = $2, updated_at = clock_timestamp()
           WHERE intent_id = $1 AND state <> 'acknowledged' RETURNING 1 AS ok`,
         [intentId, failure],
@@ -206,7 +209,7 @@ export function createPostgresLaunchJournal(
     },
     get,
     async listUnacknowledged(listOptions = {}) {
-      const { rows } = await client.query<IntentRow>(
+      const { rows } = await query<IntentRow>(
         `SELECT ${columns} FROM ${table}
           WHERE state IN ('recorded', 'sent')
             AND updated_at <= clock_timestamp() - $1 * interval '1 millisecond'

@@ -2,11 +2,27 @@
 // PostgreSQL server through `pg`, and PGlite (PostgreSQL compiled to
 // WebAssembly) in-process. Moving from one machine to a cluster is then a
 // change of connection, not of code.
+import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
-import type { Pool } from "pg";
+import type { Pool, QueryConfig } from "pg";
+
+export interface QueryOptions {
+  /**
+   * The text is one of a fixed few statements run again and again: on a
+   * server, each connection parses and plans it once (a named prepared
+   * statement) and then only binds and executes it. Leave it off for text
+   * built per call, which would fill every connection with prepared
+   * statements used once.
+   */
+  readonly prepare?: boolean;
+}
 
 export interface SqlQueryable {
-  query<Row>(text: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
+  query<Row>(
+    text: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<{ rows: Row[] }>;
 }
 
 export interface SqlClient extends SqlQueryable {
@@ -20,13 +36,39 @@ export interface SqlClient extends SqlQueryable {
   close(): Promise<void>;
 }
 
+/**
+ * The statement as `pg` sends it. A prepared statement's name is a digest of
+ * its text, so that clients sharing a pool (or a connection) agree on it.
+ */
+export function queryConfig(
+  text: string,
+  params: readonly unknown[],
+  options: QueryOptions = {},
+): QueryConfig {
+  const values = params as unknown[];
+  if (!options.prepare) return { text, values };
+  const name = `wfr_${createHash("sha256").update(text).digest("hex").slice(0, 40)}`;
+  return { name, text, values };
+}
+
 export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): SqlClient {
+  // A digest per distinct prepared text, not per call (they are a fixed few).
+  const prepared = new Map<string, QueryConfig>();
+  const configOf = (text: string, params: readonly unknown[], queryOptions?: QueryOptions) => {
+    if (!queryOptions?.prepare) return queryConfig(text, params);
+    let config = prepared.get(text);
+    if (!config) {
+      config = queryConfig(text, [], queryOptions);
+      prepared.set(text, config);
+    }
+    return { ...config, values: params as unknown[] };
+  };
   return {
     // Half the pool, at most 4: the rest stays free for transactions and for
     // the other stores sharing the pool.
     parallelStatements: Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),
-    async query<Row>(text: string, params: readonly unknown[] = []) {
-      const result = await pool.query(text, params as unknown[]);
+    async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
+      const result = await pool.query(configOf(text, params, queryOptions));
       return { rows: result.rows as Row[] };
     },
     async transaction(work) {
@@ -34,8 +76,12 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
       try {
         await connection.query("BEGIN");
         const tx: SqlQueryable = {
-          async query<Row>(text: string, params: readonly unknown[] = []) {
-            const result = await connection.query(text, params as unknown[]);
+          async query<Row>(
+            text: string,
+            params: readonly unknown[] = [],
+            queryOptions?: QueryOptions,
+          ) {
+            const result = await connection.query(configOf(text, params, queryOptions));
             return { rows: result.rows as Row[] };
           },
         };

@@ -1,0 +1,69 @@
+import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryConfig, sqlClientFromPool } from "../src/sql-client.js";
+
+describe("queryConfig", () => {
+  it("names a prepared statement after its text, the same name for the same text", () => {
+    const first = queryConfig("SELECT $1::int AS n", [1], { prepare: true });
+    const again = queryConfig("SELECT $1::int AS n", [2], { prepare: true });
+    const other = queryConfig("SELECT $1::int AS m", [1], { prepare: true });
+    expect(first.name).toMatch(/^wfr_[0-9a-f]{40}$/);
+    expect(again.name).toBe(first.name);
+    expect(again.values).toEqual([2]);
+    expect(other.name).not.toBe(first.name);
+  });
+
+  it("leaves a statement unnamed unless asked to prepare it", () => {
+    expect(queryConfig("SELECT $1::int AS n", [1])).toEqual({
+      text: "SELECT $1::int AS n",
+      values: [1],
+    });
+  });
+});
+
+describe("sqlClientFromPool on a PostgreSQL server", () => {
+  let server: PostgresServer;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+    // One connection, so that its prepared statements can be listed.
+    pool = new pg.Pool({ connectionString: server.url, max: 1 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+  });
+
+  it("prepares a statement once per connection and reuses it with new values", async () => {
+    const client = sqlClientFromPool(pool, { ownsPool: false });
+    const text = "SELECT $1::int + 1 AS n";
+    const answers = [];
+    for (const n of [1, 2, 3])
+      answers.push((await client.query<{ n: number }>(text, [n], { prepare: true })).rows[0]?.n);
+    expect(answers).toEqual([2, 3, 4]);
+    const { rows } = await client.query<{ name: string; statement: string }>(
+      "SELECT name, statement FROM pg_prepared_statements",
+    );
+    expect(rows).toEqual([
+      { name: queryConfig(text, [], { prepare: true }).name, statement: text },
+    ]);
+  });
+
+  it("prepares statements inside a transaction too, and runs unprepared ones as before", async () => {
+    const client = sqlClientFromPool(pool, { ownsPool: false });
+    const sum = await client.transaction(async (tx) => {
+      const a = await tx.query<{ n: number }>("SELECT $1::int * 2 AS n", [4], { prepare: true });
+      const b = await tx.query<{ n: number }>("SELECT $1::int * 3 AS n", [5]);
+      return (a.rows[0]?.n ?? 0) + (b.rows[0]?.n ?? 0);
+    });
+    expect(sum).toBe(23);
+    const { rows } = await client.query<{ statement: string }>(
+      "SELECT statement FROM pg_prepared_statements ORDER BY statement",
+    );
+    expect(rows.map((row) => row.statement)).toEqual([
+      "SELECT $1::int * 2 AS n",
+      "SELECT $1::int + 1 AS n",
+    ]);
+  });
+});
