@@ -100,7 +100,8 @@ export async function run({ quick = false, log = console.log } = {}) {
       if (run.status !== 200) throw new Error(`raw getRun answered ${run.status}`);
       await run.json();
       const result = await fetch(`${baseUrl}/runs/${run_id}/result`, { headers });
-      if (result.status !== 200) throw new Error(`raw getResult answered ${result.status}`);
+      if (result.status !== 200 && result.status !== 202)
+        throw new Error(`raw getResult answered ${result.status}`);
       // Parsed, as the other two answers are and as any caller must to read the outputs (the
       // runtime also validates them against the workflow's output schema).
       await result.json();
