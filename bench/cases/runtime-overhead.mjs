@@ -18,8 +18,10 @@ Starts the built emulator in-process (virtual clock) and times one round trip = 
 getRun + getResult of the sample invoiceIntake (the emulator's production environment) (small PDF attachment) through @wfr/runtime with
 local validation, and the same three requests through raw fetch with hand-built bodies (each answer
 parsed with .json(), as a caller must to use it),
-interleaved pair by pair (which side goes first alternates), after 50 warm-up pairs: 9 rounds of
-60 pairs (--quick: 1 round of 20). Per round: the median wall time per round trip of each side (a
+interleaved pair by pair (which side goes first rotates), after 50 warm-up pairs: 9 rounds of
+60 pairs (--quick: 1 round of 20). A third side, without a target, sends the raw requests with an
+abort signal and a 30 s timer each, as the runtime bounds every attempt: the runtime's ratio to it
+is the cost of the runtime's own code, apart from the cost of having a time limit at all. Per round: the median wall time per round trip of each side (a
 descheduled round trip on a shared machine does not move it) and the mean process CPU time per
 round trip (both clients and the emulator, garbage collection included), and the paired ratios
 of the round. Rows give the median over rounds, so one noisy round does not decide the figure.
@@ -66,7 +68,15 @@ export async function run({ quick = false, log = console.log } = {}) {
     };
     const headers = { authorization: `Bearer ${token}` };
     let seq = 0;
-    const viaFetch = async () => {
+    // A third side, no target: raw fetch bounded as the runtime bounds each attempt (an abort
+    // signal and a 30 s timer per request). It separates what the time limit costs (on Node 20,
+    // creating the signal and fetch's tracking of it) from what the runtime's own code costs.
+    const timedFetch = (url, init = {}) => {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 30_000);
+      return fetch(url, { ...init, signal: controller.signal }).finally(() => clearTimeout(timer));
+    };
+    const rawRoundTrip = async (send) => {
       const body = JSON.stringify({
         inputs: {
           vendor_name: "Bench Paper Co",
@@ -85,7 +95,7 @@ export async function run({ quick = false, log = console.log } = {}) {
           ],
         },
       });
-      const res = await fetch(`${baseUrl}/automations/${invoiceIntake.id}/runs`, {
+      const res = await send(`${baseUrl}/automations/${invoiceIntake.id}/runs`, {
         method: "POST",
         headers: {
           ...headers,
@@ -96,20 +106,23 @@ export async function run({ quick = false, log = console.log } = {}) {
       });
       if (res.status !== 202) throw new Error(`raw launch answered ${res.status}`);
       const { run_id } = await res.json();
-      const run = await fetch(`${baseUrl}/runs/${run_id}`, { headers });
+      const run = await send(`${baseUrl}/runs/${run_id}`, { headers });
       if (run.status !== 200) throw new Error(`raw getRun answered ${run.status}`);
       await run.json();
-      const result = await fetch(`${baseUrl}/runs/${run_id}/result`, { headers });
+      const result = await send(`${baseUrl}/runs/${run_id}/result`, { headers });
       if (result.status !== 200 && result.status !== 202)
         throw new Error(`raw getResult answered ${result.status}`);
       // Parsed, as the other two answers are and as any caller must to read the outputs (the
       // runtime also validates them against the workflow's output schema).
       await result.json();
     };
+    const viaFetch = () => rawRoundTrip(fetch);
+    const viaTimedFetch = () => rawRoundTrip(timedFetch);
     // Warm both paths (JIT, keep-alive sockets, lazy schemas) outside the measurement.
     for (let i = 0; i < (quick ? 10 : 50); i++) {
       await viaRuntime();
       await viaFetch();
+      await viaTimedFetch();
     }
     // CPU time of the process (both clients and the emulator) per round trip: on a shared machine
     // a process that is not scheduled loses wall time but not CPU time, so this row shows the
@@ -124,20 +137,29 @@ export async function run({ quick = false, log = console.log } = {}) {
     const theirsCpu = [];
     const wallRatios = [];
     const cpuRatios = [];
+    const timedWallRatios = [];
+    const timedCpuRatios = [];
+    const sides = { runtime: viaRuntime, fetch: viaFetch, timed: viaTimedFetch };
+    const rotations = [
+      ["runtime", "fetch", "timed"],
+      ["fetch", "timed", "runtime"],
+      ["timed", "runtime", "fetch"],
+    ];
     for (let r = 0; r < rounds; r++) {
-      const wall = { runtime: [], fetch: [] };
-      const cpu = { runtime: 0, fetch: 0 };
+      const wall = { runtime: [], fetch: [], timed: [] };
+      const cpu = { runtime: 0, fetch: 0, timed: 0 };
       for (let i = 0; i < pairsPerRound; i++) {
-        // Alternate which side goes first so neither always follows the other.
-        const order = i % 2 === 0 ? ["runtime", "fetch"] : ["fetch", "runtime"];
-        for (const side of order) {
+        // Rotate which side goes first so none always follows another.
+        for (const side of rotations[i % rotations.length]) {
           const c0 = process.cpuUsage();
           const t0 = performance.now();
-          await (side === "runtime" ? viaRuntime() : viaFetch());
+          await sides[side]();
           wall[side].push(performance.now() - t0);
           cpu[side] += cpuMs(c0);
         }
       }
+      timedWallRatios.push(summarize(wall.runtime).median / summarize(wall.timed).median);
+      timedCpuRatios.push(cpu.runtime / cpu.timed);
       ours.push(summarize(wall.runtime).median);
       theirs.push(summarize(wall.fetch).median);
       oursCpu.push(cpu.runtime / pairsPerRound);
@@ -201,6 +223,16 @@ export async function run({ quick = false, log = console.log } = {}) {
           valueAtMost(1.1, "x"),
         ),
         compareRow("runtime / raw fetch, CPU, paired per round", "x", cpuRatios),
+        compareRow(
+          "runtime / raw fetch with a 30 s abort signal per request, wall, paired per round",
+          "x",
+          timedWallRatios,
+        ),
+        compareRow(
+          "runtime / raw fetch with a 30 s abort signal per request, CPU, paired per round",
+          "x",
+          timedCpuRatios,
+        ),
         compareRow("validateInputs, typical input (4 fields, 1 file)", "us", typicalUs),
         compareRow(
           "validateInputs, maximal input (all fields, 11 files, 10,000 line items)",
@@ -215,11 +247,13 @@ export async function run({ quick = false, log = console.log } = {}) {
         rawFetchCpuMs: theirsCpu,
         wallRatios,
         cpuRatios,
+        timedWallRatios,
+        timedCpuRatios,
         typicalUs,
         maximalUs,
       },
       notes: [
-        `${rounds} round(s) of ${pairsPerRound} interleaved pairs; wall: median round trip of each round, CPU: mean of each round (garbage collection included); the emulator runs in the same process as both clients.`,
+        `${rounds} round(s) of ${pairsPerRound} interleaved pairs (plus the timed raw side); wall: median round trip of each round, CPU: mean of each round (garbage collection included); the emulator runs in the same process as the clients.`,
         "Validation figures are our own (no anchor: openapi-fetch validates nothing locally).",
       ],
     };
