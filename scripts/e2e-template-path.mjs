@@ -236,10 +236,10 @@ console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}
     fail(`the team's app printed ${JSON.stringify(printed)}`);
   log("the team's app type-checks against @wfr/generated/production and runs");
 
-  // The repository's whole type-check, as `pnpm test` runs it: every package's sources and tests
-  // in one program, then the generated declarations (production's among them) with skipLibCheck off.
+  // The repository's type-check, as `pnpm test` runs it: every package's sources and tests in one
+  // program (the team's app among them). The new environment's declarations were checked with
+  // skipLibCheck off by the team app's own tsc above; the samples' did not change.
   await node(repo, [TSC, "-p", "tsconfig.typecheck.json"]);
-  await node(repo, [TSC, "-p", join("packages", "generated", "tsconfig.declarations.json")]);
   log("the repository's type-check passes with production beside the samples");
   await node(join(repo, "packages", "generated"), [VITEST, "run"]);
   log("packages/generated: tests pass");
