@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { EXIT } from "../src/exit-codes.js";
-import { usePulledFixture } from "./harness.js";
+import { launchInvoice, usePulledFixture } from "./harness.js";
 
 const fx = usePulledFixture();
 const { wfr } = fx;
@@ -25,16 +25,7 @@ it("no key: exit 8 naming the variable; a wrong key: exit 8, key never printed",
 it("the key from --api-key-file and from stdin", async () => {
   const keyFile = join(fx.dir, "key.txt");
   writeFileSync(keyFile, `${fx.key}\n`);
-  const launched = await wfr([
-    "launch",
-    "invoiceIntake",
-    "--input",
-    "vendor_name=A",
-    "--input",
-    "amount=1",
-    "--json",
-  ]);
-  const runId = JSON.parse(launched.stdout).run_id;
+  const runId = await launchInvoice(fx);
   const viaFile = await wfr(["runs", "get", runId, "--api-key-file", keyFile], {
     env: { WFR_PRODUCTION_API_KEY: "" },
   });

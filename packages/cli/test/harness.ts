@@ -124,6 +124,25 @@ export async function startPulledFixture(): Promise<Fixture> {
 }
 
 /**
+ * `wfr launch invoiceIntake` with a typical valid input, as the setup of a test about something
+ * else (a read, a watch, a recording): the new run's id. A launch that fails fails the test here.
+ */
+export async function launchInvoice(fx: Pick<Fixture, "wfr">): Promise<string> {
+  const launched = await fx.wfr([
+    "launch",
+    "invoiceIntake",
+    "--input",
+    "vendor_name=A",
+    "--input",
+    "amount=1",
+    "--json",
+  ]);
+  if (launched.code !== 0)
+    throw new Error(`wfr launch exited ${launched.code}: ${launched.stderr}`);
+  return String(JSON.parse(launched.stdout).run_id);
+}
+
+/**
  * One pulled fixture for the calling test file: started before its tests and
  * closed after them. Its members are read when a test runs.
  */

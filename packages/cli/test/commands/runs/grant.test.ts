@@ -1,7 +1,7 @@
 // `wfr runs grant` and `wfr runs revoke-grant` against the emulator, through the built CLI.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { adminPut, type Fixture, runWfr, startFixture } from "../../harness.js";
+import { adminPut, type Fixture, launchInvoice, runWfr, startFixture } from "../../harness.js";
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -21,17 +21,7 @@ afterAll(async () => {
 const wfr = (args: string[]) => runWfr(args, { cwd: fx.dir, env: fx.env });
 
 async function liveRunId(): Promise<string> {
-  const launched = await wfr([
-    "launch",
-    "invoiceIntake",
-    "--input",
-    "vendor_name=A",
-    "--input",
-    "amount=1",
-    "--json",
-  ]);
-  expect(launched.code, launched.stderr).toBe(EXIT.OK);
-  const runId = JSON.parse(launched.stdout).run_id as string;
+  const runId = await launchInvoice(fx);
   for (;;) {
     const read = await wfr(["runs", "get", runId, "--json"]);
     if (JSON.parse(read.stdout).session_id) return runId;

@@ -1,22 +1,13 @@
 // `wfr runs get|result|events` through the built bin against the emulator.
 import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { usePulledFixture } from "../../harness.js";
+import { launchInvoice, usePulledFixture } from "../../harness.js";
 
 const fx = usePulledFixture();
 const { wfr } = fx;
 
 it("get, watch (NDJSON), result, events for a successful run", async () => {
-  const launched = await wfr([
-    "launch",
-    "invoiceIntake",
-    "--input",
-    "vendor_name=A",
-    "--input",
-    "amount=1",
-    "--json",
-  ]);
-  const runId = JSON.parse(launched.stdout).run_id;
+  const runId = await launchInvoice(fx);
   const watch = await wfr(["runs", "watch", runId]);
   expect(watch.code, watch.stderr).toBe(EXIT.OK);
   const lines = watch.stdout

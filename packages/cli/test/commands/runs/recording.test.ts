@@ -3,22 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { adminPut, usePulledFixture } from "../../harness.js";
+import { adminPut, launchInvoice, usePulledFixture } from "../../harness.js";
 
 const fx = usePulledFixture();
 const { wfr } = fx;
 
 it("recording is written atomically", async () => {
-  const launched = await wfr([
-    "launch",
-    "invoiceIntake",
-    "--input",
-    "vendor_name=A",
-    "--input",
-    "amount=1",
-    "--json",
-  ]);
-  const runId = JSON.parse(launched.stdout).run_id;
+  const runId = await launchInvoice(fx);
   await wfr(["runs", "watch", runId]);
   const out = join(fx.dir, "run.mp4");
   const r = await wfr(["runs", "recording", runId, "-o", out]);
@@ -33,16 +24,7 @@ it("waits the processing out and writes the MP4", async () => {
     recording: { mode: "processing", processing_ms: 2500 },
   });
   try {
-    const launched = await wfr([
-      "launch",
-      "invoiceIntake",
-      "--input",
-      "vendor_name=A",
-      "--input",
-      "amount=1",
-      "--json",
-    ]);
-    const runId = JSON.parse(launched.stdout).run_id;
+    const runId = await launchInvoice(fx);
     expect((await wfr(["runs", "watch", runId])).code).toBe(EXIT.OK);
     const out = join(fx.dir, "processing.mp4");
     const r = await wfr(["runs", "recording", runId, "-o", out]);

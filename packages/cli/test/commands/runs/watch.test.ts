@@ -2,7 +2,7 @@
 // In a terminal: test/terminal.test.ts.
 import { expect, it } from "vitest";
 import { EXIT } from "../../../src/exit-codes.js";
-import { adminPut, usePulledFixture } from "../../harness.js";
+import { adminPut, launchInvoice, usePulledFixture } from "../../harness.js";
 
 const fx = usePulledFixture();
 const { wfr } = fx;
@@ -26,16 +26,7 @@ it("watch --timeout exits 7; its lines carry the current step", async () => {
       { succeed: {} },
     ],
   });
-  const launched = await wfr([
-    "launch",
-    "invoiceIntake",
-    "--input",
-    "vendor_name=A",
-    "--input",
-    "amount=1",
-    "--json",
-  ]);
-  const runId = JSON.parse(launched.stdout).run_id;
+  const runId = await launchInvoice(fx);
   const watch = await wfr(["runs", "watch", runId, "--timeout", "4"]);
   expect(watch.code, watch.stderr).toBe(EXIT.TIMEOUT);
   const steps = watch.stdout
