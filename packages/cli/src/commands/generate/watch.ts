@@ -50,7 +50,8 @@ export async function watchGenerate(options: WatchGenerateOptions): Promise<numb
     }, debounceMs);
   };
 
-  await generate(`watching ${relative(process.cwd(), options.schemas) || "."}`);
+  // Watch (and listen for the stop signals) before the first generation: its "waiting for changes"
+  // line must be true when printed, so a change saved right after it (or during it) is seen.
   let watcher: FSWatcher;
   try {
     watcher = watch(options.schemas, { recursive: true }, (_event, file) => {
@@ -71,6 +72,7 @@ export async function watchGenerate(options: WatchGenerateOptions): Promise<numb
       process.once("SIGINT", () => resolve());
       process.once("SIGTERM", () => resolve());
     });
+  running = generate(`watching ${relative(process.cwd(), options.schemas) || "."}`);
   await stop;
   watcher.close();
   if (timer) clearTimeout(timer);

@@ -103,6 +103,34 @@ describe("wfr generate --watch", () => {
 });
 
 describe("watchGenerate", () => {
+  it("sees a change saved while the first generation runs (it watches before it generates)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "wfr-watch-unit-"));
+    made.push(dir);
+    const lines: string[] = [];
+    let runs = 0;
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((r) => {
+      stop = r;
+    });
+    const watching = watchGenerate({
+      schemas: dir,
+      debounceMs: 50,
+      log: (line) => lines.push(line),
+      stop: stopped,
+      generateOnce: async () => {
+        runs += 1;
+        // A save that lands before the first "waiting for changes" line.
+        if (runs === 1) writeFileSync(join(dir, "early.json"), "{}");
+        return 0;
+      },
+    });
+    await waitFor(() => lines.join("\n"), /generated; waiting/, 2);
+    stop();
+    expect(await watching).toBe(0);
+    expect(runs).toBe(2);
+    expect(lines.join("\n")).toContain("early.json changed");
+  });
+
   it("makes one generation of a burst of changes, never two at once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "wfr-watch-unit-"));
     made.push(dir);
