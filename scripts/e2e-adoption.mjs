@@ -98,6 +98,17 @@ function sh(cwd, line, env = {}, { expect = 0 } = {}) {
   });
 }
 
+/**
+ * The path of a package manager's executable, fetched once through npx. Each `npx --yes <pm>`
+ * call re-resolves the package (1 to 3 CPU-seconds on 2 cores); the pnpm and yarn passes call
+ * their package manager a dozen times.
+ */
+function packageManagerBin(spec, bin) {
+  return execFileSync("npx", ["--yes", "-p", spec, "-c", `command -v ${bin}`], {
+    encoding: "utf8",
+  }).trim();
+}
+
 function filesUnder(dir) {
   const out = new Map();
   const walk = (d) => {
@@ -399,7 +410,7 @@ mkdirSync(papp);
 await sh(papp, "npm init -y");
 pinWfrPackages(papp, "pnpm");
 const pnpmFlags = `--store-dir ${join(cache, "pnpm-store")} --prefer-offline --reporter=silent`;
-const pnpm = `npx ${PNPM.join(" ")}`;
+const pnpm = packageManagerBin("pnpm@10.34.8", "pnpm");
 await sh(papp, `${pnpm} add ${tarballs.get("@wfr/runtime")} ${pnpmFlags}`);
 await sh(
   papp,
@@ -438,7 +449,7 @@ pinWfrPackages(yapp, "yarn");
 // The registry npm is configured with (yarn's own default is another host).
 const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
 const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
-const yarn = "npx --yes yarn@1.22.22";
+const yarn = packageManagerBin("yarn@1.22.22", "yarn");
 await sh(yapp, `${yarn} add ${tarballs.get("@wfr/runtime")} ${yarnFlags}`);
 await sh(
   yapp,
@@ -463,7 +474,7 @@ writeFileSync(join(yapp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_
 await sh(yapp, `${yarn} --silent tsc`, penv);
 check((await sh(yapp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the yarn app");
 log(
-  `ok: yarn ${execFileSync("npx", ["--yes", "yarn@1.22.22", "--version"], { encoding: "utf8" }).trim()}: init, pull, generate, tsc, run (${ygen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
+  `ok: yarn ${execFileSync(yarn, ["--version"], { encoding: "utf8" }).trim()}: init, pull, generate, tsc, run (${ygen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
 );
 
 await emulator.close();
