@@ -54,6 +54,8 @@ interface AgentHost {
   /** Whether a bearer token is a (journalled) API key of this emulator. */
   isApiKey(token: string): boolean;
   tokenHash(token: string): string;
+  /** Open sessions per workspace (the endpoint's default when absent). */
+  readonly sessionsPerWorkspace?: number | undefined;
 }
 
 export class AgentSurface {
@@ -78,6 +80,9 @@ export class AgentSurface {
       tokens: this.personalAccessTokens,
       isApiKey: (token) => host.isApiKey(token),
       allowedOrigins: () => [...host.sameOrigins()],
+      ...(host.sessionsPerWorkspace !== undefined
+        ? { maxSessionsPerWorkspace: host.sessionsPerWorkspace }
+        : {}),
       backendFor: (person) => {
         const links = host.links(person.environment);
         return createEmulatorBackend({

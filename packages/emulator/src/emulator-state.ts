@@ -68,6 +68,8 @@ export interface ServerConfig {
   allowedHosts?: string[];
   /** Background compaction once this many bytes were appended since the last (default 64 MiB). */
   compactAfterBytes?: number;
+  /** Open agent (MCP) sessions per workspace before its oldest is closed (default 1,000). */
+  mcpSessionsPerWorkspace?: number;
 }
 
 export const tokenHash = (token: string): string =>

@@ -120,6 +120,7 @@ export class Emulator implements SurfaceHost {
       sameOrigins: () => this.sameOriginSet,
       isApiKey: (token) => this.keys.has(tokenHash(token)),
       tokenHash,
+      sessionsPerWorkspace: this.cfg.mcpSessionsPerWorkspace,
     });
     this.webApp = webAppHost(this);
   }

@@ -78,6 +78,11 @@ export interface EmulatorOptions {
   allowedHosts?: string[];
   /** With `data`: compact the journal in the background after this many appended bytes. */
   compactAfterBytes?: number;
+  /**
+   * Open agent (MCP) sessions per workspace; opening one more closes that workspace's oldest,
+   * never another workspace's (default 1,000).
+   */
+  mcpSessionsPerWorkspace?: number;
   /** Recorded runs (`wfr runs export`) whose scenarios their workflows replay from the start. */
   recordedRuns?: RecordedRun[];
   /**
@@ -148,6 +153,9 @@ export async function launchEmulator(options: EmulatorOptions = {}): Promise<Lau
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.compactAfterBytes !== undefined
       ? { compactAfterBytes: options.compactAfterBytes }
+      : {}),
+    ...(options.mcpSessionsPerWorkspace !== undefined
+      ? { mcpSessionsPerWorkspace: options.mcpSessionsPerWorkspace }
       : {}),
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");

@@ -232,6 +232,17 @@ describe("web-app forms", () => {
 });
 
 describe("/mcp sessions", () => {
+  // The cap is the same code at any size; a small one keeps the test to dozens of sessions
+  // (each opens an MCP server) instead of the default's thousand.
+  const CAP = 10;
+  let mcp: Harness;
+  beforeAll(async () => {
+    mcp = await Harness.start({ mcpSessionsPerWorkspace: CAP });
+  });
+  afterAll(async () => {
+    await mcp.close();
+  });
+
   const initialize = (url: string, token: string) =>
     fetch(`${url}/mcp`, {
       method: "POST",
@@ -251,26 +262,11 @@ describe("/mcp sessions", () => {
         },
       }),
     });
-
-  it("caps sessions per workspace: another workspace opening 1,000 does not evict this one's", async () => {
-    const token = async (workspace?: string) =>
-      (
-        await h.admin("POST", "/personal-access-tokens", {
-          environment: "production",
-          ...(workspace ? { workspace } : {}),
-        })
-      ).body.token as string;
-    const victim = await token();
-    const attacker = await token("ws_other");
-    const opened = await initialize(h.url, victim);
-    await opened.text();
-    const session = opened.headers.get("mcp-session-id") as string;
-    expect(session).toBeTruthy();
-    for (let i = 0; i < 1000; i++) await (await initialize(h.url, attacker)).text();
-    const still = await fetch(`${h.url}/mcp`, {
+  const listTools = (url: string, token: string, session: string) =>
+    fetch(`${url}/mcp`, {
       method: "POST",
       headers: {
-        authorization: `Bearer ${victim}`,
+        authorization: `Bearer ${token}`,
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-session-id": session,
@@ -278,7 +274,37 @@ describe("/mcp sessions", () => {
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
     });
+  const open = async (token: string): Promise<string> => {
+    const opened = await initialize(mcp.url, token);
+    await opened.text();
+    const session = opened.headers.get("mcp-session-id");
+    expect(session).toBeTruthy();
+    return session as string;
+  };
+
+  it("caps sessions per workspace: another workspace opening three times the cap evicts only its own oldest", async () => {
+    const token = async (workspace?: string) =>
+      (
+        await mcp.admin("POST", "/personal-access-tokens", {
+          environment: "production",
+          ...(workspace ? { workspace } : {}),
+        })
+      ).body.token as string;
+    const victim = await token();
+    const attacker = await token("ws_other");
+    const session = await open(victim);
+    const attackers: string[] = [];
+    for (let i = 0; i < 3 * CAP; i++) attackers.push(await open(attacker));
+
+    const still = await listTools(mcp.url, victim, session);
     await still.text();
     expect(still.status).toBe(200);
+    // The cap did act, on the attacker's own oldest session.
+    const oldest = await listTools(mcp.url, attacker, attackers[0] as string);
+    await oldest.text();
+    expect(oldest.status).toBe(404);
+    const newest = await listTools(mcp.url, attacker, attackers.at(-1) as string);
+    await newest.text();
+    expect(newest.status).toBe(200);
   }, 120_000);
 });
