@@ -37,7 +37,7 @@ import {
   stillProcessing,
 } from "./recording.js";
 import { DEFAULT_RETRY } from "./retry-rules.js";
-import { attachRequestId, toRunEnvelope, type WithRequestId } from "./run-envelope.js";
+import { attachRequestId, parsedRunEnvelope, type WithRequestId } from "./run-envelope.js";
 import { toRunResult } from "./run-result.js";
 import { type Tracing, tracedWait } from "./tracing.js";
 import { type WaitOptions, waitForRunWith } from "./wait-for-run.js";
@@ -221,7 +221,7 @@ export class WorkflowRunClient {
           workflowId,
           parse: (data) => {
             if (typeof data !== "object" || data === null) throw new SyntaxError("no run envelope");
-            const run = toRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
+            const run = parsedRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
               idempotencyKey: string;
             };
             run.idempotencyKey = idempotencyKey;
@@ -247,7 +247,7 @@ export class WorkflowRunClient {
       this.#get(
         "/runs/{runId}",
         runId,
-        (body) => toRunEnvelope(body as WireRunEnvelope),
+        (body) => parsedRunEnvelope(body as WireRunEnvelope),
         requestOptions,
       ),
     );
@@ -433,7 +433,7 @@ export class WorkflowRunClient {
             body: jsonBytes({ checkpoint_id: answer.checkpointId, response: answer.response }),
             identicalBodyIsIdempotent: true,
             runId,
-            parse: (body) => toRunEnvelope(body as WireRunEnvelope),
+            parse: (body) => parsedRunEnvelope(body as WireRunEnvelope),
           },
           options,
         );
