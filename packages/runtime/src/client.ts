@@ -18,7 +18,6 @@ import {
 import { InvalidOptionError, type WorkflowRunApiError } from "./errors.js";
 import { downloadFileOutput, type FileOutputReference } from "./file-output.js";
 import type { RequestOptions } from "./http-transport.js";
-import { keyFitsHeader } from "./launch-body.js";
 import {
   type LaunchedRun,
   type LaunchOptions,
@@ -27,7 +26,7 @@ import {
   type UntypedLaunchOptions,
 } from "./launch-request.js";
 import { launchWithJournal } from "./launch-with-journal.js";
-import { createRedactingLog, type Log } from "./logger.js";
+import { createRedactingLog, type Log, noLog } from "./logger.js";
 import { activeTracing } from "./opentelemetry-global.js";
 import { createPipeline, type Send, toLibraryError } from "./pipeline.js";
 import {
@@ -208,7 +207,11 @@ export class WorkflowRunClient {
   ): Promise<WithResponse<LaunchedRun>> {
     const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
     try {
-      const { workflowId, body } = await prepareLaunch(workflow, options, idempotencyKey);
+      const { workflowId, body, keyInHeader } = await prepareLaunch(
+        workflow,
+        options,
+        idempotencyKey,
+      );
       const launched = await this.#send<LaunchedRun>(
         {
           method: "POST",
@@ -217,7 +220,7 @@ export class WorkflowRunClient {
           accept: [202],
           body,
           idempotencyKey,
-          keyInHeader: keyFitsHeader(idempotencyKey),
+          keyInHeader,
           workflowId,
           parse: (data) => {
             if (typeof data !== "object" || data === null) throw new SyntaxError("no run envelope");
@@ -230,11 +233,12 @@ export class WorkflowRunClient {
         },
         options,
       );
-      this.#log("info", "run launched", {
-        runId: launched.data.run_id,
-        workflowId,
-        idempotencyKey,
-      });
+      if (this.#log !== noLog)
+        this.#log("info", "run launched", {
+          runId: launched.data.run_id,
+          workflowId,
+          idempotencyKey,
+        });
       return launched;
     } catch (error) {
       throw toLibraryError(error, this.#secrets, idempotencyKey, options.signal);
