@@ -119,10 +119,12 @@ export class AttemptTimeout extends Error {
 /**
  * How many attempts one signal serves at most. A signal handed to fetch keeps
  * a listener per request until the platform collects that request (Node's
- * fetch removes it from a finalizer), so a signal is retired after this many
- * attempts: it never gathers more than this many (Node warns at 1,500).
+ * fetch removes it from a finalizer, after a full collection), and Node walks
+ * a signal's listeners on every add: a signal is retired after this many
+ * attempts, so it never gathers more (Node warns at 1,500), and a new one is
+ * made once in this many attempts.
  */
-export const SIGNAL_USES = 64;
+export const SIGNAL_USES = 16;
 
 /**
  * The signal of the client's last attempt that ended whole (answer read, no
