@@ -30,7 +30,7 @@ export class ApiCall<T> extends Promise<WithRequestId<T>> {
 
   constructor(raw: Promise<WithResponse<T>>) {
     // The base promise is never used: then/catch/finally read `raw`.
-    super((resolve) => resolve(undefined as never));
+    super(resolveUnused);
     this.#raw = raw;
   }
 
@@ -45,7 +45,7 @@ export class ApiCall<T> extends Promise<WithRequestId<T>> {
   }
 
   #parsed(): Promise<WithRequestId<T>> {
-    this.#data ??= this.#raw.then((raw) => raw.data);
+    this.#data ??= this.#raw.then(dataOf);
     return this.#data;
   }
 
@@ -55,19 +55,31 @@ export class ApiCall<T> extends Promise<WithRequestId<T>> {
     // biome-ignore lint/suspicious/noExplicitAny: the same signature as Promise#then, so `(e: Error) => ...` handlers keep compiling.
     onRejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    return this.#parsed().then(onFulfilled, onRejected);
+    // Straight from `raw` (an await is one promise, not a promise of the data, then another).
+    return this.#raw.then(
+      onFulfilled ? (raw) => onFulfilled(raw.data) : (dataOf as (raw: WithResponse<T>) => A),
+      onRejected,
+    );
   }
 
   override catch<B = never>(
     // biome-ignore lint/suspicious/noExplicitAny: the same signature as Promise#catch.
     onRejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<WithRequestId<T> | B> {
-    return this.#parsed().catch(onRejected);
+    return this.then(undefined, onRejected);
   }
 
   override finally(onFinally?: (() => void) | null): Promise<WithRequestId<T>> {
     return this.#parsed().finally(onFinally);
   }
+}
+
+function resolveUnused(resolve: (value: never) => void): void {
+  resolve(undefined as never);
+}
+
+function dataOf<T>(raw: WithResponse<T>): WithRequestId<T> {
+  return raw.data;
 }
 
 /** The data with the response's request id on it, and the response. */

@@ -18,7 +18,6 @@ import {
 import { InvalidOptionError, type WorkflowRunApiError } from "./errors.js";
 import { downloadFileOutput, type FileOutputReference } from "./file-output.js";
 import type { RequestOptions } from "./http-transport.js";
-import { keyFitsHeader } from "./launch-body.js";
 import {
   type LaunchedRun,
   type LaunchOptions,
@@ -27,7 +26,7 @@ import {
   type UntypedLaunchOptions,
 } from "./launch-request.js";
 import { launchWithJournal } from "./launch-with-journal.js";
-import { createRedactingLog, type Log } from "./logger.js";
+import { createRedactingLog, type Log, noLog } from "./logger.js";
 import { activeTracing } from "./opentelemetry-global.js";
 import { createPipeline, type Send, toLibraryError } from "./pipeline.js";
 import {
@@ -37,7 +36,7 @@ import {
   stillProcessing,
 } from "./recording.js";
 import { DEFAULT_RETRY } from "./retry-rules.js";
-import { attachRequestId, toRunEnvelope, type WithRequestId } from "./run-envelope.js";
+import { attachRequestId, parsedRunEnvelope, type WithRequestId } from "./run-envelope.js";
 import { toRunResult } from "./run-result.js";
 import { type Tracing, tracedWait } from "./tracing.js";
 import { type WaitOptions, waitForRunWith } from "./wait-for-run.js";
@@ -208,7 +207,11 @@ export class WorkflowRunClient {
   ): Promise<WithResponse<LaunchedRun>> {
     const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
     try {
-      const { workflowId, body } = await prepareLaunch(workflow, options, idempotencyKey);
+      const { workflowId, body, keyInHeader } = await prepareLaunch(
+        workflow,
+        options,
+        idempotencyKey,
+      );
       const launched = await this.#send<LaunchedRun>(
         {
           method: "POST",
@@ -217,11 +220,11 @@ export class WorkflowRunClient {
           accept: [202],
           body,
           idempotencyKey,
-          keyInHeader: keyFitsHeader(idempotencyKey),
+          keyInHeader,
           workflowId,
           parse: (data) => {
             if (typeof data !== "object" || data === null) throw new SyntaxError("no run envelope");
-            const run = toRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
+            const run = parsedRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
               idempotencyKey: string;
             };
             run.idempotencyKey = idempotencyKey;
@@ -230,11 +233,12 @@ export class WorkflowRunClient {
         },
         options,
       );
-      this.#log("info", "run launched", {
-        runId: launched.data.run_id,
-        workflowId,
-        idempotencyKey,
-      });
+      if (this.#log !== noLog)
+        this.#log("info", "run launched", {
+          runId: launched.data.run_id,
+          workflowId,
+          idempotencyKey,
+        });
       return launched;
     } catch (error) {
       throw toLibraryError(error, this.#secrets, idempotencyKey, options.signal);
@@ -247,7 +251,7 @@ export class WorkflowRunClient {
       this.#get(
         "/runs/{runId}",
         runId,
-        (body) => toRunEnvelope(body as WireRunEnvelope),
+        (body) => parsedRunEnvelope(body as WireRunEnvelope),
         requestOptions,
       ),
     );
@@ -433,7 +437,7 @@ export class WorkflowRunClient {
             body: jsonBytes({ checkpoint_id: answer.checkpointId, response: answer.response }),
             identicalBodyIsIdempotent: true,
             runId,
-            parse: (body) => toRunEnvelope(body as WireRunEnvelope),
+            parse: (body) => parsedRunEnvelope(body as WireRunEnvelope),
           },
           options,
         );

@@ -117,6 +117,44 @@ export class AttemptTimeout extends Error {
 }
 
 /**
+ * How many attempts one signal serves at most. A signal handed to fetch keeps
+ * a listener per request until the platform collects that request (Node's
+ * fetch removes it from a finalizer, after a full collection), and Node walks
+ * a signal's listeners on every add: a signal is retired after this many
+ * attempts, so it never gathers more (Node warns at 1,500), and a new one is
+ * made once in this many attempts.
+ */
+export const SIGNAL_USES = 16;
+
+/**
+ * The signal of the client's last attempt that ended whole (answer read, no
+ * abort), kept for the next attempt: creating an AbortSignal is the dearest
+ * part of bounding an attempt on Node 20 (an EventTarget whose prototype is
+ * swapped, then fetch raising its listener limit on every new signal), and a
+ * signal that never aborted is as good as new. Held by one attempt at a time;
+ * concurrent attempts of the same client make their own.
+ */
+export class SpareSignal {
+  #controller: AbortController | undefined;
+  #uses = 0;
+
+  /** The spare controller and how many attempts it served, or undefined when there is none. */
+  take(): { controller: AbortController; uses: number } | undefined {
+    const controller = this.#controller;
+    if (!controller) return undefined;
+    this.#controller = undefined;
+    return { controller, uses: this.#uses };
+  }
+
+  /** Keeps a controller that did not abort, until it has served SIGNAL_USES attempts. */
+  keep(controller: AbortController, uses: number): void {
+    if (controller.signal.aborted || uses >= SIGNAL_USES) return;
+    this.#controller = controller;
+    this.#uses = uses;
+  }
+}
+
+/**
  * Bounds one attempt through the one signal its fetch is given, aborted after
  * `ms` or when the caller's signal aborts. An aborted fetch rejects while it
  * waits for headers and errors its body, so a pending `text()` rejects too
@@ -124,18 +162,26 @@ export class AttemptTimeout extends Error {
  * and workerd all do it, test/runtimes/scenario.ts checks each), and the
  * socket is released at the limit, not at the platform's own timeout.
  *
- * Per attempt: one controller and one timer, and nothing raced against the
- * fetch. The signal itself cannot be lazy (fetch reads it when called) and is
- * the dearest part: Node's fetch registers a listener and a finalizer on it.
- * A caller's signal costs an `AbortSignal.any` only when there is one.
+ * Per attempt: one timer, and nothing raced against the fetch. The signal
+ * cannot be lazy (fetch reads it when called); with a `SpareSignal` it is the
+ * one of an earlier attempt that ended whole (`release`), else a new one. A
+ * caller's signal costs an `AbortSignal.any`, over a new controller, only when
+ * there is one.
  */
 export class AttemptLimit {
   readonly signal: AbortSignal;
   #timedOut = false;
   readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #controller: AbortController;
+  readonly #uses: number;
+  readonly #spare: SpareSignal | undefined;
 
-  constructor(ms: number, callerSignal: AbortSignal | undefined) {
-    const controller = new AbortController();
+  constructor(ms: number, callerSignal: AbortSignal | undefined, spare?: SpareSignal) {
+    const kept = callerSignal ? undefined : spare?.take();
+    const controller = kept?.controller ?? new AbortController();
+    this.#controller = controller;
+    this.#uses = (kept?.uses ?? 0) + 1;
+    this.#spare = callerSignal ? undefined : spare;
     this.signal = callerSignal
       ? AbortSignal.any([callerSignal, controller.signal])
       : controller.signal;
@@ -152,6 +198,17 @@ export class AttemptLimit {
 
   clear(): void {
     clearTimeout(this.#timer);
+  }
+
+  /**
+   * Clears the timer of an attempt whose fetch is over and whose body was read
+   * whole, and hands its signal to the next attempt: nothing of this request
+   * is left for a later abort of the signal to touch (an answer handed back
+   * unread, the recording's stream, ends with `clear()` only).
+   */
+  release(): void {
+    clearTimeout(this.#timer);
+    this.#spare?.keep(this.#controller, this.#uses);
   }
 }
 

@@ -187,16 +187,19 @@ interface LaunchBodyPlan {
 const INLINE_FILE_BYTES = 64 * 1024;
 
 /** The plan of a body whose files are all small: the whole JSON as one segment. */
-async function inlinePlan(
+function inlinePlan(
   skeleton: LaunchBody,
   attachments: readonly PendingAttachment[],
-): Promise<LaunchBodyPlan> {
-  const entries = [];
-  for (const { id, file } of attachments) {
-    const base64 = encodeBase64(await readBytes(file.data));
-    entries.push({ id, filename: file.filename, mimeType: file.mimeType, base64 });
-  }
-  skeleton.input_context = { attachments: entries };
+  files: readonly Uint8Array[],
+): LaunchBodyPlan {
+  skeleton.input_context = {
+    attachments: attachments.map(({ id, file }, index) => ({
+      id,
+      filename: file.filename,
+      mimeType: file.mimeType,
+      base64: encodeBase64(files[index] as Uint8Array),
+    })),
+  };
   const bytes = encoder.encode(JSON.stringify(skeleton));
   checkBodySize(bytes.byteLength);
   return { segments: [bytes], files: [], byteLength: bytes.byteLength };
@@ -223,7 +226,13 @@ export async function planLaunchBody(parts: LaunchBodyParts): Promise<LaunchBody
     return { segments: [bytes], files: [], byteLength: bytes.byteLength };
   }
   const fileBytes = attachments.reduce((sum, item) => sum + item.byteLength, 0);
-  if (fileBytes <= INLINE_FILE_BYTES) return inlinePlan(skeleton, attachments);
+  if (fileBytes <= INLINE_FILE_BYTES) {
+    const files: Uint8Array[] = [];
+    // Bytes are used as they are, without waiting a tick; only a Blob is read.
+    for (const { file } of attachments)
+      files.push(file.data instanceof Uint8Array ? file.data : await readBytes(file.data));
+    return inlinePlan(skeleton, attachments, files);
+  }
   // A marker no caller string can produce by chance stands where each base64 goes.
   const marker = placeholderMarker();
   skeleton.input_context = {

@@ -81,7 +81,7 @@ export async function prepareLaunch(
   workflow: AnyWorkflowDefinition | string,
   launchOptions: RuntimeLaunchOptions,
   idempotencyKey: string,
-): Promise<{ workflowId: string; body: RequestBody }> {
+): Promise<{ workflowId: string; body: RequestBody; keyInHeader: boolean }> {
   const definition = typeof workflow === "string" ? undefined : workflow;
   const workflowId = definition ? definition.id : (workflow as string);
   if (definition && definition.state !== "enabled") {
@@ -151,20 +151,25 @@ export async function prepareLaunch(
       message: `This environment allows model ${definition.models.map((m) => JSON.stringify(m)).join(", ")} for workflow ${workflowId}, not ${JSON.stringify(launchOptions.model)}`,
     });
   }
+  const keyInHeader = keyFitsHeader(idempotencyKey);
   const plan = await planLaunchBody({
     inputs: launchOptions.inputs as Record<string, unknown>,
     metadata: launchOptions.metadata,
     callbackUrl: launchOptions.callbackUrl,
     model: launchOptions.model,
-    idempotencyKey: keyFitsHeader(idempotencyKey) ? undefined : idempotencyKey,
+    idempotencyKey: keyInHeader ? undefined : idempotencyKey,
   });
   // A large body is encoded as it is sent (no buffer of the whole body, no long
   // synchronous step); a small one is built once and resent as the same bytes.
-  if (plan.byteLength < STREAM_BODY_BYTES) return { workflowId, body: await launchBodyBytes(plan) };
+  if (plan.byteLength < STREAM_BODY_BYTES) {
+    const [whole] = plan.segments;
+    const body = plan.files.length === 0 && whole ? whole : await launchBodyBytes(plan);
+    return { workflowId, body, keyInHeader };
+  }
   const body = {
     byteLength: plan.byteLength,
     stream: () => launchBodyStream(plan),
     bytes: () => launchBodyBytes(plan),
   };
-  return { workflowId, body };
+  return { workflowId, body, keyInHeader };
 }

@@ -19,9 +19,12 @@ export interface Logger {
 
 export type Log = (level: LogLevel, message: string, fields?: Record<string, unknown>) => void;
 
+/** The log of a client without a logger: callers may skip building records for it. */
+export const noLog: Log = () => {};
+
 /** Wraps a caller's logger so every record is redacted of the given secrets first. */
 export function createRedactingLog(logger: Logger | undefined, secrets: readonly string[]): Log {
-  if (!logger) return () => {};
+  if (!logger) return noLog;
   return (level, message, fields = {}) => {
     const method = logger[level];
     if (!method) return;

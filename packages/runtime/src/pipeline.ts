@@ -19,9 +19,10 @@ import {
   bodyInit,
   type RequestBody,
   type RequestOptions,
+  SpareSignal,
   sendableBody,
 } from "./http-transport.js";
-import type { Log } from "./logger.js";
+import { type Log, noLog } from "./logger.js";
 import { activeTracing } from "./opentelemetry-global.js";
 import { redact } from "./redact.js";
 import { parseRetryAfterSeconds } from "./retry-after.js";
@@ -168,13 +169,16 @@ function buildHeaders(
   return headers;
 }
 
-/** The parsed JSON of a read body: undefined when empty, the text itself when it is not JSON. */
-function parseBody(text: string): { json: boolean; value: unknown } {
-  if (text === "") return { json: true, value: undefined };
+/** Stands for a body that is not JSON (the text itself is then the error's body). */
+const NOT_JSON: unique symbol = Symbol("not JSON");
+
+/** The parsed JSON of a read body: undefined when empty, NOT_JSON when it is not JSON. */
+function parseBody(text: string): unknown {
+  if (text === "") return undefined;
   try {
-    return { json: true, value: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
-    return { json: false, value: text };
+    return NOT_JSON;
   }
 }
 
@@ -184,6 +188,48 @@ export function createPipeline(settings: PipelineSettings): Send {
   // Logs and messages name the whole path (`/api/v1/runs/...`), as a proxy's log would.
   const basePath = new URL(settings.baseUrl).pathname.replace(/\/$/, "");
   const serverAddress = new URL(settings.baseUrl).host;
+  const spareSignal = new SpareSignal();
+  // Without a logger the per-request debug record (its fields, its clock read) is not built.
+  const logs = log !== noLog;
+
+  /** The error of a call that ends without an answer, naming the method and the whole path. */
+  function failure(
+    endpoint: Endpoint<unknown>,
+    ErrorType: typeof NetworkError,
+    code: string,
+    reason: string,
+    cause: unknown,
+  ): WorkflowRunApiError {
+    return new ErrorType({
+      status: null,
+      code,
+      message: `${endpoint.method} ${basePath}${endpoint.path} ${reason}`,
+      idempotencyKey: endpoint.idempotencyKey,
+      cause,
+      secrets,
+    });
+  }
+
+  /** The wait before a retry; the caller's signal ends it as an abort of the call. */
+  async function wait(
+    endpoint: Endpoint<unknown>,
+    options: RequestOptions,
+    delayMs: number,
+  ): Promise<void> {
+    try {
+      await clock.sleep(delayMs, options.signal);
+    } catch (error) {
+      if (options.signal?.aborted)
+        throw failure(
+          endpoint,
+          RequestAbortedError,
+          CODE.ABORTED,
+          "was aborted",
+          options.signal.reason,
+        );
+      throw error;
+    }
+  }
 
   async function attempts<T extends object>(
     endpoint: Endpoint<T>,
@@ -193,7 +239,6 @@ export function createPipeline(settings: PipelineSettings): Send {
   ): Promise<WithResponse<T>> {
     const { method, idempotencyKey } = endpoint;
     const url = `${settings.baseUrl}${endpoint.path}`;
-    const path = `${basePath}${endpoint.path}`;
     const headers = buildHeaders(settings, endpoint, options, tracing);
     const resendable = mayResend(method, idempotencyKey !== undefined, {
       retry: endpoint.retry ?? true,
@@ -209,44 +254,21 @@ export function createPipeline(settings: PipelineSettings): Send {
       endpoint.body === undefined || endpoint.body instanceof Uint8Array
         ? endpoint.body
         : await sendableBody(endpoint.body);
-    const failure = (
-      ErrorType: typeof NetworkError,
-      code: string,
-      reason: string,
-      cause: unknown,
-    ) =>
-      new ErrorType({
-        status: null,
-        code,
-        message: `${method} ${path} ${reason}`,
-        idempotencyKey,
-        cause,
-        secrets,
-      });
-    const wait = async (delayMs: number) => {
-      try {
-        await clock.sleep(delayMs, options.signal);
-      } catch (error) {
-        if (options.signal?.aborted)
-          throw failure(RequestAbortedError, CODE.ABORTED, "was aborted", options.signal.reason);
-        throw error;
-      }
-    };
     for (let attempt = 1; ; attempt += 1) {
-      const started = Date.now();
+      const started = logs ? Date.now() : 0;
       const limit = new AttemptLimit(
         Math.max(1, Math.min(timeoutMs, deadline - clock.now())),
         options.signal,
+        spareSignal,
       );
       let response: Response;
       let text: string | undefined;
       try {
-        response = await settings.fetch(url, {
-          method,
-          headers,
-          ...bodyInit(body, headers),
-          signal: limit.signal,
-        });
+        const init: RequestInit =
+          body === undefined
+            ? { method, headers, signal: limit.signal }
+            : { method, headers, ...bodyInit(body, headers), signal: limit.signal };
+        response = await settings.fetch(url, init);
         const { status } = response;
         const { retryStatuses } = endpoint;
         if (shouldRetry({ status, attempt, maxAttempts, resendable, retryStatuses })) {
@@ -265,7 +287,7 @@ export function createPipeline(settings: PipelineSettings): Send {
             response.body?.cancel().catch(() => undefined);
             log("warn", "retrying after HTTP status", {
               method,
-              path,
+              path: `${basePath}${endpoint.path}`,
               status,
               attempt,
               delayMs: next.delayMs,
@@ -275,19 +297,27 @@ export function createPipeline(settings: PipelineSettings): Send {
               [ATTR.status]: status,
               [ATTR.delayMs]: next.delayMs,
             });
-            await wait(next.delayMs);
+            await wait(endpoint, options, next.delayMs);
             continue;
           }
         }
-        if (!(endpoint.stream && endpoint.accept.includes(status))) {
+        if (endpoint.stream && endpoint.accept.includes(status)) {
+          limit.clear();
+        } else {
           text = await response.text();
+          limit.release();
         }
-        limit.clear();
       } catch (error) {
         limit.clear();
         if (error instanceof WorkflowRunApiError) throw error;
         if (options.signal?.aborted)
-          throw failure(RequestAbortedError, CODE.ABORTED, "was aborted", options.signal.reason);
+          throw failure(
+            endpoint,
+            RequestAbortedError,
+            CODE.ABORTED,
+            "was aborted",
+            options.signal.reason,
+          );
         const next = shouldRetry({ status: undefined, attempt, maxAttempts, resendable })
           ? retryDelay({
               attempt,
@@ -301,19 +331,20 @@ export function createPipeline(settings: PipelineSettings): Send {
           log(
             "warn",
             limit.timedOut ? "retrying after attempt timeout" : "retrying after network error",
-            { method, path, attempt, delayMs: next.delayMs, error },
+            { method, path: `${basePath}${endpoint.path}`, attempt, delayMs: next.delayMs, error },
           );
           span?.addEvent(EVENT.retry, {
             [ATTR.attempt]: attempt,
             [ATTR.delayMs]: next.delayMs,
             [ATTR.reason]: limit.timedOut ? "timeout" : "network",
           });
-          await wait(next.delayMs);
+          await wait(endpoint, options, next.delayMs);
           continue;
         }
         span?.setAttributes({ [ATTR.attempts]: attempt });
         const reason = error instanceof Error ? error.message : String(error);
         throw failure(
+          endpoint,
           limit.timedOut ? RequestTimeoutError : NetworkError,
           limit.timedOut ? CODE.TIMEOUT : CODE.NETWORK_ERROR,
           `failed after ${attempt} attempt(s): ${redact(reason, secrets)}`,
@@ -321,13 +352,14 @@ export function createPipeline(settings: PipelineSettings): Send {
         );
       }
       span?.setAttributes({ [ATTR.status]: response.status, [ATTR.attempts]: attempt });
-      log("debug", "request", {
-        method,
-        path,
-        status: response.status,
-        ms: Date.now() - started,
-        attempt,
-      });
+      if (logs)
+        log("debug", "request", {
+          method,
+          path: `${basePath}${endpoint.path}`,
+          status: response.status,
+          ms: Date.now() - started,
+          attempt,
+        });
       return answer(endpoint, response, text);
     }
   }
@@ -340,12 +372,12 @@ export function createPipeline(settings: PipelineSettings): Send {
   ): WithResponse<T> {
     const { status } = response;
     const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
-    const body = text === undefined ? { json: true, value: undefined } : parseBody(text);
+    const value = text === undefined ? undefined : parseBody(text);
     if (endpoint.accept.includes(status)) {
       // An answer that should carry JSON and carries none (or not JSON) is refused here, by
       // class, rather than failing later in a parser with a TypeError.
-      const empty = text !== undefined && body.value === undefined && status !== NO_CONTENT;
-      if (!body.json || empty) {
+      const empty = text !== undefined && value === undefined && status !== NO_CONTENT;
+      if (value === NOT_JSON || empty) {
         throw new InvalidResponseError({
           status,
           code: CODE.INVALID_RESPONSE,
@@ -355,9 +387,9 @@ export function createPipeline(settings: PipelineSettings): Send {
           secrets,
         });
       }
-      return withResponseOf(endpoint.parse(body.value, response), response, requestId);
+      return withResponseOf(endpoint.parse(value, response), response, requestId);
     }
-    const error = errorFromResponse(status, body.value, response.headers, {
+    const error = errorFromResponse(status, value === NOT_JSON ? text : value, response.headers, {
       idempotencyKey: endpoint.idempotencyKey,
       secrets,
       nowMs: clock.now(),

@@ -58,25 +58,22 @@ export function toRunResult<Outputs>(
   workflow?: AnyWorkflowDefinition,
 ): RunResult<Outputs> {
   const serverStatus = String(body.status);
-  const fields: ResultFields = {
-    run_id: body.run_id ?? runId,
-    error: body.error ?? null,
-    metadata: (body.metadata ?? {}) as Record<string, unknown>,
-    serverStatus,
-  };
+  const run_id = body.run_id ?? runId;
+  const error = body.error ?? null;
+  const metadata = (body.metadata ?? {}) as Record<string, unknown>;
   if (httpStatus === 202) {
-    return {
-      ...fields,
-      state: "pending",
-      status: isActiveStatus(serverStatus) ? serverStatus : "unrecognized",
-    };
+    const status = isActiveStatus(serverStatus) ? serverStatus : "unrecognized";
+    return { run_id, error, metadata, serverStatus, state: "pending", status };
   }
   if (serverStatus === RUN_STATUS.succeeded) {
     const outputs = body.outputs ?? {};
     const issues = workflow ? workflow.checkOutputs(outputs) : [];
-    if (issues.length > 0) throw new OutputValidationError(issues, fields.run_id);
+    if (issues.length > 0) throw new OutputValidationError(issues, run_id);
     return {
-      ...fields,
+      run_id,
+      error,
+      metadata,
+      serverStatus,
       state: "terminal",
       status: RUN_STATUS.succeeded,
       outputs: outputs as Outputs,
@@ -85,5 +82,5 @@ export function toRunResult<Outputs>(
   const status = isTerminalStatus(serverStatus)
     ? (serverStatus as UnsuccessfulTerminalStatus)
     : "unrecognized";
-  return { ...fields, state: "terminal", status };
+  return { run_id, error, metadata, serverStatus, state: "terminal", status };
 }

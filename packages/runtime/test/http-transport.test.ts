@@ -5,6 +5,8 @@ import {
   AttemptTimeout,
   bodyInit,
   requestStreamsSupported,
+  SIGNAL_USES,
+  SpareSignal,
   STREAM_BODY_BYTES,
   type StreamableBody,
   sendableBody,
@@ -114,5 +116,57 @@ describe("AttemptLimit", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(limit.signal.aborted).toBe(false);
     expect(limit.timedOut).toBe(false);
+  });
+
+  it("release() hands the signal to the next attempt; clear() does not", () => {
+    const spare = new SpareSignal();
+    const first = new AttemptLimit(5_000, undefined, spare);
+    first.release();
+    const second = new AttemptLimit(5_000, undefined, spare);
+    expect(second.signal).toBe(first.signal);
+    // Held by one attempt at a time: a concurrent attempt gets a signal of its own.
+    const concurrent = new AttemptLimit(5_000, undefined, spare);
+    expect(concurrent.signal).not.toBe(second.signal);
+    concurrent.clear();
+    second.clear();
+    expect(new AttemptLimit(5_000, undefined, spare).signal).not.toBe(second.signal);
+  });
+
+  it("a signal that aborted is never handed on, and one attempt's timeout aborts only its own", async () => {
+    vi.useFakeTimers();
+    const spare = new SpareSignal();
+    const first = new AttemptLimit(5_000, undefined, spare);
+    first.release();
+    const second = new AttemptLimit(5_000, undefined, spare);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(second.timedOut).toBe(true);
+    expect(first.timedOut).toBe(false);
+    second.release();
+    const third = new AttemptLimit(5_000, undefined, spare);
+    expect(third.signal).not.toBe(second.signal);
+    expect(third.signal.aborted).toBe(false);
+    third.clear();
+  });
+
+  it("an attempt with the caller's signal neither takes nor leaves a spare", () => {
+    const spare = new SpareSignal();
+    const own = new AttemptLimit(5_000, undefined, spare);
+    own.release();
+    const caller = new AbortController();
+    const withCaller = new AttemptLimit(5_000, caller.signal, spare);
+    expect(withCaller.signal).not.toBe(own.signal);
+    withCaller.release();
+    expect(new AttemptLimit(5_000, undefined, spare).signal).toBe(own.signal);
+  });
+
+  it(`a signal serves at most ${SIGNAL_USES} attempts (fetch keeps a listener on it per request)`, () => {
+    const spare = new SpareSignal();
+    const signals = new Set<AbortSignal>();
+    for (let i = 0; i < SIGNAL_USES * 2 + 1; i++) {
+      const limit = new AttemptLimit(5_000, undefined, spare);
+      signals.add(limit.signal);
+      limit.release();
+    }
+    expect(signals.size).toBe(3);
   });
 });

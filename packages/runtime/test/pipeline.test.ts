@@ -1,10 +1,13 @@
 // The request pipeline (src/pipeline.ts) through the client, against the fault-injecting fake API:
 // one fetch per attempt, the retry rules applied, raw access on every call.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createClient,
   InvalidResponseError,
   RateLimitError,
+  RequestTimeoutError,
   WorkflowRunClient,
 } from "../src/index.js";
 import { type FakeApi, startFakeApi } from "./support/fake-api-server.js";
@@ -123,4 +126,44 @@ describe("the request pipeline", () => {
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as Error).message).toContain("an empty body");
   });
+
+  it("the signal of answered calls, handed on, still closes the socket of a later attempt that gets no headers", async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const signals = new Set<AbortSignal | null | undefined>();
+    const server = createServer((req, res) => {
+      if (req.url?.endsWith("/runs/run_1")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ run_id: "run_1", workflow_id: "wf_1", status: "queued" }));
+        return;
+      }
+      req.socket.once("close", closed); // never answered
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const wfr = createClient({
+        baseUrl: `http://127.0.0.1:${port}/api/v1`,
+        apiKey: API_KEY,
+        timeoutMs: 300,
+        retry: { maxAttempts: 1 },
+        fetch: (input, init) => {
+          signals.add(init?.signal);
+          return globalThis.fetch(input, init);
+        },
+      });
+      await wfr.getRun("run_1");
+      await wfr.getRun("run_1");
+      const error = await wfr.getRun("run_2").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestTimeoutError);
+      // One signal served all three attempts: the two answered ones and the stalled one.
+      expect(signals.size).toBe(1);
+      await serverSawClose;
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 30_000);
 });
