@@ -1,7 +1,14 @@
-// The callback store's group-committed completions: concurrent completions
-// share statements, and each keeps the answer it would have had alone.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { openPostgresStores, type SqlClient, sqlClientFromPglite } from "../src/index.js";
+// The callback store's group commit: concurrent claims, completions and
+// releases share statements, and each keeps the answer it would have had alone.
+import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  type CallbackClaim,
+  CallbackEventStoreError,
+  openPostgresStores,
+  type SqlClient,
+  sqlClientFromPglite,
+} from "../src/index.js";
 import { freshSchema } from "./support/pg-fresh-schema.js";
 import { pgliteInMemory } from "./support/pglite-memory.js";
 
@@ -84,4 +91,251 @@ it("PGlite: concurrent claims share statements; a repeat within a batch, a held 
     leaseExpiresAt: held.leaseExpiresAt,
   });
   expect(claims[ids.length + 2]).toEqual({ outcome: "done" });
+});
+
+/** The engine, with the statements sent through it counted. */
+function counting(sql: SqlClient) {
+  let sent = 0;
+  const client: SqlClient = {
+    ...sql,
+    query: (text, params, options) => {
+      sent += 1;
+      return sql.query(text, params, options);
+    },
+  };
+  return { client, statements: () => sent };
+}
+
+const tokenOf = (claim: CallbackClaim) => {
+  if (claim.outcome !== "claimed") throw new Error(`expected a claim, got ${claim.outcome}`);
+  return claim.token;
+};
+
+/** Claims of `ids`, each `copies` times, all at once: one winner per id, the rest "processing". */
+async function expectOneWinnerPerId(
+  claimAll: () => Promise<CallbackClaim[]>,
+  ids: readonly string[],
+  copies: number,
+) {
+  const claims = await claimAll();
+  const winners = claims.filter((claim) => claim.outcome === "claimed");
+  expect(winners).toHaveLength(ids.length);
+  expect(new Set(winners.map(tokenOf)).size).toBe(ids.length);
+  for (const [index, id] of ids.entries()) {
+    const ofId = Array.from({ length: copies }, (_, copy) => claims[copy * ids.length + index]);
+    const won = ofId.find((claim) => claim?.outcome === "claimed");
+    if (won?.outcome !== "claimed") throw new Error(`no winner for ${id}`);
+    for (const claim of ofId) {
+      if (claim !== won)
+        expect(claim).toEqual({ outcome: "processing", leaseExpiresAt: won.leaseExpiresAt });
+    }
+  }
+}
+
+it("PGlite: a claim, a completion and a duplicate claim queued together go in one statement", async () => {
+  const { client, statements } = counting(engine);
+  const { callbackEvents: store } = await openPostgresStores({
+    sql: client,
+    schema: freshSchema(),
+  });
+  const held = tokenOf(await store.claim("evt_held", 60_000));
+  const finished = tokenOf(await store.claim("evt_done", 60_000));
+  expect(await store.complete("evt_done", finished)).toBe(true);
+  const before = statements();
+  const [fresh, completed, duplicate, released] = await Promise.all([
+    store.claim("evt_new", 60_000),
+    store.complete("evt_held", held),
+    store.claim("evt_done", 60_000),
+    store.release("evt_unknown", 7),
+  ]);
+  expect(statements() - before).toBe(1);
+  expect(fresh?.outcome).toBe("claimed");
+  expect(completed).toBe(true);
+  expect(duplicate).toEqual({ outcome: "done" });
+  expect(released).toBe(false);
+});
+
+it("PGlite: many concurrent claims of distinct and repeated ids: exactly one winner per id", async () => {
+  const { callbackEvents: store } = await openPostgresStores({
+    sql: engine,
+    schema: freshSchema(),
+  });
+  const ids = Array.from({ length: 40 }, (_, i) => `evt_${i}`);
+  await expectOneWinnerPerId(
+    () => Promise.all([...ids, ...ids, ...ids].map((id) => store.claim(id, 60_000))),
+    ids,
+    3,
+  );
+});
+
+it("PGlite: a statement that fails fails every operation of its batch with a typed error, and writes none of them", async () => {
+  const schema = freshSchema();
+  const { callbackEvents: store } = await openPostgresStores({ sql: engine, schema });
+  const held = tokenOf(await store.claim("evt_held", 60_000));
+  // A trigger that refuses one id: the rows sorted before it are written
+  // by the same statement before it fails.
+  await engine.query(`
+    CREATE FUNCTION ${schema}.refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.event_id = 'evt_zz_poison' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+      RETURN NEW;
+    END $$`);
+  await engine.query(`
+    CREATE TRIGGER refuse_poison BEFORE INSERT ON ${schema}.wfr_callback_events
+    FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse_poison()`);
+  const outcomes = await Promise.allSettled([
+    store.claim("evt_a", 60_000),
+    store.claim("evt_b", 60_000),
+    store.complete("evt_held", held),
+    store.claim("evt_zz_poison", 60_000),
+  ]);
+  const operations = ["claim", "claim", "complete", "claim"];
+  const eventIds = ["evt_a", "evt_b", "evt_held", "evt_zz_poison"];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status !== "rejected") throw new Error(`operation ${i} did not fail`);
+    expect(outcome.reason).toBeInstanceOf(CallbackEventStoreError);
+    expect(outcome.reason).toMatchObject({
+      operation: operations[i],
+      eventId: eventIds[i],
+      batchSize: 4,
+    });
+    expect(String(outcome.reason.message)).toContain("refused by the test");
+  });
+  const { rows } = await engine.query<{ event_id: string; state: string }>(
+    `SELECT event_id, state FROM ${schema}.wfr_callback_events ORDER BY event_id`,
+  );
+  expect(rows).toEqual([{ event_id: "evt_held", state: "processing" }]);
+
+  await engine.query(`DROP TRIGGER refuse_poison ON ${schema}.wfr_callback_events`);
+  expect((await store.claim("evt_a", 60_000)).outcome).toBe("claimed");
+  expect(await store.complete("evt_held", held)).toBe(true);
+});
+
+it("PGlite: a statement aborted as a deadlock victim is sent again; other errors are not", async () => {
+  let failures = [Object.assign(new Error("deadlock detected"), { code: "40P01" })];
+  let sent = 0;
+  const flaky: SqlClient = {
+    ...engine,
+    query: (text, params, options) => {
+      sent += 1;
+      const failure = failures.shift();
+      return failure ? Promise.reject(failure) : engine.query(text, params, options);
+    },
+  };
+  const { callbackEvents: store } = await openPostgresStores({
+    sql: flaky,
+    schema: freshSchema(),
+  });
+  const before = sent;
+  const [a, b] = await Promise.all([store.claim("evt_a", 60_000), store.claim("evt_b", 60_000)]);
+  expect([a?.outcome, b?.outcome]).toEqual(["claimed", "claimed"]);
+  expect(sent - before).toBe(2);
+
+  failures = [Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" })];
+  await expect(store.claim("evt_c", 60_000)).rejects.toBeInstanceOf(CallbackEventStoreError);
+  expect((await store.claim("evt_c", 60_000)).outcome).toBe("claimed");
+});
+
+it("PGlite: a bad argument fails only its own call, never its batch", async () => {
+  const { callbackEvents: store } = await openPostgresStores({
+    sql: engine,
+    schema: freshSchema(),
+  });
+  const held = tokenOf(await store.claim("evt_held", 60_000));
+  const [completed, fractional, nul, lease] = await Promise.allSettled([
+    store.complete("evt_held", held),
+    store.complete("evt_other", 1.5),
+    store.claim("evt_\u0000", 60_000),
+    store.claim("evt_lease", Number.NaN),
+  ]);
+  expect(completed).toEqual({ status: "fulfilled", value: true });
+  expect(fractional).toEqual({ status: "fulfilled", value: false });
+  expect(nul).toMatchObject({ status: "rejected", reason: expect.any(TypeError) });
+  expect(String((nul as PromiseRejectedResult).reason.message)).toMatch(/^eventId: /);
+  expect(lease).toMatchObject({ status: "rejected", reason: expect.any(RangeError) });
+  expect(String((lease as PromiseRejectedResult).reason.message)).toMatch(/^leaseMs: /);
+});
+
+it("PGlite: a lone claim goes out without waiting for a timer", async () => {
+  const { client, statements } = counting(engine);
+  const { callbackEvents: store } = await openPostgresStores({
+    sql: client,
+    schema: freshSchema(),
+  });
+  // With timers frozen, a batch that waited for one would never be sent.
+  vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
+  try {
+    const before = statements();
+    const claim = await store.claim("evt_lone", 60_000);
+    expect(claim.outcome).toBe("claimed");
+    expect(await store.complete("evt_lone", tokenOf(claim))).toBe(true);
+    expect(statements() - before).toBe(2);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+describe("on a PostgreSQL server", () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("two receivers claiming the same ids at once, in batches: exactly one winner per id", async () => {
+    const schema = freshSchema();
+    const first = await openPostgresStores({ databaseUrl: server.url, schema });
+    const second = await openPostgresStores({ databaseUrl: server.url, schema });
+    try {
+      const ids = Array.from({ length: 60 }, (_, i) => `evt_${i}`);
+      await expectOneWinnerPerId(
+        () =>
+          Promise.all([
+            ...ids.map((id) => first.callbackEvents.claim(id, 60_000)),
+            ...ids.map((id) => second.callbackEvents.claim(id, 60_000)),
+            ...ids.map((id) => first.callbackEvents.claim(id, 60_000)),
+          ]),
+        ids,
+        3,
+      );
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("claims that lose to rows other receivers committed meanwhile read their state", async () => {
+    const schema = freshSchema();
+    const first = await openPostgresStores({ databaseUrl: server.url, schema });
+    const second = await openPostgresStores({ databaseUrl: server.url, schema });
+    try {
+      const ids = Array.from({ length: 30 }, (_, i) => `evt_${i}`);
+      const tokens = (
+        await Promise.all(ids.map((id) => first.callbackEvents.claim(id, 60_000)))
+      ).map(tokenOf);
+      // Completions of half the ids race with the other receiver's duplicate claims.
+      const [completions, duplicates] = await Promise.all([
+        Promise.all(
+          ids.map((id, i) =>
+            i % 2 === 0 ? first.callbackEvents.complete(id, tokens[i] as number) : true,
+          ),
+        ),
+        Promise.all(ids.map((id) => second.callbackEvents.claim(id, 60_000))),
+      ]);
+      expect(completions.every(Boolean)).toBe(true);
+      for (const [i, claim] of duplicates.entries()) {
+        if (i % 2 === 0) expect(["done", "processing"]).toContain(claim.outcome);
+        else expect(claim.outcome).toBe("processing");
+      }
+      const again = await Promise.all(ids.map((id) => second.callbackEvents.claim(id, 60_000)));
+      expect(again.map((claim) => claim.outcome)).toEqual(
+        ids.map((_, i) => (i % 2 === 0 ? "done" : "processing")),
+      );
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
 });
