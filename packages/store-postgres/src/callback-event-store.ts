@@ -29,8 +29,10 @@ type Answer = CallbackClaim | boolean;
 
 /**
  * The statement that carried an operation failed (the server is down, a
- * deadlock, a constraint): it was rolled back whole, so none of its batch's
- * operations took effect. The operation may be tried again.
+ * constraint, a trigger): it is one transaction, rolled back whole, so none
+ * of its batch's operations took effect. (Only a connection lost while the
+ * statement ran leaves its outcome unknown, as for any statement; a claim
+ * then stays held until its lease runs out.) The operation may be tried again.
  */
 export class CallbackEventStoreError extends Error {
   override readonly name = "CallbackEventStoreError";
@@ -42,7 +44,7 @@ export class CallbackEventStoreError extends Error {
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
-      `callback event store: ${operation} of event ${JSON.stringify(eventId)} failed, with the ${batchSize} operation(s) of its statement, none of which took effect: ${reason}`,
+      `callback event store: ${operation} of event ${JSON.stringify(eventId)} failed with the ${batchSize} operation(s) of its statement, which was rolled back: ${reason}`,
       { cause },
     );
   }
