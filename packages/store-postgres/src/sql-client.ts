@@ -34,8 +34,8 @@ export interface SqlClient extends SqlQueryable {
   /**
    * What one statement costs beyond its work: "network" (a server: a round
    * trip, so fewer, larger statements pay) or "in-process" (PGlite: a call on
-   * this thread, so the cheapest statements to plan pay). Unset means
-   * "network".
+   * this thread, so carrying more in one statement saves nothing). Unset
+   * means "network".
    */
   readonly roundTrip?: "network" | "in-process";
   /** Runs `work` inside one transaction on one connection. */
