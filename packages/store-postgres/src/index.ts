@@ -1,6 +1,9 @@
 // Shared stores on PostgreSQL, and on PGlite (the same SQL in-process) for one
 // machine: pick by setting DATABASE_URL or not.
-import { createPostgresCallbackEventStore } from "./callback-event-store.js";
+import {
+  CallbackEventStoreError,
+  createPostgresCallbackEventStore,
+} from "./callback-event-store.js";
 import { createPostgresLaunchJournal } from "./launch-journal.js";
 import { migrate } from "./migrations.js";
 import { defaultTemplatePath, openPglite } from "./pglite-template.js";
@@ -12,6 +15,7 @@ export { openPglite } from "./pglite-template.js";
 export type { SqlClient, SqlQueryable } from "./sql-client.js";
 export type { CallbackClaim } from "./store-contracts.js";
 export {
+  CallbackEventStoreError,
   createPostgresCallbackEventStore,
   createPostgresLaunchJournal,
   sqlClientFromPglite,

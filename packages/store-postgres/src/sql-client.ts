@@ -31,6 +31,13 @@ export interface SqlClient extends SqlQueryable {
    * turn), more over a pool of connections. Group commits use it.
    */
   readonly parallelStatements?: number;
+  /**
+   * What one statement costs beyond its work: "network" (a server: a round
+   * trip, so fewer, larger statements pay) or "in-process" (PGlite: a call on
+   * this thread, so carrying more in one statement saves nothing). Unset
+   * means "network".
+   */
+  readonly roundTrip?: "network" | "in-process";
   /** Runs `work` inside one transaction on one connection. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -67,6 +74,7 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
     // Half the pool, at most 4: the rest stays free for transactions and for
     // the other stores sharing the pool.
     parallelStatements: Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),
+    roundTrip: "network",
     async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
       const result = await pool.query(configOf(text, params, queryOptions));
       return { rows: result.rows as Row[] };
@@ -104,6 +112,7 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
 export function sqlClientFromPglite(db: PGlite, options: { ownsDb: boolean }): SqlClient {
   return {
     parallelStatements: 1,
+    roundTrip: "in-process",
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await db.query<Row>(text, params as unknown[]);
       return { rows: result.rows };

@@ -1,7 +1,8 @@
+import type { PGlite } from "@electric-sql/pglite";
 import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryConfig, sqlClientFromPool } from "../src/sql-client.js";
+import { queryConfig, sqlClientFromPglite, sqlClientFromPool } from "../src/sql-client.js";
 
 describe("queryConfig", () => {
   it("names a prepared statement after its text, the same name for the same text", () => {
@@ -19,6 +20,16 @@ describe("queryConfig", () => {
       text: "SELECT $1::int AS n",
       values: [1],
     });
+  });
+});
+
+describe("roundTrip", () => {
+  it("says a pool's statements cost a network round trip and PGlite's none", async () => {
+    // Neither client connects to anything until it sends a statement.
+    const pool = new pg.Pool({ connectionString: "postgres://127.0.0.1:1/none" });
+    expect(sqlClientFromPool(pool, { ownsPool: true }).roundTrip).toBe("network");
+    await pool.end();
+    expect(sqlClientFromPglite({} as PGlite, { ownsDb: false }).roundTrip).toBe("in-process");
   });
 });
 
