@@ -219,16 +219,14 @@ export function createPipeline(settings: PipelineSettings): Send {
     try {
       await clock.sleep(delayMs, options.signal);
     } catch (error) {
-      if (options.signal?.aborted)
-        throw failure(
-          endpoint,
-          RequestAbortedError,
-          CODE.ABORTED,
-          "was aborted",
-          options.signal.reason,
-        );
+      if (options.signal?.aborted) throw aborted(endpoint, options.signal);
       throw error;
     }
+  }
+
+  /** The caller's signal ended the call (in an attempt or in the wait before one). */
+  function aborted(endpoint: Endpoint<unknown>, signal: AbortSignal): WorkflowRunApiError {
+    return failure(endpoint, RequestAbortedError, CODE.ABORTED, "was aborted", signal.reason);
   }
 
   async function attempts<T extends object>(
@@ -310,14 +308,7 @@ export function createPipeline(settings: PipelineSettings): Send {
       } catch (error) {
         limit.clear();
         if (error instanceof WorkflowRunApiError) throw error;
-        if (options.signal?.aborted)
-          throw failure(
-            endpoint,
-            RequestAbortedError,
-            CODE.ABORTED,
-            "was aborted",
-            options.signal.reason,
-          );
+        if (options.signal?.aborted) throw aborted(endpoint, options.signal);
         const next = shouldRetry({ status: undefined, attempt, maxAttempts, resendable })
           ? retryDelay({
               attempt,

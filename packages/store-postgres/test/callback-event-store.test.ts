@@ -74,14 +74,7 @@ describe.each(roundTrips)("PGlite, statements as for roundTrip %s", (roundTrip) 
   });
 
   it("concurrent completions share statements; a repeat or a stale token is refused", async () => {
-    let statements = 0;
-    const counted: SqlClient = {
-      ...engine,
-      query: (text, params) => {
-        statements += 1;
-        return engine.query(text, params);
-      },
-    };
+    const { client: counted, statements } = counting(engine);
     const { callbackEvents: store } = await openPostgresStores({
       sql: counted,
       schema: freshSchema(),
@@ -90,10 +83,10 @@ describe.each(roundTrips)("PGlite, statements as for roundTrip %s", (roundTrip) 
     const claims = await Promise.all(ids.map((id) => store.claim(id, 60_000)));
     const tokens = claims.map((claim) => (claim.outcome === "claimed" ? claim.token : -1));
     expect(tokens.every((token) => token > 0)).toBe(true);
-    const before = statements;
+    const before = statements();
     const done = await Promise.all(ids.map((id, i) => store.complete(id, tokens[i] as number)));
     expect(done.every(Boolean)).toBe(true);
-    expect(statements - before).toBeLessThan(ids.length);
+    expect(statements() - before).toBeLessThan(ids.length);
     expect((await store.claim("evt_0", 60_000)).outcome).toBe("done");
 
     const again = await store.claim("evt_x", 60_000);
@@ -107,14 +100,7 @@ describe.each(roundTrips)("PGlite, statements as for roundTrip %s", (roundTrip) 
   });
 
   it("concurrent claims share statements; a repeat within a batch, a held and a done event each keep their own outcome", async () => {
-    let statements = 0;
-    const counted: SqlClient = {
-      ...engine,
-      query: (text, params) => {
-        statements += 1;
-        return engine.query(text, params);
-      },
-    };
+    const { client: counted, statements } = counting(engine);
     const { callbackEvents: store } = await openPostgresStores({
       sql: counted,
       schema: freshSchema(),
@@ -126,7 +112,7 @@ describe.each(roundTrips)("PGlite, statements as for roundTrip %s", (roundTrip) 
     expect(await store.complete("evt_done", finished.token)).toBe(true);
 
     const ids = Array.from({ length: 32 }, (_, i) => `evt_new_${i}`);
-    const before = statements;
+    const before = statements();
     const claims = await Promise.all([
       ...ids.map((id) => store.claim(id, 60_000)),
       store.claim("evt_new_0", 60_000),
@@ -134,7 +120,7 @@ describe.each(roundTrips)("PGlite, statements as for roundTrip %s", (roundTrip) 
       store.claim("evt_done", 60_000),
     ]);
     // One at a time this is at least one statement per claim.
-    expect(statements - before).toBeLessThan(ids.length);
+    expect(statements() - before).toBeLessThan(ids.length);
     const fresh = claims.slice(0, ids.length);
     expect(fresh.every((claim) => claim.outcome === "claimed")).toBe(true);
     const tokens = new Set(fresh.map((claim) => (claim.outcome === "claimed" ? claim.token : -1)));
