@@ -72,7 +72,10 @@ function initdb(bin: string, data: string, as: RunAs): void {
  */
 function templateDataDir(bin: string, user: RunAs): string {
   const owner = "uid" in user ? user.uid : process.getuid?.();
-  const name = `wfr-pg-template-${bin.replace(/[^A-Za-z0-9]+/g, "_")}-${owner ?? "user"}`;
+  // The server's version is in the name: a data directory from another major version (an
+  // upgrade behind the same bin path) would not start.
+  const version = execFileSync(join(bin, "postgres"), ["--version"], { encoding: "utf8" });
+  const name = `wfr-pg-template-${`${bin}-${version.trim()}`.replace(/[^A-Za-z0-9]+/g, "_")}-${owner ?? "user"}`;
   const template = join(tmpdir(), name);
   if (existsSync(join(template, "data", "PG_VERSION"))) return join(template, "data");
   const making = mkdtempSync(join(tmpdir(), `${name}-making-`));
