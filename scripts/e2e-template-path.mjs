@@ -2,23 +2,32 @@
 // This repository as a team's own integration repository: in a copy of it (the files git knows),
 // the team adds its own environment named `production` from another catalog beside the samples
 // (`sample`, `sample-staging`) with `wfr schemas pull`, generates, and writes an app against
-// `@wfr/generated/production`. Then what depends on the generated code still holds: the drift
-// check, the repository's whole type-check (`pnpm typecheck`: every package's sources and tests),
-// the tests of `packages/generated`, `packages/testing` and `apps/demo`, and the team's app
-// (type-check and a run against the emulator).
+// `@wfr/generated/production`. Then `pnpm test`'s checks still hold in the copy: the drift
+// check, the repository's whole type-check (every package's sources and tests), Biome, the
+// docs' anchors, the build references and the versions, the team's app (type-check and a run
+// against the emulator), and the suite of every workspace package that can import
+// `@wfr/generated`.
+//
+// Which suites: under pnpm's strict layout only a package that declares `@wfr/generated` as a
+// dependency can resolve it, so only those suites can see the team's environment. They run
+// here, in the copy, and `pnpm test`'s Turbo run leaves them out (`--filter=!<name>`): each
+// runs once, beside a generated package that is the repository's plus the team's `production`.
+// The two lists are checked against each other before anything else, so a package that starts
+// depending on `@wfr/generated` cannot be left out of both runs, nor run in neither.
 //
 // Kept cheap: the copy reuses this checkout's installed and built packages (node_modules and
-// dist are linked; `@wfr/generated` alone points into the copy; built output, linked from here,
-// still imports this checkout's), and of the suites only those that import @wfr/generated run.
+// dist are linked; `@wfr/generated` alone points into the copy). The built output of the
+// packages whose suites run here is copied, not linked, so that what it imports resolves in
+// the copy.
 // `node scripts/e2e-template-path.mjs [--keep]`; needs `pnpm build` first. Exit 0 when all hold.
 import { execFile, execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -55,7 +64,6 @@ function run(cwd, file, args, env = {}) {
 
 const node = (cwd, args, env) => run(cwd, process.execPath, args, env);
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const VITEST = join(ROOT, "node_modules", "vitest", "vitest.mjs");
 const CODEGEN = join(ROOT, "packages", "codegen", "dist", "cli.js");
 const WFR = join(ROOT, "packages", "cli", "dist", "bin.js");
 for (const built of [CODEGEN, WFR, join(ROOT, "packages", "emulator", "dist", "index.js")])
@@ -63,6 +71,45 @@ for (const built of [CODEGEN, WFR, join(ROOT, "packages", "emulator", "dist", "i
     process.stderr.write(`template-path: ${built} is missing: run \`pnpm build\` first\n`);
     process.exit(1);
   }
+
+// --- which suites run in the copy -----------------------------------------------------------------
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+/** Every workspace package: its name, its directory (relative to the root) and its manifest. */
+const workspacePackages = [
+  ...["packages", "apps"].flatMap((group) =>
+    readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`),
+  ),
+  "bench",
+]
+  .filter((dir) => existsSync(join(ROOT, dir, "package.json")))
+  .map((dir) => ({ dir, manifest: readJson(join(ROOT, dir, "package.json")) }));
+const GENERATED = "@wfr/generated";
+const seesGenerated = workspacePackages.filter(
+  ({ manifest }) =>
+    manifest.name === GENERATED ||
+    GENERATED in (manifest.dependencies ?? {}) ||
+    GENERATED in (manifest.devDependencies ?? {}),
+);
+const rootTest = readJson(join(ROOT, "package.json")).scripts.test;
+const leftToCopy = new Set([...rootTest.matchAll(/--filter=!(\S+)/g)].map((m) => m[1]));
+{
+  const problems = [];
+  for (const { dir, manifest } of seesGenerated)
+    if (!leftToCopy.has(manifest.name))
+      problems.push(
+        `${dir} (${manifest.name}) can import ${GENERATED}, so its suite runs here; add --filter=!${manifest.name} to the root package.json's test script, or it runs twice`,
+      );
+  for (const name of leftToCopy)
+    if (!seesGenerated.some(({ manifest }) => manifest.name === name))
+      problems.push(
+        `the root package.json's test script leaves ${name} to this script (--filter=!${name}), but ${name} does not declare ${GENERATED}: its suite would run nowhere`,
+      );
+  if (problems.length > 0) {
+    process.stderr.write(`template-path: FAILED:\n  ${problems.join("\n  ")}\n`);
+    process.exit(1);
+  }
+}
+const copySuites = seesGenerated.filter(({ manifest }) => manifest.scripts?.test);
 
 // --- the copy ------------------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), "wfr-template-"));
@@ -100,24 +147,41 @@ try {
       } else symlinkSync(join(from, entry), join(to, entry));
     }
   }
-  const workspaceDirs = [
-    ".",
-    ...["packages", "apps"].flatMap((group) =>
-      readdirSync(join(ROOT, group))
-        .map((name) => `${group}/${name}`)
-        .filter((dir) => lstatSync(join(ROOT, dir)).isDirectory()),
-    ),
-  ];
-  for (const dir of workspaceDirs) {
+  const copiedDist = new Set(copySuites.map(({ dir }) => dir));
+  for (const dir of [".", ...workspacePackages.map(({ dir }) => dir)]) {
     linkModules(dir);
-    // Built output is reused too (a package's tests may import it by its own name).
-    if (existsSync(join(ROOT, dir, "dist")))
-      symlinkSync(join(ROOT, dir, "dist"), join(repo, dir, "dist"));
+    // Built output is reused too (a package's tests may import it by its own name). Node
+    // resolves a linked file's imports from where the link points, so the packages whose suites
+    // run here get a copy: their child processes must import the copy's @wfr/generated.
+    if (existsSync(join(ROOT, dir, "dist"))) {
+      if (copiedDist.has(dir))
+        cpSync(join(ROOT, dir, "dist"), join(repo, dir, "dist"), { recursive: true });
+      else symlinkSync(join(ROOT, dir, "dist"), join(repo, dir, "dist"));
+    }
     // So is what a build writes into src/ (the runtime's wire types, from its OpenAPI file).
     const wire = join(dir, "src", "wire");
     if (existsSync(join(ROOT, wire)) && !existsSync(join(repo, wire)))
       symlinkSync(join(ROOT, wire), join(repo, wire));
   }
+  // A team's repository is a git repository (the docs' anchor check lists files with git). The
+  // links above are this script's, not the team's files.
+  const git = (...args) => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
+  git("init", "--quiet");
+  writeFileSync(join(repo, ".git", "info", "exclude"), "node_modules\ndist\nsrc/wire\n");
+  const commitAll = (message) => {
+    git("add", "--all");
+    git(
+      "-c",
+      "user.name=team",
+      "-c",
+      "user.email=team@example.invalid",
+      "commit",
+      "--quiet",
+      "-m",
+      message,
+    );
+  };
+  commitAll("this repository, as the team's own");
   log(`copied ${files.length} files to ${repo}`);
 
   // --- the team's own production, from another catalog -------------------------------------------
@@ -191,23 +255,26 @@ try {
     join(app, "package.json"),
     `${JSON.stringify({ name: "@team/app", private: true, type: "module" }, null, 2)}\n`,
   );
+  // The app's files are written as the repository's formatter keeps them: Biome checks them below.
   writeFileSync(
     join(app, "tsconfig.json"),
-    `${JSON.stringify(
-      {
-        extends: "../../tsconfig.base.json",
-        compilerOptions: { rootDir: "src", outDir: "dist", types: ["node"], skipLibCheck: false },
-        include: ["src"],
-      },
-      null,
-      2,
-    )}\n`,
+    `{
+  "extends": "../../tsconfig.base.json",
+  "compilerOptions": {
+    "rootDir": "src",
+    "outDir": "dist",
+    "types": ["node"],
+    "skipLibCheck": false
+  },
+  "include": ["src"]
+}
+`,
   );
   writeFileSync(
     join(app, "src", "main.ts"),
-    `import { createClient } from "@wfr/runtime";
-import { environment, workflows } from "@wfr/generated/production";
+    `import { environment, workflows } from "@wfr/generated/production";
 import { environment as sample } from "@wfr/generated/sample";
+import { createClient } from "@wfr/runtime";
 
 const wfr = createClient({ environment, apiKey: process.env.WFR_PRODUCTION_API_KEY ?? "" });
 const run = await wfr.launch(workflows.orderIntake, {
@@ -216,7 +283,9 @@ const run = await wfr.launch(workflows.orderIntake, {
 });
 const result = await wfr.waitForResult(workflows.orderIntake, run.run_id);
 const accepted: boolean | undefined =
-  result.state === "terminal" && result.status === "succeeded" ? result.outputs.accepted : undefined;
+  result.state === "terminal" && result.status === "succeeded"
+    ? result.outputs.accepted
+    : undefined;
 console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}\`);
 `,
   );
@@ -242,14 +311,44 @@ console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}
   // skipLibCheck off by the team app's own tsc above; the samples' did not change.
   await node(repo, [TSC, "-p", "tsconfig.typecheck.json"]);
   log("the repository's type-check passes with production beside the samples");
-  // The suites that import @wfr/generated at run time, in the copy (their test files resolve it
-  // to the copy's, with production beside the samples): the generated package's own, the
-  // testing kit's and the demo's. The invoice desk's suite (about 60 CPU-seconds of crash and
-  // browser tests, none of which reads the environment list) is left to the repository's run.
-  for (const dir of ["packages/generated", "packages/testing", "apps/demo"]) {
-    await node(join(repo, dir), [VITEST, "run"]);
-    log(`${dir}: tests pass`);
+  commitAll("the team's production and its first app");
+  // `pnpm test`'s checks after the suites, on the copy: Biome (the team's app is formatted as
+  // written above; pulled definitions are outside Biome's files), the docs' anchors, the build
+  // references and the versions.
+  await node(repo, [join(ROOT, "node_modules", "@biomejs", "biome", "bin", "biome"), "check", "."]);
+  for (const script of [
+    "check-doc-anchors.mjs",
+    "check-build-references.mjs",
+    "write-versions.mjs --check",
+  ]) {
+    const [file, ...args] = script.split(" ");
+    await node(repo, [join(repo, "scripts", file), ...args]);
   }
+  log("Biome, the docs' anchors, the build references and the versions hold in the copy");
+
+  // The suites of the packages that can import @wfr/generated, each by its own `test` script
+  // (as `pnpm test` would run it), two at a time: most of them wait on processes they start.
+  const runSuite = async ({ dir, manifest }) => {
+    const cwd = join(repo, dir);
+    const suiteStarted = Date.now();
+    await run(cwd, "/bin/sh", ["-c", manifest.scripts.test], {
+      PATH: [join(cwd, "node_modules", ".bin"), join(repo, "node_modules", ".bin")]
+        .concat(process.env.PATH ?? "")
+        .join(":"),
+    });
+    log(
+      `${dir}: \`${manifest.scripts.test}\` passes (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)`,
+    );
+  };
+  const queue = [...copySuites];
+  const failures = [];
+  await Promise.all(
+    [1, 2].map(async () => {
+      for (let suite = queue.shift(); suite; suite = queue.shift())
+        await runSuite(suite).catch((error) => failures.push(`${suite.dir}: ${error.message}`));
+    }),
+  );
+  if (failures.length > 0) fail(`suites failed in the copy:\n${failures.join("\n")}`);
 } catch (error) {
   process.stderr.write(`template-path: FAILED: ${error.message}\n`);
   process.exitCode = 1;
