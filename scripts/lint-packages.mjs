@@ -40,10 +40,33 @@ function pnpmCommand() {
   return ["npx", ["--yes", "pnpm@10.34.8"]];
 }
 
+/**
+ * The repository's URL is written once, in the root package.json (where a fork or a new home
+ * changes it); each publishable package must repeat it with its own folder as `directory`, or
+ * npm's "Repository" link and source-map consumers point elsewhere.
+ */
+function repositoryProblems() {
+  const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).repository;
+  if (!root?.url) return ["package.json (root): no repository.url, the one place it is written"];
+  const problems = [];
+  for (const dir of readdirSync(join(ROOT, "packages")).sort()) {
+    const file = join(ROOT, "packages", dir, "package.json");
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, "utf8"));
+    if (pkg.private) continue;
+    const wanted = { type: root.type ?? "git", url: root.url, directory: `packages/${dir}` };
+    if (JSON.stringify(pkg.repository) !== JSON.stringify(wanted))
+      problems.push(
+        `packages/${dir}/package.json: repository must be ${JSON.stringify(wanted)} (the root package.json's URL, this folder)`,
+      );
+  }
+  return problems;
+}
+
 const keepAt = process.argv.indexOf("--keep");
 const packs = keepAt > 0 ? process.argv[keepAt + 1] : mkdtempSync(join(tmpdir(), "wfr-lint-"));
 mkdirSync(packs, { recursive: true });
-const failures = [];
+const failures = repositoryProblems();
 try {
   const [command, prefix] = pnpmCommand();
   execFileSync(
