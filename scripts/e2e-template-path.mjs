@@ -168,8 +168,8 @@ try {
   const git = (...args) => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
   git("init", "--quiet");
   writeFileSync(join(repo, ".git", "info", "exclude"), "node_modules\ndist\nsrc/wire\n");
-  const commitAll = (message) => {
-    git("add", "--all");
+  const commit = (message, ...paths) => {
+    git("add", "--all", "--", ...paths);
     git(
       "-c",
       "user.name=team",
@@ -181,7 +181,7 @@ try {
       message,
     );
   };
-  commitAll("this repository, as the team's own");
+  commit("this repository, as the team's own", ".");
   log(`copied ${files.length} files to ${repo}`);
 
   // --- the team's own production, from another catalog -------------------------------------------
@@ -247,18 +247,22 @@ try {
       fail(`generate wrote no packages/generated/src/${env}.js`);
   await node(repo, [CODEGEN, "generate", "--check", "--regenerate-command", "pnpm generate"]);
   log("generated production beside the samples; the drift check holds");
+  commit("the team's production", "wfr.config.json", "schemas", "packages/generated");
 
-  // The team's app, written against its own production, beside the sample apps.
-  const app = join(repo, "apps", "team-app");
-  mkdirSync(join(app, "src"), { recursive: true });
-  writeFileSync(
-    join(app, "package.json"),
-    `${JSON.stringify({ name: "@team/app", private: true, type: "module" }, null, 2)}\n`,
-  );
-  // The app's files are written as the repository's formatter keeps them: Biome checks them below.
-  writeFileSync(
-    join(app, "tsconfig.json"),
-    `{
+  // The suites need only the generated package; they start now, beside the team's app and
+  // the repository-wide checks, so the copy's work is not one long chain behind other tasks.
+  const teamAppAndChecks = async () => {
+    // The team's app, written against its own production, beside the sample apps.
+    const app = join(repo, "apps", "team-app");
+    mkdirSync(join(app, "src"), { recursive: true });
+    writeFileSync(
+      join(app, "package.json"),
+      `${JSON.stringify({ name: "@team/app", private: true, type: "module" }, null, 2)}\n`,
+    );
+    // The app's files are written as the repository's formatter keeps them: Biome checks them below.
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      `{
   "extends": "../../tsconfig.base.json",
   "compilerOptions": {
     "rootDir": "src",
@@ -269,10 +273,10 @@ try {
   "include": ["src"]
 }
 `,
-  );
-  writeFileSync(
-    join(app, "src", "main.ts"),
-    `import { environment, workflows } from "@wfr/generated/production";
+    );
+    writeFileSync(
+      join(app, "src", "main.ts"),
+      `import { environment, workflows } from "@wfr/generated/production";
 import { environment as sample } from "@wfr/generated/sample";
 import { createClient } from "@wfr/runtime";
 
@@ -288,67 +292,84 @@ const accepted: boolean | undefined =
     : undefined;
 console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}\`);
 `,
-  );
-  mkdirSync(join(app, "node_modules", "@wfr"), { recursive: true });
-  symlinkSync(join(repo, "packages", "generated"), join(app, "node_modules", "@wfr", "generated"));
-  symlinkSync(
-    realpathSync(join(ROOT, "packages", "generated", "node_modules", "@wfr", "runtime")),
-    join(app, "node_modules", "@wfr", "runtime"),
-  );
-  symlinkSync(join(ROOT, "node_modules", "@types"), join(app, "node_modules", "@types"));
-  await node(app, [TSC, "-p", "tsconfig.json"]);
-  const printed = await node(app, ["dist/main.js"], {
-    ...keyEnv,
-    // The generated environment names the pulled URL; the variable would move it elsewhere.
-    WFR_PRODUCTION_BASE_URL: baseUrl,
-  });
-  if (printed.trim() !== "production beside sample: accepted true")
-    fail(`the team's app printed ${JSON.stringify(printed)}`);
-  log("the team's app type-checks against @wfr/generated/production and runs");
-
-  // The repository's type-check, as `pnpm test` runs it: every package's sources and tests in one
-  // program (the team's app among them). The new environment's declarations were checked with
-  // skipLibCheck off by the team app's own tsc above; the samples' did not change.
-  await node(repo, [TSC, "-p", "tsconfig.typecheck.json"]);
-  log("the repository's type-check passes with production beside the samples");
-  commitAll("the team's production and its first app");
-  // `pnpm test`'s checks after the suites, on the copy: Biome (the team's app is formatted as
-  // written above; pulled definitions are outside Biome's files), the docs' anchors, the build
-  // references and the versions.
-  await node(repo, [join(ROOT, "node_modules", "@biomejs", "biome", "bin", "biome"), "check", "."]);
-  for (const script of [
-    "check-doc-anchors.mjs",
-    "check-build-references.mjs",
-    "write-versions.mjs --check",
-  ]) {
-    const [file, ...args] = script.split(" ");
-    await node(repo, [join(repo, "scripts", file), ...args]);
-  }
-  log("Biome, the docs' anchors, the build references and the versions hold in the copy");
-
-  // The suites of the packages that can import @wfr/generated, each by its own `test` script
-  // (as `pnpm test` would run it), two at a time: most of them wait on processes they start.
-  const runSuite = async ({ dir, manifest }) => {
-    const cwd = join(repo, dir);
-    const suiteStarted = Date.now();
-    await run(cwd, "/bin/sh", ["-c", manifest.scripts.test], {
-      PATH: [join(cwd, "node_modules", ".bin"), join(repo, "node_modules", ".bin")]
-        .concat(process.env.PATH ?? "")
-        .join(":"),
-    });
-    log(
-      `${dir}: \`${manifest.scripts.test}\` passes (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)`,
     );
+    mkdirSync(join(app, "node_modules", "@wfr"), { recursive: true });
+    symlinkSync(
+      join(repo, "packages", "generated"),
+      join(app, "node_modules", "@wfr", "generated"),
+    );
+    symlinkSync(
+      realpathSync(join(ROOT, "packages", "generated", "node_modules", "@wfr", "runtime")),
+      join(app, "node_modules", "@wfr", "runtime"),
+    );
+    symlinkSync(join(ROOT, "node_modules", "@types"), join(app, "node_modules", "@types"));
+    await node(app, [TSC, "-p", "tsconfig.json"]);
+    const printed = await node(app, ["dist/main.js"], {
+      ...keyEnv,
+      // The generated environment names the pulled URL; the variable would move it elsewhere.
+      WFR_PRODUCTION_BASE_URL: baseUrl,
+    });
+    if (printed.trim() !== "production beside sample: accepted true")
+      fail(`the team's app printed ${JSON.stringify(printed)}`);
+    log("the team's app type-checks against @wfr/generated/production and runs");
+
+    // The repository's type-check, as `pnpm test` runs it: every package's sources and tests in one
+    // program (the team's app among them). The new environment's declarations were checked with
+    // skipLibCheck off by the team app's own tsc above; the samples' did not change.
+    await node(repo, [TSC, "-p", "tsconfig.typecheck.json"]);
+    log("the repository's type-check passes with production beside the samples");
+    // Only the app's folder: the suites run beside this and write their own files.
+    commit("the team's first app", "apps/team-app");
+    // `pnpm test`'s checks after the suites, on the copy: Biome (the team's app is formatted as
+    // written above; pulled definitions are outside Biome's files), the docs' anchors, the build
+    // references and the versions.
+    await node(repo, [
+      join(ROOT, "node_modules", "@biomejs", "biome", "bin", "biome"),
+      "check",
+      ".",
+    ]);
+    for (const script of [
+      "check-doc-anchors.mjs",
+      "check-build-references.mjs",
+      "write-versions.mjs --check",
+    ]) {
+      const [file, ...args] = script.split(" ");
+      await node(repo, [join(repo, "scripts", file), ...args]);
+    }
+    log("Biome, the docs' anchors, the build references and the versions hold in the copy");
   };
-  const queue = [...copySuites];
-  const failures = [];
-  await Promise.all(
-    [1, 2].map(async () => {
-      for (let suite = queue.shift(); suite; suite = queue.shift())
-        await runSuite(suite).catch((error) => failures.push(`${suite.dir}: ${error.message}`));
-    }),
-  );
-  if (failures.length > 0) fail(`suites failed in the copy:\n${failures.join("\n")}`);
+  const copySuitesPass = async () => {
+    // The suites of the packages that can import @wfr/generated, each by its own `test` script
+    // (as `pnpm test` would run it), two at a time: most of them wait on processes they start.
+    const runSuite = async ({ dir, manifest }) => {
+      const cwd = join(repo, dir);
+      const suiteStarted = Date.now();
+      await run(cwd, "/bin/sh", ["-c", manifest.scripts.test], {
+        PATH: [join(cwd, "node_modules", ".bin"), join(repo, "node_modules", ".bin")]
+          .concat(process.env.PATH ?? "")
+          .join(":"),
+      });
+      log(
+        `${dir}: \`${manifest.scripts.test}\` passes (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)`,
+      );
+    };
+    const queue = [...copySuites];
+    const failures = [];
+    await Promise.all(
+      [1, 2].map(async () => {
+        for (let suite = queue.shift(); suite; suite = queue.shift())
+          await runSuite(suite).catch((error) => failures.push(`${suite.dir}: ${error.message}`));
+      }),
+    );
+    return failures;
+  };
+  const [checked, suitesRun] = await Promise.allSettled([teamAppAndChecks(), copySuitesPass()]);
+  const failed = [];
+  if (checked.status === "rejected") failed.push(checked.reason.message);
+  if (suitesRun.status === "rejected") failed.push(suitesRun.reason.message);
+  else if (suitesRun.value.length > 0)
+    failed.push(`suites failed in the copy:\n${suitesRun.value.join("\n")}`);
+  if (failed.length > 0) fail(failed.join("\n"));
 } catch (error) {
   process.stderr.write(`template-path: FAILED: ${error.message}\n`);
   process.exitCode = 1;
