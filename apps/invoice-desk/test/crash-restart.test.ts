@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
 import { workflows } from "@wfr/generated/sample";
 import { createClient, file } from "@wfr/runtime";
-import { freePort, type PostgresServer, startPostgresServer, waitUntil } from "@wfr/test-servers";
+import { type PostgresServer, startPostgresServer, waitUntil } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRASH_POINTS, type CrashPoint } from "../src/crash.js";
 
@@ -56,7 +56,6 @@ async function startDeskProcess(
   env: Record<string, string>,
   crashAt?: CrashPoint,
 ): Promise<Desk> {
-  const port = await freePort();
   // Each life of the desk is short: V8 compiling PGlite's 9 MB of WebAssembly
   // again with its optimising tier, in the background, cost more CPU than the
   // life ran (a reopen: 1.8 s of CPU by default, 0.9 s with --liftoff-only).
@@ -67,7 +66,9 @@ async function startDeskProcess(
       HOME: process.env.HOME ?? "/tmp",
       WFR_BASE_URL: `${emulator.url}/production/api/v1`,
       WFR_API_KEY: apiKey,
-      PORT: String(port),
+      // The system picks the port and the desk prints it: a port found free here could be
+      // taken by another process before the desk binds it.
+      PORT: "0",
       DESK_PASSWORD: PASSWORD,
       ...env,
       ...(crashAt ? { WFR_DESK_CRASH_AT: crashAt } : {}),
@@ -88,12 +89,14 @@ async function startDeskProcess(
       resolve({ code, signal });
     }),
   );
+  let url = "";
   await waitUntil(() => {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`the desk exited while starting:\n${output}`);
-    return output.includes("invoice desk: http://");
+    url = /invoice desk: (http:\/\/\S+)/.exec(output)?.[1] ?? "";
+    return url !== "";
   }, 120_000);
-  return { url: `http://127.0.0.1:${port}`, child, exited, output: () => output };
+  return { url, child, exited, output: () => output };
 }
 
 /** Signs in like the login form does; returns the cookie and the upload form's CSRF token. */

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
 import { openPostgresStores } from "@wfr/store-postgres";
-import { freePort, type PostgresServer, startPostgresServer, waitUntil } from "@wfr/test-servers";
+import { type PostgresServer, startPostgresServer, waitUntil } from "@wfr/test-servers";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningDesk, startDesk } from "../src/desk.js";
 
@@ -18,7 +18,9 @@ const desks: RunningDesk[] = [];
 
 beforeAll(async () => {
   pg = await startPostgresServer();
-  const ports = [await freePort(), await freePort()];
+  // Each instance listens on a port the system picks (a port found free and then bound by
+  // another process in between would fail the start); the balancer reads them at request time.
+  const ports: number[] = [];
   // The load balancer in front of both instances. It alternates, and sends a
   // delivery of an event it has seen before to the other instance than last time.
   let next = 0;
@@ -61,21 +63,21 @@ beforeAll(async () => {
     body: JSON.stringify({ environment: "production", scopes: ["workflows:run", "runs:read"] }),
   });
   const { token } = (await keyResponse.json()) as { token: string };
-  for (const [index, port] of ports.entries()) {
-    desks.push(
-      await startDesk({
-        baseUrl: `${emulator.url}/production/api/v1`,
-        apiKey: token,
-        databaseUrl: pg.url,
-        port,
-        callbackUrl: PUBLIC_CALLBACK_URL,
-        operator: { username: "ana", password: "pw-for-tests" },
-        instance: `desk-${index === 0 ? "a" : "b"}`,
-        // Polling only as the fallback: long enough that callbacks do the work here.
-        pollIntervalMs: 60_000,
-        log: () => undefined,
-      }),
-    );
+  for (const index of [0, 1]) {
+    const desk = await startDesk({
+      baseUrl: `${emulator.url}/production/api/v1`,
+      apiKey: token,
+      databaseUrl: pg.url,
+      port: 0,
+      callbackUrl: PUBLIC_CALLBACK_URL,
+      operator: { username: "ana", password: "pw-for-tests" },
+      instance: `desk-${index === 0 ? "a" : "b"}`,
+      // Polling only as the fallback: long enough that callbacks do the work here.
+      pollIntervalMs: 60_000,
+      log: () => undefined,
+    });
+    desks.push(desk);
+    ports.push(Number(new URL(desk.url).port));
   }
 });
 
