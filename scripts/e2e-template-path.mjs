@@ -63,6 +63,13 @@ function run(cwd, file, args, env = {}) {
 }
 
 const node = (cwd, args, env) => run(cwd, process.execPath, args, env);
+/** A package.json script, as `pnpm run` starts it: a shell with the package's and the root's bins first. */
+const packageScript = (cwd, repo, command) =>
+  run(cwd, "/bin/sh", ["-c", command], {
+    PATH: [join(cwd, "node_modules", ".bin"), join(repo, "node_modules", ".bin")]
+      .concat(process.env.PATH ?? "")
+      .join(":"),
+  });
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const CODEGEN = join(ROOT, "packages", "codegen", "dist", "cli.js");
 const WFR = join(ROOT, "packages", "cli", "dist", "bin.js");
@@ -313,11 +320,12 @@ console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}
       fail(`the team's app printed ${JSON.stringify(printed)}`);
     log("the team's app type-checks against @wfr/generated/production and runs");
 
-    // The repository's type-check, as `pnpm test` runs it: every package's sources and tests in one
-    // program (the team's app among them). The new environment's declarations were checked with
-    // skipLibCheck off by the team app's own tsc above; the samples' did not change.
-    await node(repo, [TSC, "-p", "tsconfig.typecheck.json"]);
-    log("the repository's type-check passes with production beside the samples");
+    // The repository's type-check, `pnpm typecheck` as `pnpm test` runs it: every package's
+    // sources and tests in one program, then the generated declarations (the team's production
+    // among them) alone with skipLibCheck off.
+    const typecheck = readJson(join(repo, "package.json")).scripts.typecheck;
+    await packageScript(repo, repo, typecheck);
+    log(`the repository's type-check (\`${typecheck}\`) passes with production beside the samples`);
     // Only the app's folder: the suites run beside this and write their own files.
     commit("the team's first app", "apps/team-app");
     // `pnpm test`'s checks after the suites, on the copy: Biome (the team's app is formatted as
@@ -344,11 +352,7 @@ console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}
     const runSuite = async ({ dir, manifest }) => {
       const cwd = join(repo, dir);
       const suiteStarted = Date.now();
-      await run(cwd, "/bin/sh", ["-c", manifest.scripts.test], {
-        PATH: [join(cwd, "node_modules", ".bin"), join(repo, "node_modules", ".bin")]
-          .concat(process.env.PATH ?? "")
-          .join(":"),
-      });
+      await packageScript(cwd, repo, manifest.scripts.test);
       log(
         `${dir}: \`${manifest.scripts.test}\` passes (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)`,
       );
