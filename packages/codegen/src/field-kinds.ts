@@ -53,7 +53,7 @@ function itemsChecked(item: string, rules: string): string {
   return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
 }
 
-function isPrimitive(value: unknown): value is string | number | boolean {
+export function isPrimitive(value: unknown): value is string | number | boolean {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
@@ -323,11 +323,17 @@ const RULE_KEYS = [
  */
 function rulesRefinement(f: FieldModel, side: Side): string {
   if (side !== "input") return "";
+  const rules = rulesLiteral(f);
+  return rules === "" ? "" : `.superRefine(constraints$(${rules}))`;
+}
+
+/** The `ValueRules` object literal of an input field (`{ integer: true, maxLength: 3 }`), or "" when it has none. */
+export function rulesLiteral(f: FieldModel): string {
   const entries = [
     ...(f.kind === "integer" ? ["integer: true"] : []),
     ...RULE_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}: ${jsonLiteral(f[k])}`),
   ];
-  return entries.length === 0 ? "" : `.superRefine(constraints$({ ${entries.join(", ")} }))`;
+  return entries.length === 0 ? "" : `{ ${entries.join(", ")} }`;
 }
 
 /** The zod schema of a field (`.nullable()` and `.optional()` included). */

@@ -14,6 +14,7 @@ import {
   usesKind,
 } from "../field-kinds.js";
 import type { FieldModel, WorkflowModel } from "../model.js";
+import { QUICK_SUPPORT, quickInputsCheck } from "./quick-check.js";
 
 /** The local schemas one side's schema refers to, declared inside its lazy builder. */
 function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavour): string[] {
@@ -33,6 +34,9 @@ function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavo
   return out;
 }
 
+const QUICK_DOC =
+  "Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides.";
+
 function describe(wf: WorkflowModel): string {
   return commentLines(stringLiteral(wf.name)).join(" ");
 }
@@ -41,6 +45,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const id = wf.identifier;
   const ts = flavour === "ts";
   const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
+  const quick = quickInputsCheck(wf.inputs, flavour);
   const runtimeImports = [
     ...(needsFileInput
       ? [...(ts ? ["type FileInput as FileInput$"] : []), "isFileInput as isFileInput$"]
@@ -51,6 +56,9 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const inputsBody = `z.preprocess(ownProperties, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
   const supportImports = [
     ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
+    ...Object.entries(QUICK_SUPPORT).flatMap(([name, spec]) =>
+      quick.uses.has(name) ? [spec] : [],
+    ),
     ...(inputsBody.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
     ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
     "ownProperties",
@@ -99,8 +107,16 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`,
     ),
     "",
+    ...quick.declarations.flatMap((declaration) => [declaration, ""]),
+    `/** ${QUICK_DOC} */`,
+    `export function inputsPlainlyValid(inputs${ts ? ": unknown): boolean" : ")"} {`,
+    `  return ${quick.name}(inputs);`,
+    "}",
+    "",
     "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
     `export function validateInputs(inputs${ts ? ": unknown): InputIssue$[]" : ")"} {`,
+    "  // Plain valid data needs neither the copy nor the schema; the schema words every issue.",
+    "  if (inputsPlainlyValid(inputs)) return [];",
     "  const result = inputSchema().safeParse(inputs);",
     "  return result.success ? [] : toInputIssues(result.error.issues, inputs);",
     "}",
@@ -126,6 +142,8 @@ export function schemaDeclarations(wf: WorkflowModel): string {
     "export declare function inputSchema(): z.ZodType<Inputs$>;",
     "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
     "export declare function outputSchema(): z.ZodType<Outputs$>;",
+    `/** ${QUICK_DOC} */`,
+    "export declare function inputsPlainlyValid(inputs: unknown): boolean;",
     "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
     "export declare function validateInputs(inputs: unknown): InputIssue$[];",
     "/** Validates the outputs of a successful result; empty when valid. */",

@@ -40,6 +40,71 @@ export function ownProperties(value: unknown): unknown {
 }
 
 /**
+ * A plain data object: `Object.prototype` or no prototype, and no symbol keys, so exactly the
+ * objects `ownProperties` copies (and a file input, which has a symbol key, is not one).
+ */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return (
+    (proto === Object.prototype || proto === null) &&
+    Object.getOwnPropertySymbols(value).length === 0
+  );
+}
+
+/** Whether every element of an array passes `check`, holes included (as `undefined`). */
+export function allItems(value: unknown, check: (item: unknown) => boolean): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
+  return true;
+}
+
+/**
+ * Nesting past which the quick JSON check stops answering and leaves the value to the schema
+ * (which then decides, as it always did: a cycle or a very deep value is its to report).
+ */
+const PLAIN_JSON_DEPTH = 64;
+
+/**
+ * Whether a value is JSON made of plain data (strings, finite numbers, booleans, null, arrays
+ * and plain records), which `z.json()` accepts. False is "not sure": the schema decides.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth >= PLAIN_JSON_DEPTH) return false;
+  if (Array.isArray(value)) return allItems(value, (item) => isPlainJson(item, depth + 1));
+  return isJsonRecord(value, depth);
+}
+
+function isJsonRecord(value: unknown, depth: number): boolean {
+  if (!isPlainRecord(value)) return false;
+  for (const key of Object.keys(value))
+    if (key === "__proto__" || !isPlainJson(value[key], depth + 1)) return false;
+  return true;
+}
+
+/** The quick check of a free-form JSON object (`z.record(z.string(), z.json())`); false is "not sure". */
+export function isPlainJsonRecord(value: unknown): boolean {
+  return isJsonRecord(value, 0);
+}
+
+/** The quick check of a `json` input (a JSON object or array); false is "not sure". */
+export function isPlainJsonObjectOrArray(value: unknown): boolean {
+  return value !== null && typeof value === "object" && isPlainJson(value, 0);
+}
+
+/**
  * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
  * emulator on another port, a proxy), else the URL the definition states. Without `process`
  * (a browser bundle) the definition's.
@@ -273,6 +338,18 @@ export interface ValueRules {
   readonly maxProperties?: number;
 }
 
+/** Each `pattern` compiled once (a non-global RegExp's `test` keeps no state between calls). */
+const patterns = new Map<string, RegExp>();
+
+function patternOf(source: string): RegExp {
+  let compiled = patterns.get(source);
+  if (compiled === undefined) {
+    compiled = new RegExp(source, "u");
+    patterns.set(source, compiled);
+  }
+  return compiled;
+}
+
 function textProblem(r: ValueRules, v: string): string | undefined {
   const length = [...v].length;
   if (r.maxLength !== undefined && length > r.maxLength)
@@ -280,7 +357,7 @@ function textProblem(r: ValueRules, v: string): string | undefined {
   if (r.minLength !== undefined && length < r.minLength)
     return `shorter than ${r.minLength} characters`;
   if (r.format !== undefined && !checkFormat(r.format, v)) return `not a valid ${r.format}`;
-  if (r.pattern !== undefined && !new RegExp(r.pattern, "u").test(v))
+  if (r.pattern !== undefined && !patternOf(r.pattern).test(v))
     return `does not match ${r.pattern}`;
   return undefined;
 }
@@ -323,18 +400,27 @@ export function constraints(
   ctx: { addIssue(issue: { code: "custom"; message: string; input: unknown }): void },
 ) => void {
   return (value, ctx) => {
-    const problem =
-      typeof value === "string"
-        ? textProblem(rules, value)
-        : typeof value === "number"
-          ? numberProblem(rules, value)
-          : Array.isArray(value)
-            ? arrayProblem(rules, value)
-            : value !== null && typeof value === "object"
-              ? objectProblem(rules, value)
-              : undefined;
+    const problem = ruleProblem(rules, value);
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
   };
+}
+
+/** The first rule the value breaks, in the server's order, or undefined. */
+function ruleProblem(rules: ValueRules, value: unknown): string | undefined {
+  return typeof value === "string"
+    ? textProblem(rules, value)
+    : typeof value === "number"
+      ? numberProblem(rules, value)
+      : Array.isArray(value)
+        ? arrayProblem(rules, value)
+        : value !== null && typeof value === "object"
+          ? objectProblem(rules, value)
+          : undefined;
+}
+
+/** Whether the value keeps every rule: the quick check's side of `constraints`, the same checks. */
+export function meetsRules(rules: ValueRules, value: unknown): boolean {
+  return ruleProblem(rules, value) === undefined;
 }
 
 /** The parts of a schema and of its refinement context that `protoKey` uses. */

@@ -10,6 +10,17 @@ import { type InputIssue, InputValidationError, type OutputIssue, WorkflowRunApi
  */
 export declare function ownProperties(value: unknown): unknown;
 /**
+ * A plain data object: `Object.prototype` or no prototype, and no symbol keys, so exactly the
+ * objects `ownProperties` copies (and a file input, which has a symbol key, is not one).
+ */
+export declare function isPlainRecord(value: unknown): value is Record<string, unknown>;
+/** Whether every element of an array passes `check`, holes included (as `undefined`). */
+export declare function allItems(value: unknown, check: (item: unknown) => boolean): boolean;
+/** The quick check of a free-form JSON object (`z.record(z.string(), z.json())`); false is "not sure". */
+export declare function isPlainJsonRecord(value: unknown): boolean;
+/** The quick check of a `json` input (a JSON object or array); false is "not sure". */
+export declare function isPlainJsonObjectOrArray(value: unknown): boolean;
+/**
  * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
  * emulator on another port, a proxy), else the URL the definition states. Without `process`
  * (a browser bundle) the definition's.
@@ -50,6 +61,8 @@ export declare function constraints(rules: ValueRules): (value: unknown, ctx: {
         input: unknown;
     }): void;
 }) => void;
+/** Whether the value keeps every rule: the quick check's side of `constraints`, the same checks. */
+export declare function meetsRules(rules: ValueRules, value: unknown): boolean;
 /** The parts of a schema and of its refinement context that `protoKey` uses. */
 interface SafeParser {
     safeParse(value: unknown): {

@@ -29,6 +29,71 @@ export function ownProperties(value) {
     return out;
 }
 /**
+ * A plain data object: `Object.prototype` or no prototype, and no symbol keys, so exactly the
+ * objects `ownProperties` copies (and a file input, which has a symbol key, is not one).
+ */
+export function isPlainRecord(value) {
+    if (value === null || typeof value !== "object")
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return ((proto === Object.prototype || proto === null) &&
+        Object.getOwnPropertySymbols(value).length === 0);
+}
+/** Whether every element of an array passes `check`, holes included (as `undefined`). */
+export function allItems(value, check) {
+    if (!Array.isArray(value))
+        return false;
+    for (let i = 0; i < value.length; i++)
+        if (!check(value[i]))
+            return false;
+    return true;
+}
+/**
+ * Nesting past which the quick JSON check stops answering and leaves the value to the schema
+ * (which then decides, as it always did: a cycle or a very deep value is its to report).
+ */
+const PLAIN_JSON_DEPTH = 64;
+/**
+ * Whether a value is JSON made of plain data (strings, finite numbers, booleans, null, arrays
+ * and plain records), which `z.json()` accepts. False is "not sure": the schema decides.
+ */
+function isPlainJson(value, depth) {
+    switch (typeof value) {
+        case "string":
+        case "boolean":
+            return true;
+        case "number":
+            return Number.isFinite(value);
+        case "object":
+            break;
+        default:
+            return false;
+    }
+    if (value === null)
+        return true;
+    if (depth >= PLAIN_JSON_DEPTH)
+        return false;
+    if (Array.isArray(value))
+        return allItems(value, (item) => isPlainJson(item, depth + 1));
+    return isJsonRecord(value, depth);
+}
+function isJsonRecord(value, depth) {
+    if (!isPlainRecord(value))
+        return false;
+    for (const key of Object.keys(value))
+        if (key === "__proto__" || !isPlainJson(value[key], depth + 1))
+            return false;
+    return true;
+}
+/** The quick check of a free-form JSON object (`z.record(z.string(), z.json())`); false is "not sure". */
+export function isPlainJsonRecord(value) {
+    return isJsonRecord(value, 0);
+}
+/** The quick check of a `json` input (a JSON object or array); false is "not sure". */
+export function isPlainJsonObjectOrArray(value) {
+    return value !== null && typeof value === "object" && isPlainJson(value, 0);
+}
+/**
  * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
  * emulator on another port, a proxy), else the URL the definition states. Without `process`
  * (a browser bundle) the definition's.
@@ -227,6 +292,16 @@ function sameJson(a, b) {
 export function isOneOf(values) {
     return (value) => values.some((allowed) => sameJson(value, allowed));
 }
+/** Each `pattern` compiled once (a non-global RegExp's `test` keeps no state between calls). */
+const patterns = new Map();
+function patternOf(source) {
+    let compiled = patterns.get(source);
+    if (compiled === undefined) {
+        compiled = new RegExp(source, "u");
+        patterns.set(source, compiled);
+    }
+    return compiled;
+}
 function textProblem(r, v) {
     const length = [...v].length;
     if (r.maxLength !== undefined && length > r.maxLength)
@@ -235,7 +310,7 @@ function textProblem(r, v) {
         return `shorter than ${r.minLength} characters`;
     if (r.format !== undefined && !checkFormat(r.format, v))
         return `not a valid ${r.format}`;
-    if (r.pattern !== undefined && !new RegExp(r.pattern, "u").test(v))
+    if (r.pattern !== undefined && !patternOf(r.pattern).test(v))
         return `does not match ${r.pattern}`;
     return undefined;
 }
@@ -274,18 +349,26 @@ function objectProblem(r, v) {
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export function constraints(rules) {
     return (value, ctx) => {
-        const problem = typeof value === "string"
-            ? textProblem(rules, value)
-            : typeof value === "number"
-                ? numberProblem(rules, value)
-                : Array.isArray(value)
-                    ? arrayProblem(rules, value)
-                    : value !== null && typeof value === "object"
-                        ? objectProblem(rules, value)
-                        : undefined;
+        const problem = ruleProblem(rules, value);
         if (problem !== undefined)
             ctx.addIssue({ code: "custom", message: problem, input: value });
     };
+}
+/** The first rule the value breaks, in the server's order, or undefined. */
+function ruleProblem(rules, value) {
+    return typeof value === "string"
+        ? textProblem(rules, value)
+        : typeof value === "number"
+            ? numberProblem(rules, value)
+            : Array.isArray(value)
+                ? arrayProblem(rules, value)
+                : value !== null && typeof value === "object"
+                    ? objectProblem(rules, value)
+                    : undefined;
+}
+/** Whether the value keeps every rule: the quick check's side of `constraints`, the same checks. */
+export function meetsRules(rules, value) {
+    return ruleProblem(rules, value) === undefined;
 }
 /**
  * The check of an object's `__proto__` key, which the generated object shapes skip

@@ -9,6 +9,8 @@ import type { Inputs as Inputs$, Outputs as Outputs$ } from "./crmContactSync.ty
 export declare function inputSchema(): z.ZodType<Inputs$>;
 /** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */
 export declare function outputSchema(): z.ZodType<Outputs$>;
+/** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
+export declare function inputsPlainlyValid(inputs: unknown): boolean;
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export declare function validateInputs(inputs: unknown): InputIssue$[];
 /** Validates the outputs of a successful result; empty when valid. */

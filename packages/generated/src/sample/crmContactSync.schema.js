@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "@wfr/runtime/zod";
-import { protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { isPlainRecord as isPlainRecord$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -31,8 +31,35 @@ export function outputSchema() {
   return outputSchema$;
 }
 
+function quickObject$1(value) {
+  if (!isPlainRecord$(value)) return false;
+  let required = 0;
+  for (const key of Object.keys(value)) {
+    const x = value[key];
+    switch (key) {
+      case "contacts":
+        if (!(isPlainJsonObjectOrArray$(x))) return false;
+        required++;
+        break;
+      case "dry_run":
+        if (!(x === undefined || typeof x === "boolean")) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return required === 1;
+}
+
+/** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
+export function inputsPlainlyValid(inputs) {
+  return quickObject$1(inputs);
+}
+
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export function validateInputs(inputs) {
+  // Plain valid data needs neither the copy nor the schema; the schema words every issue.
+  if (inputsPlainlyValid(inputs)) return [];
   const result = inputSchema().safeParse(inputs);
   return result.success ? [] : toInputIssues(result.error.issues, inputs);
 }

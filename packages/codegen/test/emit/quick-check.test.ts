@@ -1,0 +1,234 @@
+// The generated quick check (`inputsPlainlyValid`) answers "valid" only where the zod schema
+// does: for thousands of values per workflow, a quick "valid" is always a schema success, and
+// `validateInputs` gives exactly the schema's issues. It also answers for the launches it is
+// for (plain data of every covered kind), and leaves the odd values to the schema.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { file } from "@wfr/runtime";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli.js";
+import { cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
+
+afterAll(cleanupTempDirs);
+
+interface GeneratedSchema {
+  inputsPlainlyValid(inputs: unknown): boolean;
+  validateInputs(inputs: unknown): { field: string; reason: string; message: string }[];
+  inputSchema(): { safeParse(value: unknown): { success: boolean } };
+}
+
+const PDF = new Uint8Array([37, 80, 68, 70]);
+const pdf = () => file(PDF, { filename: "a.pdf", mimeType: "application/pdf" });
+
+/** One workflow with every kind the quick check covers, nested, nullable, optional and ruled. */
+const COVERED = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "count", "doc"],
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 5 },
+    count: { type: "integer", minimum: 0, multipleOf: 2 },
+    ratio: { type: ["number", "null"], maximum: 1 },
+    flag: { type: "boolean" },
+    tier: { type: "string", enum: ["gold", "silver"] },
+    code: { type: "string", pattern: "^[A-Z]{2}$" },
+    when: { type: "string", format: "date" },
+    payload: { type: "object" },
+    lines: { type: "array", items: {}, maxItems: 3 },
+    doc: { $ref: "#/components/schemas/FileReference" },
+    extras: { type: "array", items: { $ref: "#/components/schemas/FileReference" } },
+    tags: { type: "array", items: { type: "string", maxLength: 2 }, uniqueItems: true },
+    address: {
+      type: "object",
+      additionalProperties: false,
+      required: ["city"],
+      properties: { city: { type: "string" }, zip: { type: ["string", "null"] } },
+      maxProperties: 2,
+    },
+    open: { type: "object", properties: { a: { type: "number" } } },
+  },
+};
+
+/** Kinds the quick check leaves to the schema: a union, a map, a `__proto__` field. */
+const UNCOVERED = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    either: { oneOf: [{ type: "string" }, { type: "number" }] },
+    map: { type: "object", additionalProperties: { type: "integer" } },
+  },
+};
+
+let covered: GeneratedSchema;
+let uncovered: GeneratedSchema;
+
+beforeAll(async () => {
+  const dir = projectDir();
+  const schemas = join(dir, "schemas");
+  writeJson(
+    join(schemas, "quick", "openapi.json"),
+    definition(
+      [
+        { id: "wf_covered", name: "Covered", inputs: COVERED },
+        { id: "wf_uncovered", name: "Uncovered", inputs: UNCOVERED },
+      ],
+      { environment: "quick" },
+    ),
+  );
+  const io = { out: "", err: "" };
+  const streams = {
+    stdout: { write: (s: string) => (io.out += s) },
+    stderr: { write: (s: string) => (io.err += s) },
+  };
+  expect(
+    await main(["generate", "--schemas", schemas, "--out", join(dir, "gen")], streams),
+    io.err,
+  ).toBe(0);
+  const load = async (name: string) =>
+    (await import(
+      pathToFileURL(join(dir, "gen", "quick", `${name}.schema.js`)).href
+    )) as GeneratedSchema;
+  covered = await load("covered");
+  uncovered = await load("uncovered");
+}, 60_000);
+
+const validCovered = () => ({
+  name: "abc",
+  count: 4,
+  ratio: null,
+  flag: true,
+  tier: "gold",
+  code: "AB",
+  when: "2026-02-28",
+  payload: { a: [1, "x", null, { b: false }] },
+  lines: [{ sku: "s" }, 2],
+  doc: pdf(),
+  extras: [pdf(), pdf()],
+  tags: ["a", "b"],
+  address: { city: "Bonn", zip: null },
+  open: { a: 1, anything: new Date(0) },
+});
+
+/** The schema's own verdict, as validateInputs gave it before the quick check. */
+function schemaAccepts(schema: GeneratedSchema, inputs: unknown): boolean {
+  return schema.inputSchema().safeParse(inputs).success;
+}
+
+describe("inputsPlainlyValid", () => {
+  it("answers for plain valid inputs of every covered kind, minimal and full", () => {
+    for (const inputs of [validCovered(), { name: "a", count: 0, doc: pdf() }]) {
+      expect(covered.validateInputs(inputs)).toEqual([]);
+      expect(schemaAccepts(covered, inputs)).toBe(true);
+      expect(covered.inputsPlainlyValid(inputs)).toBe(true);
+      expect(covered.validateInputs(inputs)).toEqual([]);
+    }
+    // A prototype-less object is plain data too (ownProperties keeps its keys the same).
+    const bare = Object.assign(Object.create(null), { name: "a", count: 2, doc: pdf() });
+    expect(covered.inputsPlainlyValid(bare)).toBe(true);
+  });
+
+  it("leaves to the schema what it cannot vouch for, and the issues are the schema's", () => {
+    const inherited = Object.assign(Object.create({ name: "abc" }), { count: 2, doc: pdf() });
+    const withProto = JSON.parse('{"name":"a","count":2,"__proto__":1}');
+    withProto.doc = pdf();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const deep = JSON.parse(`${"[".repeat(100)}${"]".repeat(100)}`);
+    const cases: [string, unknown][] = [
+      ["a field inherited from a prototype", inherited],
+      ["a __proto__ key", withProto],
+      // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+      ["a hole in a file list", { ...validCovered(), extras: [pdf(), , pdf()] }],
+      ["an infinite number", { ...validCovered(), count: Number.POSITIVE_INFINITY }],
+      ["a class instance as the JSON payload", { ...validCovered(), payload: new Date(0) }],
+      [
+        "a symbol key in a nested object",
+        { ...validCovered(), address: { city: "x", [Symbol()]: 1 } },
+      ],
+      ["JSON nested past the quick check's depth", { ...validCovered(), payload: { deep } }],
+      ["a cycle in the JSON payload", { ...validCovered(), payload: cyclic }],
+      ["an unknown key", { ...validCovered(), stray: 1 }],
+      ["a broken rule", { ...validCovered(), count: 3 }],
+      [
+        "a too-large nested object",
+        { ...validCovered(), address: { city: "x", zip: "1", more: 1 } },
+      ],
+      ["not an object", [validCovered()]],
+    ];
+    for (const [what, inputs] of cases) {
+      expect(covered.inputsPlainlyValid(inputs), what).toBe(false);
+    }
+    expect(covered.validateInputs(withProto).map((i) => `${i.field} ${i.reason}`)).toContain(
+      "__proto__ UNKNOWN_INPUT",
+    );
+  });
+
+  it("leaves uncovered kinds to the schema, and answers when they are absent", () => {
+    expect(uncovered.inputsPlainlyValid({ either: "x" })).toBe(false);
+    expect(uncovered.inputsPlainlyValid({ map: { a: 1 } })).toBe(false);
+    expect(uncovered.validateInputs({ either: "x", map: { a: 1 } })).toEqual([]);
+    expect(uncovered.inputsPlainlyValid({})).toBe(true);
+  });
+
+  it("says valid only where the schema does, and validateInputs gives the schema's issues", () => {
+    const text = fc.oneof(
+      fc.constantFrom("", "a", "AB", "abcdef", "2026-02-30", "2026-02-28"),
+      fc.string({ maxLength: 6 }),
+    );
+    const value = fc.oneof(
+      text,
+      fc.integer({ min: -3, max: 6 }),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constant(0).map(() => pdf()),
+      fc.array(
+        fc.oneof(
+          fc.constant(0).map(() => pdf()),
+          text,
+        ),
+        { maxLength: 3 },
+      ),
+      fc.array(text, { maxLength: 4 }),
+    );
+    const keys = [...Object.keys(COVERED.properties), "stray"];
+    // Mostly the valid launch with a few fields changed or left out, so both verdicts come up.
+    const DROP = Symbol("drop");
+    const changes = fc.dictionary(
+      fc.constantFrom(...keys),
+      fc.oneof({ weight: 1, arbitrary: fc.constant(DROP) }, { weight: 3, arbitrary: value }),
+      { maxKeys: 3 },
+    );
+    const inputs = changes.map((change) => {
+      const candidate: Record<string, unknown> = validCovered();
+      for (const [key, v] of Object.entries(change)) {
+        if (v === DROP) delete candidate[key];
+        else candidate[key] = v;
+      }
+      return candidate;
+    });
+    let quick = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          inputs,
+          inputs.map((i) => ({ ...validCovered(), ...i })),
+        ),
+        (candidate) => {
+          const accepted = schemaAccepts(covered, candidate);
+          if (covered.inputsPlainlyValid(candidate)) {
+            quick++;
+            expect(accepted, JSON.stringify(candidate)).toBe(true);
+          }
+          expect(covered.validateInputs(candidate).length === 0).toBe(accepted);
+        },
+      ),
+      { numRuns: 3000, seed: 2026_11_26 },
+    );
+    // The property is not vacuous: many candidates took the quick way.
+    expect(quick).toBeGreaterThan(50);
+  });
+});
