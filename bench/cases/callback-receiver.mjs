@@ -35,7 +35,7 @@ const stubClient = {
   },
 };
 
-async function deliverAll(store, events, concurrency) {
+export async function deliverAll(store, events, concurrency) {
   const effects = new Map();
   const handler = createCallbackHandler({
     client: stubClient,
@@ -70,7 +70,7 @@ async function deliverAll(store, events, concurrency) {
   return { perSecond: deliveries / seconds, once, effects: effects.size };
 }
 
-function makeEvents(count) {
+export function makeEvents(count) {
   return Array.from({ length: count }, (_, i) =>
     JSON.stringify({
       event_id: `evt_${randomUUID()}`,
