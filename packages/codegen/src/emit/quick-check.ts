@@ -1,16 +1,21 @@
-// The quick check of a workflow's inputs, written beside its zod schema: plain JavaScript over
-// the caller's own objects (no copy, no zod, nothing allocated for the common launch). It only
-// ever answers "valid where the schema is valid too"; anything it does not cover (a kind such as
-// a union or a map, a value that is not plain data, a `__proto__` key, very deep JSON) is "not
-// sure", and `validateInputs` then asks the schema, which alone words the issues. So the
-// quick check can make validation cheaper but never changes a verdict.
+// The quick checks of a workflow's inputs and outputs, written beside its zod schemas: plain
+// JavaScript over the caller's own objects or the parsed result (no copy, no zod, nothing
+// allocated for the common launch or result). They only ever answer "valid where the schema is
+// valid too"; anything they do not cover (a kind such as a union or a map, a value that is not
+// plain data, a `__proto__` key, very deep JSON) is "not sure", and `validateInputs` or
+// `checkOutputs` then asks the schema, which alone words the issues. So a quick check can make
+// validation cheaper but never changes a verdict. The outputs' side follows the outputs' schema:
+// objects keep the keys the service adds, and constraints are documented, not checked.
 import { stringLiteral } from "../escape.js";
+import type { Side } from "../field-kinds.js";
 import { type Flavour, isPrimitive, rulesLiteral } from "../field-kinds.js";
 import type { FieldModel } from "../model.js";
 
 /** What writing one module's quick check collects: module-level helpers and the support it uses. */
 interface QuickContext {
   readonly flavour: Flavour;
+  /** Which schema the check stands in for: the strict inputs or the tolerant outputs. */
+  readonly side: Side;
   /** Module-level declarations (object checks and rule constants), in the order they are made. */
   readonly declarations: string[];
   /** Names imported from `_shared/support` (and `isFileInput` from the runtime). */
@@ -24,6 +29,7 @@ export const QUICK_SUPPORT = {
   meetsRules$: "meetsRules as meetsRules$",
   isPlainJsonRecord$: "isPlainJsonRecord as isPlainJsonRecord$",
   isPlainJsonObjectOrArray$: "isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$",
+  isFileOutput$: "isFileOutput as isFileOutput$",
 } as const;
 
 function use(ctx: QuickContext, name: keyof typeof QUICK_SUPPORT | "isFileInput$"): string {
@@ -54,9 +60,9 @@ function kindCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): 
     case "json":
       return `${use(ctx, "isPlainJsonObjectOrArray$")}(${x})`;
     case "file":
-      return `${use(ctx, "isFileInput$")}(${x})`;
+      return `${use(ctx, fileCheck(ctx))}(${x})`;
     case "files":
-      return `${use(ctx, "allItems$")}(${x}, ${use(ctx, "isFileInput$")})`;
+      return `${use(ctx, "allItems$")}(${x}, ${use(ctx, fileCheck(ctx))})`;
     case "array": {
       const item = `item${depth}`;
       const check = f.items === undefined ? "true" : valueCheck(f.items, item, ctx, depth + 1);
@@ -80,13 +86,20 @@ function kindCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): 
   }
 }
 
+/** A file of the inputs is one made with `file()`; a file of the outputs is a download reference. */
+function fileCheck(ctx: QuickContext): "isFileInput$" | "isFileOutput$" {
+  return ctx.side === "input" ? "isFileInput$" : "isFileOutput$";
+}
+
 /** The check of an object field: a helper function for declared fields, the JSON check for a free-form one. */
 function objectCheck(f: FieldModel, x: string, ctx: QuickContext): string {
   const fields = f.fields ?? [];
   if (f.values !== undefined || fields.some((field) => field.name === "__proto__")) return "false";
   if (fields.length === 0 && f.additionalProperties !== false)
     return `${use(ctx, "isPlainJsonRecord$")}(${x})`;
-  return `${objectFunction(fields, f.additionalProperties === false, ctx)}(${x})`;
+  // The outputs' objects are loose: a key the service adds is kept, never a failure.
+  const closed = ctx.side === "input" && f.additionalProperties === false;
+  return `${objectFunction(fields, closed, ctx)}(${x})`;
 }
 
 /**
@@ -138,7 +151,8 @@ export function objectFunction(
 function valueCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): string {
   let check = kindCheck(f, x, ctx, depth);
   if (check === "false") return check;
-  const rules = rulesLiteral(f);
+  // Outputs are read, not policed: their schema checks no constraints, so neither does this.
+  const rules = ctx.side === "input" ? rulesLiteral(f) : "";
   if (rules !== "") {
     const constant = declare(ctx, "rules", (name) => `const ${name} = ${rules};`);
     const meets = `${use(ctx, "meetsRules$")}(${constant}, ${x})`;
@@ -158,22 +172,35 @@ function fieldCheck(f: FieldModel, x: string, ctx: QuickContext): string {
   return check;
 }
 
+/** What writing one module's quick checks produced: helper declarations, the two check names, imports. */
+export interface QuickChecks {
+  readonly declarations: string[];
+  readonly inputs: string;
+  readonly outputs: string;
+  readonly uses: Set<string>;
+}
+
 /**
- * The quick check of a workflow's inputs (a closed object of `inputs`): its helper declarations,
- * the name of the function to call, and what it imports.
+ * The quick checks of a workflow's inputs (a closed object) and outputs (a loose one), sharing
+ * one set of module-level helpers so that their names never collide.
  */
-export function quickInputsCheck(
+export function quickChecks(
   inputs: readonly FieldModel[],
+  outputs: readonly FieldModel[],
   flavour: Flavour,
-): { declarations: string[]; name: string; uses: Set<string> } {
-  const ctx: QuickContext = { flavour, declarations: [], uses: new Set() };
-  const name = inputs.some((field) => field.name === "__proto__")
-    ? declare(
-        ctx,
-        "quickObject",
-        (n) =>
-          `function ${n}(${flavour === "ts" ? "_value: unknown): boolean" : ")"} {\n  return false;\n}`,
-      )
-    : objectFunction(inputs, true, ctx);
-  return { declarations: ctx.declarations, name, uses: ctx.uses };
+): QuickChecks {
+  const declarations: string[] = [];
+  const uses = new Set<string>();
+  const top = (fields: readonly FieldModel[], side: Side): string => {
+    const ctx: QuickContext = { flavour, side, declarations, uses };
+    return fields.some((field) => field.name === "__proto__")
+      ? declare(
+          ctx,
+          "quickObject",
+          (n) =>
+            `function ${n}(${flavour === "ts" ? "_value: unknown): boolean" : ")"} {\n  return false;\n}`,
+        )
+      : objectFunction(fields, side === "input", ctx);
+  };
+  return { declarations, inputs: top(inputs, "input"), outputs: top(outputs, "output"), uses };
 }

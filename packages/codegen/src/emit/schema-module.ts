@@ -14,7 +14,7 @@ import {
   usesKind,
 } from "../field-kinds.js";
 import type { FieldModel, WorkflowModel } from "../model.js";
-import { QUICK_SUPPORT, quickInputsCheck } from "./quick-check.js";
+import { QUICK_SUPPORT, quickChecks } from "./quick-check.js";
 
 /** The local schemas one side's schema refers to, declared inside its lazy builder. */
 function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavour): string[] {
@@ -37,6 +37,9 @@ function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavo
 const QUICK_DOC =
   "Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides.";
 
+const QUICK_OUTPUTS_DOC =
+  "Whether the outputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides.";
+
 function describe(wf: WorkflowModel): string {
   return commentLines(stringLiteral(wf.name)).join(" ");
 }
@@ -45,7 +48,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const id = wf.identifier;
   const ts = flavour === "ts";
   const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
-  const quick = quickInputsCheck(wf.inputs, flavour);
+  const quick = quickChecks(wf.inputs, wf.outputs, flavour);
   const runtimeImports = [
     ...(needsFileInput
       ? [...(ts ? ["type FileInput as FileInput$"] : []), "isFileInput as isFileInput$"]
@@ -110,7 +113,12 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     ...quick.declarations.flatMap((declaration) => [declaration, ""]),
     `/** ${QUICK_DOC} */`,
     `export function inputsPlainlyValid(inputs${ts ? ": unknown): boolean" : ")"} {`,
-    `  return ${quick.name}(inputs);`,
+    `  return ${quick.inputs}(inputs);`,
+    "}",
+    "",
+    `/** ${QUICK_OUTPUTS_DOC} */`,
+    `export function outputsPlainlyValid(outputs${ts ? ": unknown): boolean" : ")"} {`,
+    `  return ${quick.outputs}(outputs);`,
     "}",
     "",
     "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
@@ -123,6 +131,8 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     "",
     "/** Validates the outputs of a successful result; empty when valid. */",
     `export function checkOutputs(outputs${ts ? ": unknown): OutputIssue$[]" : ")"} {`,
+    "  // A result parsed from JSON is plain data: most need neither the copy nor the schema.",
+    "  if (outputsPlainlyValid(outputs)) return [];",
     "  const result = outputSchema().safeParse(outputs);",
     "  return result.success ? [] : toOutputIssues(result.error.issues);",
     "}",
@@ -144,6 +154,8 @@ export function schemaDeclarations(wf: WorkflowModel): string {
     "export declare function outputSchema(): z.ZodType<Outputs$>;",
     `/** ${QUICK_DOC} */`,
     "export declare function inputsPlainlyValid(inputs: unknown): boolean;",
+    `/** ${QUICK_OUTPUTS_DOC} */`,
+    "export declare function outputsPlainlyValid(outputs: unknown): boolean;",
     "/** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */",
     "export declare function validateInputs(inputs: unknown): InputIssue$[];",
     "/** Validates the outputs of a successful result; empty when valid. */",

@@ -16,6 +16,9 @@ interface GeneratedSchema {
   inputsPlainlyValid(inputs: unknown): boolean;
   validateInputs(inputs: unknown): { field: string; reason: string; message: string }[];
   inputSchema(): { safeParse(value: unknown): { success: boolean } };
+  outputsPlainlyValid(outputs: unknown): boolean;
+  checkOutputs(outputs: unknown): { field: string; message: string }[];
+  outputSchema(): { safeParse(value: unknown): { success: boolean } };
 }
 
 const PDF = new Uint8Array([37, 80, 68, 70]);
@@ -50,6 +53,31 @@ const COVERED = {
   },
 };
 
+/** Outputs of every kind the outputs' quick check covers: loose objects, files, no rules checked. */
+const COVERED_OUTPUTS = {
+  type: "object",
+  required: ["total", "status"],
+  properties: {
+    total: { type: "number", minimum: 0 },
+    count: { type: "integer" },
+    status: { type: "string", enum: ["booked", "needs_review"] },
+    note: { type: ["string", "null"], maxLength: 2 },
+    receipt: { $ref: "#/components/schemas/FileOutput" },
+    attachments: { type: "array", items: { $ref: "#/components/schemas/FileOutput" } },
+    lines: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["account"],
+        properties: { account: { type: "string" }, debit: { type: "number" } },
+      },
+    },
+    raw: { type: "object" },
+    flag: { type: "boolean" },
+  },
+};
+
 /** Kinds the quick check leaves to the schema: a union, a map, a `__proto__` field. */
 const UNCOVERED = {
   type: "object",
@@ -70,7 +98,7 @@ beforeAll(async () => {
     join(schemas, "quick", "openapi.json"),
     definition(
       [
-        { id: "wf_covered", name: "Covered", inputs: COVERED },
+        { id: "wf_covered", name: "Covered", inputs: COVERED, outputs: COVERED_OUTPUTS },
         { id: "wf_uncovered", name: "Uncovered", inputs: UNCOVERED },
       ],
       { environment: "quick" },
@@ -226,6 +254,126 @@ describe("inputsPlainlyValid", () => {
           expect(covered.validateInputs(candidate).length === 0).toBe(accepted);
         },
       ),
+      { numRuns: 3000, seed: 2026_11_26 },
+    );
+    // The property is not vacuous: many candidates took the quick way.
+    expect(quick).toBeGreaterThan(50);
+  });
+});
+
+/** A result's outputs as the runtime gets them: parsed from JSON. */
+const validOutputs = (): Record<string, unknown> =>
+  JSON.parse(
+    JSON.stringify({
+      total: 12.5,
+      count: 3,
+      status: "booked",
+      note: "a note longer than its documented maxLength",
+      receipt: {
+        download_url: "https://files.example/r.pdf",
+        filename: "r.pdf",
+        mime_type: "application/pdf",
+        size_bytes: 120,
+        expires_at: null,
+        added_by_the_service: true,
+      },
+      attachments: [{ download_url: "https://files.example/a", filename: "a" }],
+      lines: [{ account: "4000", debit: 1, memo: "a key the service added" }],
+      raw: { anything: [1, { nested: null }] },
+      flag: false,
+      a_new_output: "kept",
+    }),
+  );
+
+function schemaAcceptsOutputs(outputs: unknown): boolean {
+  return covered.outputSchema().safeParse(outputs).success;
+}
+
+describe("outputsPlainlyValid", () => {
+  it("answers for plain valid outputs, with the keys the service adds and constraints unchecked", () => {
+    for (const outputs of [validOutputs(), { total: 0, status: "needs_review" }]) {
+      expect(schemaAcceptsOutputs(outputs)).toBe(true);
+      expect(covered.outputsPlainlyValid(outputs)).toBe(true);
+      expect(covered.checkOutputs(outputs)).toEqual([]);
+    }
+  });
+
+  it("leaves to the schema what it cannot vouch for, and the issues are the schema's", () => {
+    const cases: [string, unknown][] = [
+      ["a required output missing", { status: "booked" }],
+      ["a wrong type", { ...validOutputs(), total: "12.5" }],
+      ["a value outside the enum", { ...validOutputs(), status: "lost" }],
+      ["a file without its filename", { ...validOutputs(), receipt: { download_url: "x" } }],
+      [
+        "a file whose mime_type is undefined",
+        { ...validOutputs(), receipt: { download_url: "x", filename: "f", mime_type: undefined } },
+      ],
+      [
+        "a file with a __proto__ key",
+        {
+          ...validOutputs(),
+          receipt: JSON.parse('{"download_url":"x","filename":"f","__proto__":1}'),
+        },
+      ],
+      ["a __proto__ key", JSON.parse('{"total":1,"status":"booked","__proto__":{}}')],
+      ["a class instance", Object.assign(new (class Outputs {})(), { total: 1, status: "booked" })],
+      ["not an object", [validOutputs()]],
+    ];
+    for (const [what, outputs] of cases)
+      expect(covered.outputsPlainlyValid(outputs), what).toBe(false);
+    expect(covered.checkOutputs({ status: "booked" }).map((i) => i.field)).toEqual(["total"]);
+  });
+
+  it("says valid only where the schema does, and checkOutputs gives the schema's verdict", () => {
+    const value = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom("booked", "needs_review", "lost"),
+      fc.double(),
+      fc.integer({ min: -2, max: 5 }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.record(
+        {
+          download_url: fc.oneof(fc.constant("https://f.example/x"), fc.integer()),
+          filename: fc.oneof(fc.constant("x.pdf"), fc.constant(null)),
+          mime_type: fc.oneof(fc.constant("text/plain"), fc.constant(undefined), fc.integer()),
+          size_bytes: fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 2 })),
+          expires_at: fc.oneof(fc.constant(null), fc.constant("2026-11-26"), fc.boolean()),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.array(
+        fc.record(
+          { account: fc.oneof(fc.string({ maxLength: 3 }), fc.integer()), debit: fc.double() },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 3 },
+      ),
+    );
+    const keys = [...Object.keys(COVERED_OUTPUTS.properties), "a_new_output"];
+    const DROP = Symbol("drop");
+    const changes = fc.dictionary(
+      fc.constantFrom(...keys),
+      fc.oneof({ weight: 1, arbitrary: fc.constant(DROP) }, { weight: 3, arbitrary: value }),
+      { maxKeys: 3 },
+    );
+    let quick = 0;
+    fc.assert(
+      fc.property(changes, (change) => {
+        const candidate = validOutputs();
+        for (const [key, v] of Object.entries(change)) {
+          if (v === DROP) delete candidate[key];
+          else candidate[key] = v;
+        }
+        const accepted = schemaAcceptsOutputs(candidate);
+        if (covered.outputsPlainlyValid(candidate)) {
+          quick++;
+          expect(accepted, JSON.stringify(candidate)).toBe(true);
+        }
+        expect(covered.checkOutputs(candidate).length === 0).toBe(accepted);
+      }),
       { numRuns: 3000, seed: 2026_11_26 },
     );
     // The property is not vacuous: many candidates took the quick way.

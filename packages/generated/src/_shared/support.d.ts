@@ -14,6 +14,12 @@ export declare function ownProperties(value: unknown): unknown;
  * objects `ownProperties` copies (and a file input, which has a symbol key, is not one).
  */
 export declare function isPlainRecord(value: unknown): value is Record<string, unknown>;
+/**
+ * A file output's download reference as plain data, which the outputs' `fileOutput` schema
+ * accepts: `download_url` and `filename` text, `mime_type` text, `size_bytes` a finite number and
+ * `expires_at` text or null where present, other keys kept. False is "not sure": the schema decides.
+ */
+export declare function isFileOutput(value: unknown): boolean;
 /** Whether every element of an array passes `check`, holes included (as `undefined`). */
 export declare function allItems(value: unknown, check: (item: unknown) => boolean): boolean;
 /** The quick check of a free-form JSON object (`z.record(z.string(), z.json())`); false is "not sure". */

@@ -39,6 +39,26 @@ export function isPlainRecord(value) {
     return ((proto === Object.prototype || proto === null) &&
         Object.getOwnPropertySymbols(value).length === 0);
 }
+/** An optional member of a file output: absent, or present with a value `valid` accepts (never `undefined`). */
+function optionalMember(value, key, valid) {
+    return Object.hasOwn(value, key) ? valid(value[key]) : value[key] === undefined;
+}
+/**
+ * A file output's download reference as plain data, which the outputs' `fileOutput` schema
+ * accepts: `download_url` and `filename` text, `mime_type` text, `size_bytes` a finite number and
+ * `expires_at` text or null where present, other keys kept. False is "not sure": the schema decides.
+ */
+export function isFileOutput(value) {
+    return (isPlainRecord(value) &&
+        !Object.hasOwn(value, "__proto__") &&
+        typeof value.download_url === "string" &&
+        Object.hasOwn(value, "download_url") &&
+        typeof value.filename === "string" &&
+        Object.hasOwn(value, "filename") &&
+        optionalMember(value, "mime_type", (m) => typeof m === "string") &&
+        optionalMember(value, "size_bytes", (m) => typeof m === "number" && Number.isFinite(m)) &&
+        optionalMember(value, "expires_at", (m) => m === null || typeof m === "string"));
+}
 /** Whether every element of an array passes `check`, holes included (as `undefined`). */
 export function allItems(value, check) {
     if (!Array.isArray(value))

@@ -57,9 +57,36 @@ function quickObject$1(value) {
 
 const rules$2 = { format: "uri" };
 
+function quickObject$3(value) {
+  if (!isPlainRecord$(value)) return false;
+  let required = 0;
+  for (const key of Object.keys(value)) {
+    const x = value[key];
+    switch (key) {
+      case "drafted_message":
+        if (!(typeof x === "string")) return false;
+        required++;
+        break;
+      case "confidence":
+        if (!(x === undefined || typeof x === "string")) return false;
+        break;
+      case "__proto__":
+        return false;
+      default:
+        break;
+    }
+  }
+  return required === 1;
+}
+
 /** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
 export function inputsPlainlyValid(inputs) {
   return quickObject$1(inputs);
+}
+
+/** Whether the outputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
+export function outputsPlainlyValid(outputs) {
+  return quickObject$3(outputs);
 }
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
@@ -72,6 +99,8 @@ export function validateInputs(inputs) {
 
 /** Validates the outputs of a successful result; empty when valid. */
 export function checkOutputs(outputs) {
+  // A result parsed from JSON is plain data: most need neither the copy nor the schema.
+  if (outputsPlainlyValid(outputs)) return [];
   const result = outputSchema().safeParse(outputs);
   return result.success ? [] : toOutputIssues(result.error.issues);
 }

@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "@wfr/runtime/zod";
-import { isPlainRecord as isPlainRecord$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { isPlainRecord as isPlainRecord$, allItems as allItems$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -51,9 +51,36 @@ function quickObject$1(value) {
   return required === 1;
 }
 
+function quickObject$2(value) {
+  if (!isPlainRecord$(value)) return false;
+  let required = 0;
+  for (const key of Object.keys(value)) {
+    const x = value[key];
+    switch (key) {
+      case "records_synced":
+        if (!(typeof x === "number" && Number.isFinite(x))) return false;
+        required++;
+        break;
+      case "skipped":
+        if (!(x === undefined || allItems$(x, item1 => typeof item1 === "string"))) return false;
+        break;
+      case "__proto__":
+        return false;
+      default:
+        break;
+    }
+  }
+  return required === 1;
+}
+
 /** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
 export function inputsPlainlyValid(inputs) {
   return quickObject$1(inputs);
+}
+
+/** Whether the outputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
+export function outputsPlainlyValid(outputs) {
+  return quickObject$2(outputs);
 }
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
@@ -66,6 +93,8 @@ export function validateInputs(inputs) {
 
 /** Validates the outputs of a successful result; empty when valid. */
 export function checkOutputs(outputs) {
+  // A result parsed from JSON is plain data: most need neither the copy nor the schema.
+  if (outputsPlainlyValid(outputs)) return [];
   const result = outputSchema().safeParse(outputs);
   return result.success ? [] : toOutputIssues(result.error.issues);
 }

@@ -3,7 +3,7 @@
 
 import { isFileInput as isFileInput$ } from "@wfr/runtime";
 import { z } from "@wfr/runtime/zod";
-import { constraints as constraints$, isPlainRecord as isPlainRecord$, allItems as allItems$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, isPlainRecord as isPlainRecord$, allItems as allItems$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, isFileOutput as isFileOutput$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -89,9 +89,72 @@ function quickObject$1(value) {
 
 const rules$2 = { format: "date" };
 
+function quickObject$3(value) {
+  if (!isPlainRecord$(value)) return false;
+  let required = 0;
+  for (const key of Object.keys(value)) {
+    const x = value[key];
+    switch (key) {
+      case "invoice_id":
+        if (!(typeof x === "string")) return false;
+        required++;
+        break;
+      case "total":
+        if (!(typeof x === "number" && Number.isFinite(x))) return false;
+        required++;
+        break;
+      case "status":
+        if (!((x === "booked" || x === "needs_review" || x === "rejected"))) return false;
+        required++;
+        break;
+      case "receipt":
+        if (!(x === undefined || isFileOutput$(x))) return false;
+        break;
+      case "ledger_lines":
+        if (!(x === undefined || allItems$(x, item1 => quickObject$4(item1)))) return false;
+        break;
+      case "__proto__":
+        return false;
+      default:
+        break;
+    }
+  }
+  return required === 3;
+}
+
+function quickObject$4(value) {
+  if (!isPlainRecord$(value)) return false;
+  let required = 0;
+  for (const key of Object.keys(value)) {
+    const x = value[key];
+    switch (key) {
+      case "account":
+        if (!(typeof x === "string")) return false;
+        required++;
+        break;
+      case "debit":
+        if (!(x === undefined || typeof x === "number" && Number.isFinite(x))) return false;
+        break;
+      case "credit":
+        if (!(x === undefined || typeof x === "number" && Number.isFinite(x))) return false;
+        break;
+      case "__proto__":
+        return false;
+      default:
+        break;
+    }
+  }
+  return required === 1;
+}
+
 /** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
 export function inputsPlainlyValid(inputs) {
   return quickObject$1(inputs);
+}
+
+/** Whether the outputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
+export function outputsPlainlyValid(outputs) {
+  return quickObject$3(outputs);
 }
 
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
@@ -104,6 +167,8 @@ export function validateInputs(inputs) {
 
 /** Validates the outputs of a successful result; empty when valid. */
 export function checkOutputs(outputs) {
+  // A result parsed from JSON is plain data: most need neither the copy nor the schema.
+  if (outputsPlainlyValid(outputs)) return [];
   const result = outputSchema().safeParse(outputs);
   return result.success ? [] : toOutputIssues(result.error.issues);
 }

@@ -11,6 +11,8 @@ export declare function inputSchema(): z.ZodType<Inputs$>;
 export declare function outputSchema(): z.ZodType<Outputs$>;
 /** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
 export declare function inputsPlainlyValid(inputs: unknown): boolean;
+/** Whether the outputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
+export declare function outputsPlainlyValid(outputs: unknown): boolean;
 /** Validates inputs locally with the server's reason codes (INVALID_TYPE, REQUIRED, UNKNOWN_INPUT); empty when valid. */
 export declare function validateInputs(inputs: unknown): InputIssue$[];
 /** Validates the outputs of a successful result; empty when valid. */
