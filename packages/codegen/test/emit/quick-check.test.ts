@@ -138,6 +138,58 @@ const validCovered = () => ({
   open: { a: 1, anything: new Date(0) },
 });
 
+/**
+ * Candidates that are mostly a valid value with a few keys changed or left out (so both
+ * verdicts come up): `valid()` with up to three of `keys` set to a `value` or dropped.
+ */
+function changedFrom(
+  valid: () => Record<string, unknown>,
+  keys: readonly string[],
+  value: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Record<string, unknown>> {
+  const DROP = Symbol("drop");
+  const changes = fc.dictionary(
+    fc.constantFrom(...keys),
+    fc.oneof({ weight: 1, arbitrary: fc.constant(DROP) }, { weight: 3, arbitrary: value }),
+    { maxKeys: 3 },
+  );
+  return changes.map((change) => {
+    const candidate = valid();
+    for (const [key, v] of Object.entries(change)) {
+      if (v === DROP) delete candidate[key];
+      else candidate[key] = v;
+    }
+    return candidate;
+  });
+}
+
+/**
+ * Over 3,000 candidates: a quick "valid" is always a schema success, and the validator (quick
+ * check, then schema) agrees with the schema on every one. Not vacuous: many take the quick way.
+ */
+function quickCheckHoldsToSchema(
+  candidates: fc.Arbitrary<unknown>,
+  check: {
+    quick(value: unknown): boolean;
+    schemaAccepts(value: unknown): boolean;
+    validatorAccepts(value: unknown): boolean;
+  },
+): void {
+  let quick = 0;
+  fc.assert(
+    fc.property(candidates, (candidate) => {
+      const accepted = check.schemaAccepts(candidate);
+      if (check.quick(candidate)) {
+        quick++;
+        expect(accepted, JSON.stringify(candidate)).toBe(true);
+      }
+      expect(check.validatorAccepts(candidate)).toBe(accepted);
+    }),
+    { numRuns: 3000, seed: 2026_11_26 },
+  );
+  expect(quick).toBeGreaterThan(50);
+}
+
 /** The schema's own verdict, as validateInputs gave it before the quick check. */
 function schemaAccepts(schema: GeneratedSchema, inputs: unknown): boolean {
   return schema.inputSchema().safeParse(inputs).success;
@@ -222,42 +274,18 @@ describe("inputsPlainlyValid", () => {
       ),
       fc.array(text, { maxLength: 4 }),
     );
-    const keys = [...Object.keys(COVERED.properties), "stray"];
-    // Mostly the valid launch with a few fields changed or left out, so both verdicts come up.
-    const DROP = Symbol("drop");
-    const changes = fc.dictionary(
-      fc.constantFrom(...keys),
-      fc.oneof({ weight: 1, arbitrary: fc.constant(DROP) }, { weight: 3, arbitrary: value }),
-      { maxKeys: 3 },
-    );
-    const inputs = changes.map((change) => {
-      const candidate: Record<string, unknown> = validCovered();
-      for (const [key, v] of Object.entries(change)) {
-        if (v === DROP) delete candidate[key];
-        else candidate[key] = v;
-      }
-      return candidate;
-    });
-    let quick = 0;
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          inputs,
-          inputs.map((i) => ({ ...validCovered(), ...i })),
-        ),
-        (candidate) => {
-          const accepted = schemaAccepts(covered, candidate);
-          if (covered.inputsPlainlyValid(candidate)) {
-            quick++;
-            expect(accepted, JSON.stringify(candidate)).toBe(true);
-          }
-          expect(covered.validateInputs(candidate).length === 0).toBe(accepted);
-        },
+    const inputs = changedFrom(validCovered, [...Object.keys(COVERED.properties), "stray"], value);
+    quickCheckHoldsToSchema(
+      fc.oneof(
+        inputs,
+        inputs.map((i) => ({ ...validCovered(), ...i })),
       ),
-      { numRuns: 3000, seed: 2026_11_26 },
+      {
+        quick: (v) => covered.inputsPlainlyValid(v),
+        schemaAccepts: (v) => schemaAccepts(covered, v),
+        validatorAccepts: (v) => covered.validateInputs(v).length === 0,
+      },
     );
-    // The property is not vacuous: many candidates took the quick way.
-    expect(quick).toBeGreaterThan(50);
   });
 });
 
@@ -353,30 +381,10 @@ describe("outputsPlainlyValid", () => {
       ),
     );
     const keys = [...Object.keys(COVERED_OUTPUTS.properties), "a_new_output"];
-    const DROP = Symbol("drop");
-    const changes = fc.dictionary(
-      fc.constantFrom(...keys),
-      fc.oneof({ weight: 1, arbitrary: fc.constant(DROP) }, { weight: 3, arbitrary: value }),
-      { maxKeys: 3 },
-    );
-    let quick = 0;
-    fc.assert(
-      fc.property(changes, (change) => {
-        const candidate = validOutputs();
-        for (const [key, v] of Object.entries(change)) {
-          if (v === DROP) delete candidate[key];
-          else candidate[key] = v;
-        }
-        const accepted = schemaAcceptsOutputs(candidate);
-        if (covered.outputsPlainlyValid(candidate)) {
-          quick++;
-          expect(accepted, JSON.stringify(candidate)).toBe(true);
-        }
-        expect(covered.checkOutputs(candidate).length === 0).toBe(accepted);
-      }),
-      { numRuns: 3000, seed: 2026_11_26 },
-    );
-    // The property is not vacuous: many candidates took the quick way.
-    expect(quick).toBeGreaterThan(50);
+    quickCheckHoldsToSchema(changedFrom(validOutputs, keys, value), {
+      quick: (v) => covered.outputsPlainlyValid(v),
+      schemaAccepts: schemaAcceptsOutputs,
+      validatorAccepts: (v) => covered.checkOutputs(v).length === 0,
+    });
   });
 });
