@@ -81,22 +81,44 @@ for (const built of [CODEGEN, WFR, join(ROOT, "packages", "emulator", "dist", "i
 
 // --- which suites run in the copy -----------------------------------------------------------------
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
-/** Every workspace package: its name, its directory (relative to the root) and its manifest. */
-const workspacePackages = [
-  ...["packages", "apps"].flatMap((group) =>
-    readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`),
-  ),
-  "bench",
-]
+/** The `packages:` entries of pnpm-workspace.yaml (`dir/*` or `dir`), as directories. */
+function workspaceDirs() {
+  const lines = readFileSync(join(ROOT, "pnpm-workspace.yaml"), "utf8").split("\n");
+  const start = lines.findIndex((line) => /^packages:\s*$/.test(line));
+  const dirs = [];
+  for (const line of lines.slice(start + 1)) {
+    const entry = /^\s+-\s+["']?([^"'\s]+)["']?\s*$/.exec(line);
+    if (!entry) break;
+    const pattern = entry[1];
+    if (pattern.endsWith("/*")) {
+      const group = pattern.slice(0, -2);
+      dirs.push(...readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`));
+    } else dirs.push(pattern);
+  }
+  return dirs;
+}
+/** Every workspace package: its directory (relative to the root) and its manifest. */
+const workspacePackages = workspaceDirs()
   .filter((dir) => existsSync(join(ROOT, dir, "package.json")))
   .map((dir) => ({ dir, manifest: readJson(join(ROOT, dir, "package.json")) }));
 const GENERATED = "@wfr/generated";
+const DEPENDENCY_FIELDS = [
+  "dependencies",
+  "devDependencies",
+  "peerDependencies",
+  "optionalDependencies",
+];
 const seesGenerated = workspacePackages.filter(
   ({ manifest }) =>
     manifest.name === GENERATED ||
-    GENERATED in (manifest.dependencies ?? {}) ||
-    GENERATED in (manifest.devDependencies ?? {}),
+    DEPENDENCY_FIELDS.some((field) => GENERATED in (manifest[field] ?? {})),
 );
+if (workspacePackages.length === 0 || seesGenerated.length === 0) {
+  process.stderr.write(
+    "template-path: FAILED: no workspace packages found in pnpm-workspace.yaml\n",
+  );
+  process.exit(1);
+}
 const rootTest = readJson(join(ROOT, "package.json")).scripts.test;
 const leftToCopy = new Set([...rootTest.matchAll(/--filter=!(\S+)/g)].map((m) => m[1]));
 {
