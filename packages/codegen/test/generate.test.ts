@@ -4,20 +4,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { buildFiles, generate } from "../src/generate.js";
 import { checkOutput, listFiles } from "../src/write-output.js";
-import { cleanupTempDirs, copyExamples, EXAMPLE_SCHEMAS, REPO, tempDir } from "./helpers.js";
+import {
+  capturedOutput,
+  cleanupTempDirs,
+  copyExamples,
+  EXAMPLE_SCHEMAS,
+  REPO,
+  tempDir,
+} from "./helpers.js";
 
 afterAll(cleanupTempDirs);
-
-const quiet = () => {
-  const io = { out: "", err: "" };
-  return {
-    io,
-    streams: {
-      stdout: { write: (s: string) => (io.out += s) },
-      stderr: { write: (s: string) => (io.err += s) },
-    },
-  };
-};
 
 describe("generate", () => {
   it("is deterministic: byte-identical output for the same input", () => {
@@ -56,7 +52,7 @@ describe("generate", () => {
     const schemas = copyExamples();
     const out = join(dir, "out");
     generate({ schemas, out });
-    const q = quiet();
+    const q = capturedOutput();
     const argv = ["generate", "--check", "--schemas", schemas, "--out", out];
     expect(await main([...argv, "--regenerate-command", "pnpm generate"], q.streams)).toBe(3);
     expect(q.io.err).toContain("(run `pnpm generate`)");
@@ -103,7 +99,7 @@ describe("generate", () => {
     const schemas = copyExamples();
     const out = join(dir, "out");
     generate({ schemas, out });
-    const ok = quiet();
+    const ok = capturedOutput();
     expect(
       await main(["generate", "--check", "--schemas", schemas, "--out", out], ok.streams),
     ).toBe(0);
@@ -113,7 +109,7 @@ describe("generate", () => {
     rmSync(join(out, "sample-staging", "index.js"));
     mkdirSync(join(out, "old"));
     writeFileSync(join(out, "old", "gone.ts"), "");
-    const bad = quiet();
+    const bad = capturedOutput();
     expect(
       await main(["generate", "--check", "--schemas", schemas, "--out", out], bad.streams),
     ).toBe(3);
@@ -127,7 +123,7 @@ describe("generate", () => {
     const out = join(dir, "src");
     mkdirSync(out);
     writeFileSync(join(out, "stale.ts"), "");
-    const q = quiet();
+    const q = capturedOutput();
     expect(await main(["generate", "--schemas", copyExamples(), "--out", out], q.streams)).toBe(0);
     expect(listFiles(out)).not.toContain("stale.ts");
     expect(listFiles(out)).toContain("sample/invoiceIntake.js");
@@ -136,15 +132,15 @@ describe("generate", () => {
 
   it("resolves paths from the working directory and reports usage errors with exit 2", async () => {
     const dir = tempDir();
-    const q = quiet();
+    const q = capturedOutput();
     expect(await main(["generate", "--nope"], { ...q.streams, cwd: dir })).toBe(2);
-    const missing = quiet();
+    const missing = capturedOutput();
     expect(await main(["generate"], { ...missing.streams, cwd: dir })).toBe(1);
     expect(missing.io.err).toMatch(/schemas folder does not exist/);
   });
 
   it("dispatches `diff` to the diff command", async () => {
-    const q = quiet();
+    const q = capturedOutput();
     expect(await main(["diff", "--help"], q.streams)).toBe(0);
     expect(q.io.out).toContain("usage: wfr diff <old> <new>");
   });

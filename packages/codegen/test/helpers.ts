@@ -61,6 +61,18 @@ export function writeJson(file: string, value: unknown): void {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Streams for the CLI's `main` that keep what it writes, to assert on or to explain a failure. */
+export function capturedOutput() {
+  const io = { out: "", err: "" };
+  return {
+    io,
+    streams: {
+      stdout: { write: (s: string) => (io.out += s) },
+      stderr: { write: (s: string) => (io.err += s) },
+    },
+  };
+}
+
 interface WorkflowSpec {
   readonly id: string;
   readonly name: string;

@@ -6,27 +6,23 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { cleanupTempDirs, copyExamples, readJson, tempDir, writeJson } from "./helpers.js";
+import {
+  capturedOutput,
+  cleanupTempDirs,
+  copyExamples,
+  readJson,
+  tempDir,
+  writeJson,
+} from "./helpers.js";
 
 afterAll(cleanupTempDirs);
-
-const capture = () => {
-  const io = { out: "", err: "" };
-  return {
-    io,
-    streams: {
-      stdout: { write: (s: string) => (io.out += s) },
-      stderr: { write: (s: string) => (io.err += s) },
-    },
-  };
-};
 
 describe("identifier lock", () => {
   it("a display-name rename keeps the identifier, prints a note, and removing the entry adopts the new name", async () => {
     const schemas = copyExamples();
     const out = join(tempDir(), "out");
     const args = ["generate", "--schemas", schemas, "--out", out];
-    expect(await main(args, capture().streams)).toBe(0);
+    expect(await main(args, capturedOutput().streams)).toBe(0);
     const lockFile = join(dirname(out), "identifiers.lock.json");
     const lock = readJson(lockFile) as { environments: Record<string, Record<string, string>> };
     expect(lock.environments.sample?.wf_P7Qd2Lx9).toBe("invoiceIntake");
@@ -40,7 +36,7 @@ describe("identifier lock", () => {
     wf.name = "Invoice capture";
     writeJson(file, doc);
 
-    const renamed = capture();
+    const renamed = capturedOutput();
     expect(await main(args, renamed.streams)).toBe(0);
     expect(existsSync(join(out, "sample", "invoiceIntake.js"))).toBe(true);
     expect(existsSync(join(out, "sample", "invoiceCapture.js"))).toBe(false);
@@ -51,15 +47,15 @@ describe("identifier lock", () => {
       /wf_P7Qd2Lx9 is now named "Invoice capture" but keeps the identifier invoiceIntake/,
     );
     expect(renamed.io.out).toMatch(/to adopt invoiceCapture, remove its entry/);
-    expect(await main([...args, "--check"], capture().streams)).toBe(0);
+    expect(await main([...args, "--check"], capturedOutput().streams)).toBe(0);
 
     const edited = readJson(lockFile) as { environments: Record<string, Record<string, string>> };
     delete edited.environments.sample?.wf_P7Qd2Lx9;
     writeJson(lockFile, edited);
-    const stale = capture();
+    const stale = capturedOutput();
     expect(await main([...args, "--check"], stale.streams)).toBe(3);
     expect(stale.io.err).toContain("identifiers.lock.json");
-    expect(await main(args, capture().streams)).toBe(0);
+    expect(await main(args, capturedOutput().streams)).toBe(0);
     expect(existsSync(join(out, "sample", "invoiceCapture.js"))).toBe(true);
     expect(readJson(lockFile)).toMatchObject({
       environments: { sample: { wf_P7Qd2Lx9: "invoiceCapture" } },
@@ -70,7 +66,7 @@ describe("identifier lock", () => {
     const schemas = copyExamples();
     const dir = tempDir();
     writeFileSync(join(dir, "identifiers.lock.json"), "{");
-    const q = capture();
+    const q = capturedOutput();
     expect(await main(["generate", "--schemas", schemas, "--out", join(dir, "o")], q.streams)).toBe(
       1,
     );

@@ -8,7 +8,7 @@ import { file } from "@wfr/runtime";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
+import { capturedOutput, cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 
@@ -104,11 +104,7 @@ beforeAll(async () => {
       { environment: "quick" },
     ),
   );
-  const io = { out: "", err: "" };
-  const streams = {
-    stdout: { write: (s: string) => (io.out += s) },
-    stderr: { write: (s: string) => (io.err += s) },
-  };
+  const { io, streams } = capturedOutput();
   expect(
     await main(["generate", "--schemas", schemas, "--out", join(dir, "gen")], streams),
     io.err,

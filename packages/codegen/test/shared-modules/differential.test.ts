@@ -9,7 +9,7 @@ import { validateInputs as emulatorValidate } from "@wfr/emulator";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
+import { capturedOutput, cleanupTempDirs, definition, projectDir, writeJson } from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 
@@ -208,11 +208,7 @@ describe("differential: generated validator vs emulator validator", () => {
       join(schemas, "legacy", "openapi.json"),
       definition(workflows(true), { environment: "legacy", openapi: "3.0.3" }),
     );
-    const io = { out: "", err: "" };
-    const streams = {
-      stdout: { write: (s: string) => (io.out += s) },
-      stderr: { write: (s: string) => (io.err += s) },
-    };
+    const { io, streams } = capturedOutput();
     expect(
       await main(["generate", "--schemas", schemas, "--out", join(dir, "gen")], streams),
       io.err,

@@ -16,7 +16,14 @@ import { readDefinition as emulatorReadDefinition, validateInputs } from "@wfr/e
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { DefinitionError, readDefinition } from "../../src/read-definition.js";
-import { cleanupTempDirs, definition, projectDir, REPO, writeJson } from "../helpers.js";
+import {
+  capturedOutput,
+  cleanupTempDirs,
+  definition,
+  projectDir,
+  REPO,
+  writeJson,
+} from "../helpers.js";
 
 afterAll(cleanupTempDirs);
 
@@ -322,16 +329,7 @@ describe("JSON-Schema-Test-Suite: generated validator and emulator", () => {
         join(schemasDir, env, "openapi.json"),
         definition(accepted, { openapi: OPENAPI[dialect], environment: env, components }),
       );
-      const io = { err: "" };
-      const streams = {
-        stdout: { write: (_: string) => true },
-        stderr: {
-          write: (s: string) => {
-            io.err += s;
-            return true;
-          },
-        },
-      };
+      const { io, streams } = capturedOutput();
       const code = await main(
         ["generate", "--schemas", schemasDir, "--out", join(dir, `gen-${env}`)],
         streams,
