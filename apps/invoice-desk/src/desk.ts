@@ -119,6 +119,7 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     async close() {
       clearInterval(poller);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.drainCallbacks();
       await stores.close();
     },
   };

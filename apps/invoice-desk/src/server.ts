@@ -274,5 +274,6 @@ export function createDeskApp(options: DeskServerOptions) {
     return c.text("internal error", 500);
   });
 
-  return app;
+  // Shutdown waits for the completions written behind answered deliveries, before the store closes.
+  return Object.assign(app, { drainCallbacks: () => callbackHandler.drain() });
 }

@@ -129,15 +129,52 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array>
 
 type Outcome = { readonly status: number; readonly body: Record<string, unknown> };
 
-/** Creates a `(Request) => Promise<Response>` callback receiver. */
-export function createCallbackHandler(
-  options: CallbackHandlerOptions,
-): (request: Request) => Promise<Response> {
+/**
+ * A callback receiver: `(Request) => Promise<Response>`, plus `drain()`, which
+ * resolves once every completion written behind an answer is stored (call it
+ * before closing the store on shutdown).
+ */
+export interface CallbackHandler {
+  (request: Request): Promise<Response>;
+  /** Waits for the completions of answered deliveries still being written. */
+  drain(): Promise<void>;
+}
+
+/** Creates a callback receiver (see {@link CallbackHandler}). */
+export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
   const store = options.store ?? createMemoryEventStore();
   const log = createRedactingLog(options.logger, []);
   const leaseMs = options.leaseMs ?? 5 * 60 * 1000;
   const respondWithinMs = options.respondWithinMs ?? 8_000;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CALLBACK_BODY_BYTES;
+
+  // The event is marked done without the answer waiting for that write
+  // (docs/service-rules.md#callbacks: the id is stored before the action, by
+  // the claim; the completion only tells a later delivery of the same id
+  // "done" instead of "processing"). Until it lands, such a delivery reads
+  // processing and is answered 503, so the service tries it again later. A
+  // completion that fails leaves the event processing until its lease ends;
+  // the service, answered 200, does not deliver it again, where waiting for
+  // the write and answering 500 on its failure would have had the action
+  // repeated. On a store with a round trip per statement, the write then goes
+  // with the claims of the next deliveries instead of costing one of its own.
+  const completing = new Set<Promise<void>>();
+  function completeBehind(eventId: string, token: number): void {
+    const write = store.complete(eventId, token).then(
+      (held) => {
+        if (!held)
+          log("warn", "lease lost before completion; another holder owns the event", { eventId });
+      },
+      (error: unknown) => {
+        log("error", "completion not stored; the event stays processing until its lease ends", {
+          eventId,
+          error,
+        });
+      },
+    );
+    completing.add(write);
+    void write.finally(() => completing.delete(write));
+  }
 
   /** Confirms with the API and runs the handler; the claim ends done, or released on failure. */
   async function process(callback: CallbackBody, token: number): Promise<Outcome> {
@@ -164,14 +201,12 @@ export function createCallbackHandler(
           type: callback.type,
           apiStatus: run.serverStatus,
         });
-        await store.complete(eventId, token);
+        completeBehind(eventId, token);
         return { status: 200, body: { received: true, acted: false } };
       }
       const handle = completed ? options.onCompleted : options.onRequiresAction;
       await handle?.({ callback, run, fencingToken: token, ...(result ? { result } : {}) });
-      if (!(await store.complete(eventId, token))) {
-        log("warn", "lease lost before completion; another holder owns the event", { eventId });
-      }
+      completeBehind(eventId, token);
       return { status: 200, body: { received: true, acted: true } };
     } catch (error) {
       await store.release(eventId, token).catch(() => false);
@@ -180,7 +215,7 @@ export function createCallbackHandler(
     }
   }
 
-  return async (request) => {
+  const receive = async (request: Request): Promise<Response> => {
     if (request.method !== "POST") {
       return json(405, { error: "method not allowed" }, { allow: "POST" });
     }
@@ -230,4 +265,8 @@ export function createCallbackHandler(
     }
     return json(outcome.status, outcome.body);
   };
+  async function drain(): Promise<void> {
+    while (completing.size > 0) await Promise.all(completing);
+  }
+  return Object.assign(receive, { drain });
 }

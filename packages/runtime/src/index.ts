@@ -29,6 +29,7 @@ export type {
 export { createMemoryEventStore } from "./callback-event-store.js";
 export type {
   CallbackContext,
+  CallbackHandler,
   CallbackHandlerOptions,
   ParsedCallback,
 } from "./callback-handler.js";

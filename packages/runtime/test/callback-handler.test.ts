@@ -152,6 +152,77 @@ describe("createCallbackHandler", () => {
     expect(calls).toBe(2);
   });
 
+  it("answers 200 without waiting for the completion's write; a redelivery meanwhile reads processing (503), and after drain() done", async () => {
+    const memory = createMemoryEventStore();
+    let landCompletion = () => {};
+    const completionHeld = new Promise<void>((resolve) => {
+      landCompletion = resolve;
+    });
+    let calls = 0;
+    const handler = createCallbackHandler({
+      client: api("succeeded"),
+      store: {
+        claim: (eventId, leaseMs) => memory.claim(eventId, leaseMs),
+        complete: async (eventId, token) => {
+          await completionHeld;
+          return memory.complete(eventId, token);
+        },
+        release: (eventId, token) => memory.release(eventId, token),
+      },
+      onCompleted: () => {
+        calls += 1;
+      },
+    });
+    expect((await handler(delivery("evt_behind"))).status).toBe(200);
+    const meanwhile = await handler(delivery("evt_behind"));
+    expect(meanwhile.status).toBe(503);
+    expect(meanwhile.headers.get("retry-after")).not.toBeNull();
+    let drained = false;
+    const draining = handler.drain().then(() => {
+      drained = true;
+    });
+    await Promise.resolve();
+    expect(drained).toBe(false);
+    landCompletion();
+    await draining;
+    const after = await handler(delivery("evt_behind"));
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual({ duplicate: true });
+    expect(calls).toBe(1);
+  });
+
+  it("a completion that fails is logged, not answered 500 and not released: the event stays processing, so the action does not repeat", async () => {
+    const memory = createMemoryEventStore();
+    const errors: string[] = [];
+    let calls = 0;
+    let releases = 0;
+    const handler = createCallbackHandler({
+      client: api("succeeded"),
+      store: {
+        claim: (eventId, leaseMs) => memory.claim(eventId, leaseMs),
+        complete: async () => {
+          throw new Error("connection lost");
+        },
+        release: async (eventId, token) => {
+          releases += 1;
+          return memory.release(eventId, token);
+        },
+      },
+      logger: { error: (message) => errors.push(message) },
+      onCompleted: () => {
+        calls += 1;
+      },
+    });
+    expect((await handler(delivery("evt_lost"))).status).toBe(200);
+    await handler.drain();
+    expect(errors).toEqual([
+      "completion not stored; the event stays processing until its lease ends",
+    ]);
+    expect((await handler(delivery("evt_lost"))).status).toBe(503);
+    expect(calls).toBe(1);
+    expect(releases).toBe(0);
+  });
+
   it("answers 405 for non-POST and 400 for malformed bodies", async () => {
     const handler = createCallbackHandler({ client: api("succeeded") });
     expect((await handler(new Request("https://r.example.com/", { method: "GET" }))).status).toBe(
