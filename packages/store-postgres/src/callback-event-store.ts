@@ -299,7 +299,10 @@ export function createPostgresCallbackEventStore(
   // statement, or with each kind's part in turn) delivered about a fifth
   // less per CPU-second than a queue per kind.
   const queue = () =>
-    groupCommit<Operation, Answer>(runBatch, { inFlight: client.parallelStatements ?? 1 });
+    groupCommit<Operation, Answer>(runBatch, {
+      inFlight: client.parallelStatements ?? 1,
+      sendEarly: !inProcess,
+    });
   const shared = inProcess ? undefined : queue();
   const claims = shared ?? queue();
   const finishes = shared ?? queue();

@@ -69,6 +69,70 @@ describe("groupCommit", () => {
     expect(await Promise.all([first, second])).toEqual([10, 20]);
   });
 
+  it("with sendEarly (a pool), a round goes out in halves: the first half leaves while the rest is still arriving", async () => {
+    const shapes: Record<string, number[][][]> = {};
+    for (const sendEarly of [false, true]) {
+      const writer = recordingWriter();
+      const submit = groupCommit(writer.write, { inFlight: 2, sendEarly });
+      shapes[String(sendEarly)] = [];
+      for (let round = 0; round < 3; round++) {
+        // Eight callers, each a few microtasks after the one before, within one turn of the loop.
+        const results: Promise<number>[] = [];
+        for (let i = 0; i < 8; i++) {
+          results.push(submit(round * 10 + i));
+          for (let tick = 0; tick < 3; tick++) await Promise.resolve();
+        }
+        let answered = false;
+        const all = Promise.all(results).then((values) => {
+          answered = true;
+          return values;
+        });
+        while (!answered) {
+          await turn();
+          writer.releaseAll();
+        }
+        expect(await all).toEqual(results.map((_, i) => (round * 10 + i) * 10));
+        shapes[String(sendEarly)]?.push(writer.batches.splice(0));
+      }
+    }
+    // Without it, each round waits for the loop's turn and goes whole.
+    expect(shapes.false).toEqual([
+      [[0, 1, 2, 3, 4, 5, 6, 7]],
+      [[10, 11, 12, 13, 14, 15, 16, 17]],
+      [[20, 21, 22, 23, 24, 25, 26, 27]],
+    ]);
+    // With it, once a round's size is known, its first half goes before the turn.
+    expect(shapes.true?.slice(1)).toEqual([
+      [
+        [10, 11, 12, 13],
+        [14, 15, 16, 17],
+      ],
+      [
+        [20, 21, 22, 23],
+        [24, 25, 26, 27],
+      ],
+    ]);
+  });
+
+  it("sendEarly needs a second write in flight: with inFlight 1 (PGlite) rounds go whole", async () => {
+    const writer = recordingWriter();
+    const submit = groupCommit(writer.write, { sendEarly: true });
+    for (let round = 0; round < 2; round++) {
+      const results: Promise<number>[] = [];
+      for (let i = 0; i < 8; i++) {
+        results.push(submit(i));
+        await Promise.resolve();
+      }
+      for (let i = 0; i < 3; i++) await turn();
+      writer.releaseAll();
+      await Promise.all(results);
+    }
+    expect(writer.batches).toEqual([
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    ]);
+  });
+
   it("a batch never holds more than maxBatch items", async () => {
     const writer = recordingWriter();
     const submit = groupCommit(writer.write, { maxBatch: 2 });
