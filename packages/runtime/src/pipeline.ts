@@ -16,6 +16,7 @@ import {
 } from "./errors.js";
 import {
   AttemptLimit,
+  apiRedirectModeSupported,
   bodyInit,
   type RequestBody,
   type RequestOptions,
@@ -169,6 +170,17 @@ function buildHeaders(
   return headers;
 }
 
+/**
+ * An attempt's error as the message says it, with its cause where the
+ * platform wraps one: Node's fetch rejects with "fetch failed" and puts the
+ * reason ("unexpected redirect", "connect ECONNREFUSED ...") in `cause`.
+ */
+function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && cause !== error.message ? `${error.message} (${cause})` : error.message;
+}
+
 /** Stands for a body that is not JSON (the text itself is then the error's body). */
 const NOT_JSON: unique symbol = Symbol("not JSON");
 
@@ -189,6 +201,7 @@ export function createPipeline(settings: PipelineSettings): Send {
   const basePath = new URL(settings.baseUrl).pathname.replace(/\/$/, "");
   const serverAddress = new URL(settings.baseUrl).host;
   const spareSignal = new SpareSignal();
+  const redirect = apiRedirectModeSupported();
   // Without a logger the per-request debug record (its fields, its clock read) is not built.
   const logs = log !== noLog;
 
@@ -264,8 +277,8 @@ export function createPipeline(settings: PipelineSettings): Send {
       try {
         const init: RequestInit =
           body === undefined
-            ? { method, headers, signal: limit.signal }
-            : { method, headers, ...bodyInit(body, headers), signal: limit.signal };
+            ? { method, headers, redirect, signal: limit.signal }
+            : { method, headers, ...bodyInit(body, headers), redirect, signal: limit.signal };
         response = await settings.fetch(url, init);
         const { status } = response;
         const { retryStatuses } = endpoint;
@@ -333,7 +346,7 @@ export function createPipeline(settings: PipelineSettings): Send {
           continue;
         }
         span?.setAttributes({ [ATTR.attempts]: attempt });
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = failureReason(error);
         throw failure(
           endpoint,
           limit.timedOut ? RequestTimeoutError : NetworkError,

@@ -4,6 +4,7 @@ import {
   AttemptLimit,
   AttemptTimeout,
   bodyInit,
+  redirectModeOf,
   requestStreamsSupported,
   SIGNAL_USES,
   SpareSignal,
@@ -168,5 +169,19 @@ describe("AttemptLimit", () => {
       limit.release();
     }
     expect(signals.size).toBe(3);
+  });
+});
+
+describe("redirectModeOf", () => {
+  it('is "error" where the platform accepts it (Node), "manual" where building such a Request throws (workerd)', () => {
+    expect(redirectModeOf(Request)).toBe("error");
+    class RefusesErrorMode extends Request {
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        if (init?.redirect === "error")
+          throw new TypeError('Invalid redirect value, must be one of "follow" or "manual"');
+        super(input, init);
+      }
+    }
+    expect(redirectModeOf(RefusesErrorMode)).toBe("manual");
   });
 });

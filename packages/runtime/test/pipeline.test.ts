@@ -166,4 +166,42 @@ describe("the request pipeline", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   }, 30_000);
+  it("an API answer that redirects is not followed: a typed error naming the redirect, and the target never asked", async () => {
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      if (req.url?.startsWith("/elsewhere")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ run_id: "run_1", workflow_id: "wf_1", status: "queued" }));
+        return;
+      }
+      res.writeHead(302, { location: "/elsewhere/api/v1/runs/run_1" });
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const inits: (RequestInit | undefined)[] = [];
+      const wfr = createClient({
+        baseUrl: `http://127.0.0.1:${port}/api/v1`,
+        apiKey: API_KEY,
+        clock: createVirtualClock(),
+        fetch: (input, init) => {
+          inits.push(init);
+          return globalThis.fetch(input, init);
+        },
+      });
+      const error = await wfr.getRun("run_1").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      // Node has the "error" mode: its fetch fails and says why in the cause, which the message carries.
+      expect(inits[0]?.redirect).toBe("error");
+      expect((error as Error).message).toMatch(
+        /GET \/api\/v1\/runs\/run_1 failed .*unexpected redirect/,
+      );
+      expect(asked.every((line) => line.startsWith("GET /api/v1/runs/run_1"))).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
