@@ -404,78 +404,87 @@ log(
   `ok: one-field edit: pull --check exit 4; generated files changed: ${changed.join(", ")} (of ${after.size}); definition lines changed: ${changedLines}; tsc: ${broken.output.split("\n")[0]}`,
 );
 
-// --- pnpm, strict layout: a lighter pass ----------------------------------------------------
-const papp = join(work, "pnpm-app");
-mkdirSync(papp);
-await sh(papp, "npm init -y");
-pinWfrPackages(papp, "pnpm");
-const pnpmFlags = `--store-dir ${join(cache, "pnpm-store")} --prefer-offline --reporter=silent`;
+// --- pnpm and yarn: lighter passes, side by side (each mostly waits on its installs) ---------
+// Both against the edited service; the package managers are found first, because
+// execFileSync would stall the emulator in this process while the other pass runs.
 const pnpm = packageManagerBin("pnpm@10.34.8", "pnpm");
-await sh(papp, `${pnpm} add ${tarballs.get("@wfr/runtime")} ${pnpmFlags}`);
-await sh(
-  papp,
-  `${pnpm} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${pnpmFlags}`,
-);
-check(!existsSync(join(papp, "node_modules", "zod")), "pnpm's strict layout gave the app a zod");
-writeFileSync(join(papp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-mkdirSync(join(papp, "src"));
-writeFileSync(join(papp, "src", "app.ts"), APP);
-const penv = { WFR_PRODUCTION_API_KEY: env.WFR_PRODUCTION_API_KEY };
-await sh(
-  papp,
-  `${pnpm} exec wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
-);
-await sh(papp, `${pnpm} exec wfr schemas pull`, penv);
-const pgen = await sh(papp, `${pnpm} exec wfr generate`, penv);
-check(
-  readFileSync(join(papp, "wfr-generated", "production", "index.js"), "utf8").includes(
-    "run `pnpm generate`",
-  ),
-  "the generated header does not name `pnpm generate` in a pnpm project",
-);
-// The README's app uses ticket_url; the service now calls it ticket_link.
-writeFileSync(join(papp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
-await sh(papp, `${pnpm} exec tsc`, penv);
-check((await sh(papp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the pnpm app");
-log(
-  `ok: pnpm (strict layout, no zod of the app's own): init, pull, generate, tsc, run (${pgen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
-);
-
-// --- yarn (classic, node_modules): a lighter pass -------------------------------------------
-const yapp = join(work, "yarn-app");
-mkdirSync(yapp);
-await sh(yapp, "npm init -y");
-pinWfrPackages(yapp, "yarn");
+const yarn = packageManagerBin("yarn@1.22.22", "yarn");
+const yarnVersion = execFileSync(yarn, ["--version"], { encoding: "utf8" }).trim();
 // The registry npm is configured with (yarn's own default is another host).
 const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
-const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
-const yarn = packageManagerBin("yarn@1.22.22", "yarn");
-await sh(yapp, `${yarn} add ${tarballs.get("@wfr/runtime")} ${yarnFlags}`);
-await sh(
-  yapp,
-  `${yarn} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${yarnFlags}`,
-);
-writeFileSync(join(yapp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-mkdirSync(join(yapp, "src"));
-writeFileSync(join(yapp, "src", "app.ts"), APP);
-await sh(
-  yapp,
-  `${yarn} --silent wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
-);
-await sh(yapp, `${yarn} --silent wfr schemas pull`, penv);
-const ygen = await sh(yapp, `${yarn} --silent wfr generate`, penv);
-check(
-  readFileSync(join(yapp, "wfr-generated", "production", "index.js"), "utf8").includes(
-    "run `yarn generate`",
-  ),
-  "the generated header does not name `yarn generate` in a yarn project",
-);
-writeFileSync(join(yapp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
-await sh(yapp, `${yarn} --silent tsc`, penv);
-check((await sh(yapp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the yarn app");
-log(
-  `ok: yarn ${execFileSync(yarn, ["--version"], { encoding: "utf8" }).trim()}: init, pull, generate, tsc, run (${ygen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
-);
+const penv = { WFR_PRODUCTION_API_KEY: env.WFR_PRODUCTION_API_KEY };
+
+async function pnpmPass() {
+  const papp = join(work, "pnpm-app");
+  mkdirSync(papp);
+  await sh(papp, "npm init -y");
+  pinWfrPackages(papp, "pnpm");
+  const pnpmFlags = `--store-dir ${join(cache, "pnpm-store")} --prefer-offline --reporter=silent`;
+  await sh(papp, `${pnpm} add ${tarballs.get("@wfr/runtime")} ${pnpmFlags}`);
+  await sh(
+    papp,
+    `${pnpm} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${pnpmFlags}`,
+  );
+  check(!existsSync(join(papp, "node_modules", "zod")), "pnpm's strict layout gave the app a zod");
+  writeFileSync(join(papp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  mkdirSync(join(papp, "src"));
+  writeFileSync(join(papp, "src", "app.ts"), APP);
+  await sh(
+    papp,
+    `${pnpm} exec wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
+  );
+  await sh(papp, `${pnpm} exec wfr schemas pull`, penv);
+  const pgen = await sh(papp, `${pnpm} exec wfr generate`, penv);
+  check(
+    readFileSync(join(papp, "wfr-generated", "production", "index.js"), "utf8").includes(
+      "run `pnpm generate`",
+    ),
+    "the generated header does not name `pnpm generate` in a pnpm project",
+  );
+  // The README's app uses ticket_url; the service now calls it ticket_link.
+  writeFileSync(join(papp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
+  await sh(papp, `${pnpm} exec tsc`, penv);
+  check((await sh(papp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the pnpm app");
+  log(
+    `ok: pnpm (strict layout, no zod of the app's own): init, pull, generate, tsc, run (${pgen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
+  );
+}
+
+async function yarnPass() {
+  const yapp = join(work, "yarn-app");
+  mkdirSync(yapp);
+  await sh(yapp, "npm init -y");
+  pinWfrPackages(yapp, "yarn");
+  const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
+  await sh(yapp, `${yarn} add ${tarballs.get("@wfr/runtime")} ${yarnFlags}`);
+  await sh(
+    yapp,
+    `${yarn} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${yarnFlags}`,
+  );
+  writeFileSync(join(yapp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  mkdirSync(join(yapp, "src"));
+  writeFileSync(join(yapp, "src", "app.ts"), APP);
+  await sh(
+    yapp,
+    `${yarn} --silent wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
+  );
+  await sh(yapp, `${yarn} --silent wfr schemas pull`, penv);
+  const ygen = await sh(yapp, `${yarn} --silent wfr generate`, penv);
+  check(
+    readFileSync(join(yapp, "wfr-generated", "production", "index.js"), "utf8").includes(
+      "run `yarn generate`",
+    ),
+    "the generated header does not name `yarn generate` in a yarn project",
+  );
+  writeFileSync(join(yapp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
+  await sh(yapp, `${yarn} --silent tsc`, penv);
+  check((await sh(yapp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the yarn app");
+  log(
+    `ok: yarn ${yarnVersion}: init, pull, generate, tsc, run (${ygen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
+  );
+}
+
+await Promise.all([pnpmPass(), yarnPass()]);
 
 await emulator.close();
 writeFileSync(join(work, "transcript.txt"), transcript.join("\n"));
