@@ -414,77 +414,68 @@ const yarnVersion = execFileSync(yarn, ["--version"], { encoding: "utf8" }).trim
 const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
 const penv = { WFR_PRODUCTION_API_KEY: env.WFR_PRODUCTION_API_KEY };
 
-async function pnpmPass() {
-  const papp = join(work, "pnpm-app");
-  mkdirSync(papp);
-  await sh(papp, "npm init -y");
-  pinWfrPackages(papp, "pnpm");
-  const pnpmFlags = `--store-dir ${join(cache, "pnpm-store")} --prefer-offline --reporter=silent`;
-  await sh(papp, `${pnpm} add ${tarballs.get("@wfr/runtime")} ${pnpmFlags}`);
+/**
+ * One lighter pass with another package manager: install the tarballs, init, pull, generate
+ * (the header names that manager's command), the README's app against the edited service,
+ * tsc and a run. `add` installs packages, `run` runs a bin of the app's.
+ */
+async function lighterPass({ name, add, run, afterInstall = () => {}, label }) {
+  const dir = join(work, `${name}-app`);
+  mkdirSync(dir);
+  await sh(dir, "npm init -y");
+  pinWfrPackages(dir, name);
+  await sh(dir, add(tarballs.get("@wfr/runtime")));
+  await sh(dir, add(`-D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE}`));
+  afterInstall(dir);
+  writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "app.ts"), APP);
   await sh(
-    papp,
-    `${pnpm} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${pnpmFlags}`,
+    dir,
+    run(`wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`),
   );
-  check(!existsSync(join(papp, "node_modules", "zod")), "pnpm's strict layout gave the app a zod");
-  writeFileSync(join(papp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-  mkdirSync(join(papp, "src"));
-  writeFileSync(join(papp, "src", "app.ts"), APP);
-  await sh(
-    papp,
-    `${pnpm} exec wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
-  );
-  await sh(papp, `${pnpm} exec wfr schemas pull`, penv);
-  const pgen = await sh(papp, `${pnpm} exec wfr generate`, penv);
+  await sh(dir, run("wfr schemas pull"), penv);
+  const generated = await sh(dir, run("wfr generate"), penv);
   check(
-    readFileSync(join(papp, "wfr-generated", "production", "index.js"), "utf8").includes(
-      "run `pnpm generate`",
+    readFileSync(join(dir, "wfr-generated", "production", "index.js"), "utf8").includes(
+      `run \`${name} generate\``,
     ),
-    "the generated header does not name `pnpm generate` in a pnpm project",
+    `the generated header does not name \`${name} generate\` in a ${name} project`,
   );
   // The README's app uses ticket_url; the service now calls it ticket_link.
-  writeFileSync(join(papp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
-  await sh(papp, `${pnpm} exec tsc`, penv);
-  check((await sh(papp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the pnpm app");
-  log(
-    `ok: pnpm (strict layout, no zod of the app's own): init, pull, generate, tsc, run (${pgen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
-  );
-}
-
-async function yarnPass() {
-  const yapp = join(work, "yarn-app");
-  mkdirSync(yapp);
-  await sh(yapp, "npm init -y");
-  pinWfrPackages(yapp, "yarn");
-  const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
-  await sh(yapp, `${yarn} add ${tarballs.get("@wfr/runtime")} ${yarnFlags}`);
-  await sh(
-    yapp,
-    `${yarn} add -D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE} ${yarnFlags}`,
-  );
-  writeFileSync(join(yapp, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-  mkdirSync(join(yapp, "src"));
-  writeFileSync(join(yapp, "src", "app.ts"), APP);
-  await sh(
-    yapp,
-    `${yarn} --silent wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`,
-  );
-  await sh(yapp, `${yarn} --silent wfr schemas pull`, penv);
-  const ygen = await sh(yapp, `${yarn} --silent wfr generate`, penv);
+  writeFileSync(join(dir, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
+  await sh(dir, run("tsc"), penv);
   check(
-    readFileSync(join(yapp, "wfr-generated", "production", "index.js"), "utf8").includes(
-      "run `yarn generate`",
-    ),
-    "the generated header does not name `yarn generate` in a yarn project",
+    (await sh(dir, "node dist/app.js", penv)).stdout.startsWith("drafted: "),
+    `the ${name} app`,
   );
-  writeFileSync(join(yapp, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
-  await sh(yapp, `${yarn} --silent tsc`, penv);
-  check((await sh(yapp, "node dist/app.js", penv)).stdout.startsWith("drafted: "), "the yarn app");
   log(
-    `ok: yarn ${yarnVersion}: init, pull, generate, tsc, run (${ygen.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
+    `ok: ${label}: init, pull, generate, tsc, run (${generated.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
   );
 }
 
-await Promise.all([pnpmPass(), yarnPass()]);
+const pnpmFlags = `--store-dir ${join(cache, "pnpm-store")} --prefer-offline --reporter=silent`;
+const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
+
+await Promise.all([
+  lighterPass({
+    name: "pnpm",
+    label: "pnpm (strict layout, no zod of the app's own)",
+    add: (packages) => `${pnpm} add ${packages} ${pnpmFlags}`,
+    run: (command) => `${pnpm} exec ${command}`,
+    afterInstall: (dir) =>
+      check(
+        !existsSync(join(dir, "node_modules", "zod")),
+        "pnpm's strict layout gave the app a zod",
+      ),
+  }),
+  lighterPass({
+    name: "yarn",
+    label: `yarn ${yarnVersion}`,
+    add: (packages) => `${yarn} add ${packages} ${yarnFlags}`,
+    run: (command) => `${yarn} --silent ${command}`,
+  }),
+]);
 
 await emulator.close();
 writeFileSync(join(work, "transcript.txt"), transcript.join("\n"));
