@@ -51,10 +51,14 @@ export function groupCommit<T, R>(
   let outstanding = 0;
   /** The most items recently queued or in flight together (a round), decaying batch by batch. */
   let round = 0;
-  /** Writers waiting for their turn: calling one sends its batch now. */
+  /** Writers waiting for their turn (with sendEarly): calling one sends its batch now. */
   const waiting: (() => void)[] = [];
   const turn = () =>
     new Promise<void>((resolve) => {
+      if (!sendEarly) {
+        setImmediate(resolve);
+        return;
+      }
       const go = () => {
         clearImmediate(immediate);
         const at = waiting.indexOf(go);
