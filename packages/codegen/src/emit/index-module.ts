@@ -26,7 +26,10 @@ export function environmentIndex(env: EnvironmentModel): string {
     `  name: ${stringLiteral(env.name)},`,
     // The runtime's EnvironmentInfo wants a string; "" when the definition has no info.x-workspace.
     `  workspace: ${stringLiteral(env.workspace ?? "")},`,
-    `  baseUrl: runTimeBaseUrl$(${stringLiteral(baseUrlVariable(env.name))}, ${stringLiteral(env.baseUrl)}),`,
+    // A getter: the override is read when a client is created, not at import (no permission needed).
+    `  get baseUrl() {`,
+    `    return runTimeBaseUrl$(${stringLiteral(baseUrlVariable(env.name))}, ${stringLiteral(env.baseUrl)});`,
+    "  },",
     "});",
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,

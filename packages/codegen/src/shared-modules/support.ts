@@ -135,12 +135,19 @@ export function isPlainJsonObjectOrArray(value: unknown): boolean {
 /**
  * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
  * emulator on another port, a proxy), else the URL the definition states. Without `process`
- * (a browser bundle) the definition's.
+ * (a browser bundle) the definition's. Called when a client is created, never at import, so
+ * that importing generated code needs no permission: Deno without `--allow-env` refuses the
+ * read (`NotCapable`), and a refusal means "not set".
  */
 export function runTimeBaseUrl(variable: string, fromDefinition: string): string {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  const value = env?.[variable]?.trim();
+  let value: string | undefined;
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    value = env?.[variable]?.trim();
+  } catch {
+    value = undefined;
+  }
   return value ? value : fromDefinition;
 }
 

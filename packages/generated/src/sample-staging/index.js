@@ -12,7 +12,9 @@ import { supplierPortalLoginCheck as wf$supplierPortalLoginCheck } from "./suppl
 export const environment = Object.freeze({
   name: "sample-staging",
   workspace: "ws_acme_ap",
-  baseUrl: runTimeBaseUrl$("WFR_SAMPLE_STAGING_BASE_URL", "https://staging.api.workflows.example.com/api/v1"),
+  get baseUrl() {
+    return runTimeBaseUrl$("WFR_SAMPLE_STAGING_BASE_URL", "https://staging.api.workflows.example.com/api/v1");
+  },
 });
 
 /** Every workflow of sample-staging, keyed by identifier. */
