@@ -4,43 +4,59 @@
 // type-checked against the freshly generated code and run: a launch through
 // the generated types, each of its two human checkpoints answered once, the
 // typed result printed. Everything is shut down and removed at the end.
+import { spawn } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generate } from "@wfr/codegen";
 import { startEmulator } from "@wfr/emulator";
 import { build } from "esbuild";
-import ts from "typescript";
 import { ENVIRONMENT, prepareEmulator } from "./demo-scenario.js";
 
 const demoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const appSource = join(demoRoot, "src", "invoice-demo.ts");
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Type-checks the app with `@wfr/generated/<env>` pointing at the freshly generated code. */
-function typeCheckApp(generatedDir: string): void {
-  const program = ts.createProgram([appSource], {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ["node"],
-    baseUrl: demoRoot,
-    paths: { [`@wfr/generated/${ENVIRONMENT}`]: [join(generatedDir, ENVIRONMENT, "index.d.ts")] },
-  });
-  const diagnostics = ts.getPreEmitDiagnostics(program);
-  if (diagnostics.length > 0) {
-    const host = {
-      getCanonicalFileName: (f: string) => f,
-      getCurrentDirectory: () => demoRoot,
-      getNewLine: () => "\n",
-    };
-    throw new Error(
-      `the app does not type-check against the downloaded definition:\n${ts.formatDiagnostics(diagnostics, host)}`,
-    );
-  }
+/**
+ * Type-checks the app with `@wfr/generated/<env>` pointing at the freshly generated code, with the
+ * `tsc` a team runs (TypeScript 7's native compiler: a process, not an API).
+ */
+async function typeCheckApp(work: string, generatedDir: string): Promise<void> {
+  const tsconfig = join(work, "tsconfig.json");
+  await writeFile(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: {
+        target: "es2022",
+        module: "nodenext",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ["node"],
+        paths: {
+          [`@wfr/generated/${ENVIRONMENT}`]: [join(generatedDir, ENVIRONMENT, "index.d.ts")],
+        },
+      },
+      files: [appSource],
+    }),
+  );
+  const typescript = dirname(createRequire(import.meta.url).resolve("typescript/package.json"));
+  const { code, output } = await new Promise<{ code: number | null; output: string }>(
+    (done, reject) => {
+      const child = spawn(process.execPath, [join(typescript, "bin", "tsc"), "-p", tsconfig], {
+        cwd: demoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let text = "";
+      child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      child.on("error", reject);
+      child.on("close", (exit) => done({ code: exit, output: text }));
+    },
+  );
+  if (code !== 0)
+    throw new Error(`the app does not type-check against the downloaded definition:\n${output}`);
 }
 
 async function main(): Promise<void> {
@@ -64,7 +80,7 @@ async function main(): Promise<void> {
     const workflowCount = models.reduce((n, m) => n + m.workflows.length, 0);
     log(`generated ${files.size} files for ${workflowCount} workflows`);
 
-    typeCheckApp(generatedDir);
+    await typeCheckApp(work, generatedDir);
     log("the app type-checks against the generated code");
 
     const bundle = join(work, "invoice-demo.mjs");

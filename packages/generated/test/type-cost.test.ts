@@ -1,16 +1,24 @@
 // An app that imports one workflow type-checks only that workflow, and an
 // app that only needs types never makes the type checker load zod.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 
 const PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+// The tsc a team runs: TypeScript 7's native compiler, a process (it has no in-process API).
+const TSC = join(
+  dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+  "bin",
+  "tsc",
+);
 const dir = mkdtempSync(join(tmpdir(), "wfr-generated-app-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Type-checks `source` as an app of its own; the files the checker loaded (`--listFiles`). */
 function program(source: string): readonly string[] {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module" }));
   mkdirSync(join(dir, "node_modules", "@wfr"), { recursive: true });
@@ -18,22 +26,26 @@ function program(source: string): readonly string[] {
     symlinkSync(PACKAGE, join(dir, "node_modules", "@wfr", "generated"), "dir");
   } catch {}
   writeFileSync(join(dir, "app.ts"), source);
-  const p = ts.createProgram({
-    rootNames: [join(dir, "app.ts")],
-    options: {
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      strict: true,
-      noEmit: true,
-      types: [],
-    },
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        module: "nodenext",
+        target: "es2022",
+        strict: true,
+        noEmit: true,
+        types: [],
+      },
+      files: ["app.ts"],
+    }),
+  );
+  const run = spawnSync(process.execPath, [TSC, "-p", dir, "--listFiles", "--pretty", "false"], {
+    encoding: "utf8",
   });
-  const errors = ts
-    .getPreEmitDiagnostics(p)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-  expect(errors).toEqual([]);
-  return p.getSourceFiles().map((f) => f.fileName);
+  const lines = `${run.stdout}${run.stderr}`.split("\n").filter((l) => l !== "");
+  expect(lines.filter((l) => /error TS\d+/.test(l))).toEqual([]);
+  expect(run.status).toBe(0);
+  return lines;
 }
 
 // Builds TypeScript programs: generous timeouts for a loaded machine.
