@@ -23,6 +23,27 @@ export function detectPackageManager(root: string): PackageManager {
   return "npm";
 }
 
+/**
+ * Yarn 1 ("classic") or Yarn 2 and later ("Berry"): they install and refuse differently
+ * (`--frozen-lockfile` against `--immutable`; the runner's Yarn 1 refuses a `packageManager:
+ * yarn@4` project unless Corepack is enabled). Read from the `packageManager` field, else from
+ * Berry's own files: its `.yarnrc.yml` (classic reads `.yarnrc`) or its lockfile's `__metadata`.
+ */
+export function yarnFlavour(root: string): YarnFlavour {
+  const declared = readScripts(root).packageManager;
+  const version = declared === undefined ? undefined : /^yarn@(\d+)\./.exec(declared)?.[1];
+  if (version !== undefined) return Number(version) >= 2 ? "berry" : "classic";
+  if (existsSync(join(root, ".yarnrc.yml"))) return "berry";
+  try {
+    if (/^__metadata:/m.test(readFileSync(join(root, "yarn.lock"), "utf8"))) return "berry";
+  } catch {
+    // No yarn.lock: nothing says Berry.
+  }
+  return "classic";
+}
+
+export type YarnFlavour = "classic" | "berry";
+
 function readScripts(root: string): { scripts: Record<string, string>; packageManager?: string } {
   try {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {

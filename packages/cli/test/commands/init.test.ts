@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { ciWorkflow } from "../../src/commands/init/ci-workflow.js";
 import { EXIT } from "../../src/exit-codes.js";
 import { runWfr } from "../harness.js";
 
@@ -66,18 +65,4 @@ it("an unknown --env on an initialised repo is an error; --add-env adds it and i
     { cwd: dir },
   );
   expect(twice.code).toBe(EXIT.USAGE);
-});
-
-it("the CI workflow type-checks only where there is a tsconfig.json, and installs with the project's package manager", () => {
-  const config = {
-    schemas: "schemas",
-    generatedOut: "wfr-generated",
-    environments: [{ name: "production", baseUrl: "http://x/api/v1", apiKeyEnv: "K" }],
-  };
-  const npm = ciWorkflow(config, { packageManager: "npm" });
-  expect(npm).toContain("- run: npm ci");
-  expect(npm).toContain('run: "[ ! -f tsconfig.json ] || npx --no-install tsc --noEmit"');
-  expect(ciWorkflow(config, { packageManager: "pnpm" })).toContain(
-    "pnpm install --frozen-lockfile",
-  );
 });

@@ -49,24 +49,26 @@ export function planInit(
       content: "",
       why: "downloaded definitions",
     });
-  const ciFile = join(root, CI_WORKFLOW_PATH);
-  const ours = existsSync(ciFile) && readFileSync(ciFile, "utf8").startsWith(CI_MARKER);
-  if (!existsSync(ciFile) || (options.rewriteConfig && ours))
-    files.push({
-      path: CI_WORKFLOW_PATH,
-      content: ciWorkflow(config, ciFacts(root)),
-      why: "CI drift checks",
-    });
   const scripts: Record<string, string> = {};
   const imports: Record<string, string> = {};
   const pkgFile = join(root, "package.json");
-  if (existsSync(pkgFile)) {
-    const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as PackageJson;
+  const pkg = existsSync(pkgFile)
+    ? (JSON.parse(readFileSync(pkgFile, "utf8")) as PackageJson)
+    : undefined;
+  if (pkg !== undefined) {
     for (const [name, command] of Object.entries(SCRIPTS))
       if (pkg.scripts?.[name] === undefined) scripts[name] = command;
     if (pkg.imports?.[IMPORT_ALIAS] === undefined)
       imports[IMPORT_ALIAS] =
         `./${config.generatedOut.replace(/^\.\//, "").replace(/\/+$/, "")}/*.js`;
   }
+  const ciFile = join(root, CI_WORKFLOW_PATH);
+  const ours = existsSync(ciFile) && readFileSync(ciFile, "utf8").startsWith(CI_MARKER);
+  if (!existsSync(ciFile) || (options.rewriteConfig && ours))
+    files.push({
+      path: CI_WORKFLOW_PATH,
+      content: ciWorkflow(config, ciFacts(root, { ...pkg?.scripts, ...scripts })),
+      why: "CI drift checks",
+    });
   return { files, scripts, imports };
 }
