@@ -44,6 +44,22 @@ export function yarnFlavour(root: string): YarnFlavour {
 
 export type YarnFlavour = "classic" | "berry";
 
+/**
+ * Whether Yarn Berry installs this project with Plug'n'Play (its default: no node_modules), read
+ * from `nodeLinker` in `.yarnrc.yml`. A line-level read: the file is YAML, and the key is top-level.
+ */
+export function usesPlugNPlay(root: string): boolean {
+  if (detectPackageManager(root) !== "yarn" || yarnFlavour(root) !== "berry") return false;
+  let text = "";
+  try {
+    text = readFileSync(join(root, ".yarnrc.yml"), "utf8");
+  } catch {
+    // No .yarnrc.yml: Berry's default linker, Plug'n'Play.
+  }
+  const linker = /^nodeLinker:\s*["']?([\w-]+)/m.exec(text)?.[1];
+  return linker === undefined || linker === "pnp";
+}
+
 function readScripts(root: string): { scripts: Record<string, string>; packageManager?: string } {
   try {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   detectPackageManager,
   installCommand,
+  usesPlugNPlay,
   wfrCommand,
   yarnFlavour,
 } from "../src/package-manager.js";
@@ -61,5 +62,24 @@ describe("Yarn classic or Berry", () => {
     expect(yarnFlavour(project({ "package.json": "{}", "yarn.lock": classicLock }))).toBe(
       "classic",
     );
+  });
+});
+
+describe("Plug'n'Play", () => {
+  it("Yarn Berry without nodeLinker, or with pnp; not with node-modules, not for classic", () => {
+    const berry = JSON.stringify({ packageManager: "yarn@4.18.1" });
+    expect(usesPlugNPlay(project({ "package.json": berry }))).toBe(true);
+    expect(
+      usesPlugNPlay(project({ "package.json": berry, ".yarnrc.yml": "nodeLinker: pnp\n" })),
+    ).toBe(true);
+    expect(
+      usesPlugNPlay(
+        project({ "package.json": berry, ".yarnrc.yml": 'nodeLinker: "node-modules"\n' }),
+      ),
+    ).toBe(false);
+    expect(
+      usesPlugNPlay(project({ "package.json": "{}", "yarn.lock": "# yarn lockfile v1\n" })),
+    ).toBe(false);
+    expect(usesPlugNPlay(project({ "package.json": "{}", "package-lock.json": "{}" }))).toBe(false);
   });
 });

@@ -154,3 +154,17 @@ it("an existing tsconfig.json is left byte for byte, and init says which options
   expect(again.stderr).toContain("already initialized");
   expect(again.stderr).toContain('tsconfig.json needs "types" including "node"');
 });
+
+it("Yarn Plug'n'Play: init says TypeScript 7's tsc needs node_modules there; not under nodeLinker: node-modules", async () => {
+  const pnp = repo({ name: "app", packageManager: "yarn@4.18.1" });
+  const r = await runWfr(["init", ...URL_FLAGS], { cwd: pnp });
+  expect(r.code, r.stderr).toBe(EXIT.OK);
+  expect(r.stderr).toContain(
+    "set `nodeLinker: node-modules` in .yarnrc.yml, or use TypeScript 5.9",
+  );
+  const linked = repo({ name: "app", packageManager: "yarn@4.18.1" });
+  writeFileSync(join(linked, ".yarnrc.yml"), "nodeLinker: node-modules\n");
+  const quiet = await runWfr(["init", ...URL_FLAGS], { cwd: linked });
+  expect(quiet.code, quiet.stderr).toBe(EXIT.OK);
+  expect(quiet.stderr).not.toContain("nodeLinker");
+});

@@ -9,7 +9,7 @@ import { writeFileAtomic } from "../../atomic-write.js";
 import { CliError } from "../../cli-error.js";
 import { CONFIG_FILE, type EnvironmentConfig, parseConfig, type WfrConfig } from "../../config.js";
 import { EXIT } from "../../exit-codes.js";
-import { installCommand, wfrCommand } from "../../package-manager.js";
+import { installCommand, usesPlugNPlay, wfrCommand } from "../../package-manager.js";
 import { terminal } from "../../terminal.js";
 import { type InitPlan, planInit, readPackageJson } from "./plan.js";
 
@@ -192,6 +192,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
             `  ${installCommand(root, plan.missingDevPackages.join(" "), true)}   # what tsconfig.json and the CI type-check use`,
           ]
         : []),
+      ...(usesPlugNPlay(root) ? [PLUG_N_PLAY_NOTE] : []),
       `  export ${first.apiKeyEnv}=...   # ${KEY_SOURCE}`,
       `  ${wfrCommand(root, "schemas pull")}`,
       `  ${wfrCommand(root, "generate")}`,
@@ -201,6 +202,13 @@ export async function initCommand(options: InitOptions): Promise<number> {
   );
   return EXIT.OK;
 }
+
+/**
+ * TypeScript 7's native tsc resolves packages from node_modules only; Yarn patches TypeScript 5's
+ * JavaScript compiler for Plug'n'Play, which is why `yarn tsc` works there with 5 and not with 7.
+ */
+const PLUG_N_PLAY_NOTE =
+  "  # Yarn Plug'n'Play: TypeScript 7's tsc cannot resolve packages without node_modules (TS2688 \"node\"); set `nodeLinker: node-modules` in .yarnrc.yml, or use TypeScript 5.9";
 
 /** The files and package.json entries just written, as the closing message names them. */
 function writtenSummary(plan: InitPlan): string {
