@@ -104,12 +104,17 @@ it("--add-env without a package.json is refused too: the CI workflow it rewrites
   expect(readdirSync(dir)).toEqual(["wfr.config.json"]);
 });
 
-it("a package.json that is not JSON is named, and nothing is written", async () => {
+it("a package.json that is not a JSON object is named, and nothing is written", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wfr-init-"));
   writeFileSync(join(dir, "package.json"), "{ name: app }");
   const r = await runWfr(["init", ...URL_FLAGS], { cwd: dir });
   expect(r.code).toBe(EXIT.USAGE);
   expect(r.stderr).toContain(`${join(dir, "package.json")}: not JSON`);
+  expect(readdirSync(dir)).toEqual(["package.json"]);
+  writeFileSync(join(dir, "package.json"), "[]");
+  const array = await runWfr(["init", ...URL_FLAGS], { cwd: dir });
+  expect(array.code).toBe(EXIT.USAGE);
+  expect(array.stderr).toContain(`${join(dir, "package.json")}: not a JSON object`);
   expect(readdirSync(dir)).toEqual(["package.json"]);
 });
 

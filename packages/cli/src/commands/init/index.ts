@@ -106,6 +106,7 @@ async function environmentFrom(
 export async function initCommand(options: InitOptions): Promise<number> {
   const t = terminal({ noInput: options.input === false });
   const root = process.cwd();
+  // Before any prompt: without a package.json there is no project to add wfr to.
   readPackageJson(root);
   const configFile = join(root, CONFIG_FILE);
   const existing = existsSync(configFile)

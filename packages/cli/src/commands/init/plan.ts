@@ -40,14 +40,18 @@ export function readPackageJson(root: string): PackageJson {
       `no package.json in ${root}: wfr init adds its scripts and the #wfr/* import alias to the project's package.json; create one first (\`npm init -y\`, \`pnpm init\` or \`yarn init\`), then run wfr init again. Nothing written.`,
       EXIT.USAGE,
     );
+  let pkg: unknown;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as PackageJson;
+    pkg = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     throw new CliError(
       `${file}: not JSON (${(error as Error).message}). Nothing written.`,
       EXIT.USAGE,
     );
   }
+  if (typeof pkg !== "object" || pkg === null || Array.isArray(pkg))
+    throw new CliError(`${file}: not a JSON object. Nothing written.`, EXIT.USAGE);
+  return pkg as PackageJson;
 }
 
 export interface InitPlan {
