@@ -133,3 +133,13 @@ export function exitCodeTableMarkdown(): string {
   });
   return ["| code | name | meaning |", "| --- | --- | --- |", ...rows].join("\n");
 }
+
+/** The table as `wfr exit-codes` and `wfr help exit-codes` print it: code, name, meaning. */
+export function exitCodeTableText(): string {
+  return (Object.keys(EXIT) as ExitName[])
+    .map((name) => {
+      const meaning = [...codesFor(name), EXIT_MEANING[name]].join(", ");
+      return `${String(EXIT[name]).padStart(3)}  ${name.padEnd(22)} ${meaning}\n`;
+    })
+    .join("");
+}

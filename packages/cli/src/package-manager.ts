@@ -23,6 +23,43 @@ export function detectPackageManager(root: string): PackageManager {
   return "npm";
 }
 
+/**
+ * Yarn 1 ("classic") or Yarn 2 and later ("Berry"): they install and refuse differently
+ * (`--frozen-lockfile` against `--immutable`; the runner's Yarn 1 refuses a `packageManager:
+ * yarn@4` project unless Corepack is enabled). Read from the `packageManager` field, else from
+ * Berry's own files: its `.yarnrc.yml` (classic reads `.yarnrc`) or its lockfile's `__metadata`.
+ */
+export function yarnFlavour(root: string): YarnFlavour {
+  const declared = readScripts(root).packageManager;
+  const version = declared === undefined ? undefined : /^yarn@(\d+)\./.exec(declared)?.[1];
+  if (version !== undefined) return Number(version) >= 2 ? "berry" : "classic";
+  if (existsSync(join(root, ".yarnrc.yml"))) return "berry";
+  try {
+    if (/^__metadata:/m.test(readFileSync(join(root, "yarn.lock"), "utf8"))) return "berry";
+  } catch {
+    // No yarn.lock: nothing says Berry.
+  }
+  return "classic";
+}
+
+export type YarnFlavour = "classic" | "berry";
+
+/**
+ * Whether Yarn Berry installs this project with Plug'n'Play (its default: no node_modules), read
+ * from `nodeLinker` in `.yarnrc.yml`. A line-level read: the file is YAML, and the key is top-level.
+ */
+export function usesPlugNPlay(root: string): boolean {
+  if (detectPackageManager(root) !== "yarn" || yarnFlavour(root) !== "berry") return false;
+  let text = "";
+  try {
+    text = readFileSync(join(root, ".yarnrc.yml"), "utf8");
+  } catch {
+    // No .yarnrc.yml: Berry's default linker, Plug'n'Play.
+  }
+  const linker = /^nodeLinker:\s*["']?([\w-]+)/m.exec(text)?.[1];
+  return linker === undefined || linker === "pnp";
+}
+
 function readScripts(root: string): { scripts: Record<string, string>; packageManager?: string } {
   try {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {

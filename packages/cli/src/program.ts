@@ -30,7 +30,7 @@ Examples:
   wfr launch invoiceIntake --env production --input amount=12 --file invoice_pdf=inv.pdf --wait
   wfr runs watch run_123 --env production
 
-Exit codes: see \`wfr help exit-codes\` or the README.`,
+Exit codes: \`wfr exit-codes\` (or \`wfr help exit-codes\`) prints the table; the README explains them.`,
     );
 
   defineInitCommand(program);

@@ -100,7 +100,7 @@ it("init -> pull -> generate -> tsc ok -> graph edit -> pull --check 4 -> pull -
   // Generated code outside src/, reached through the import alias init wrote.
   expect(pkg.imports["#wfr/*"]).toBe("./wfr-generated/*.js");
   expect(readFileSync(join(repo, ".github/workflows/wfr.yml"), "utf8")).toContain(
-    "wfr schemas pull --check",
+    "run: npm run schemas:check",
   );
   const again = await wfr(["init", "--yes"]);
   expect(again.code).toBe(EXIT.OK);

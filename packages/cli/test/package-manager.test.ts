@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectPackageManager, installCommand, wfrCommand } from "../src/package-manager.js";
+import {
+  detectPackageManager,
+  installCommand,
+  usesPlugNPlay,
+  wfrCommand,
+  yarnFlavour,
+} from "../src/package-manager.js";
 
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "wfr-pm-"));
@@ -34,5 +40,46 @@ describe("the command a person runs", () => {
     expect(detectPackageManager(dir)).toBe("pnpm");
     expect(wfrCommand(dir, "schemas pull")).toBe("pnpm exec wfr schemas pull");
     expect(installCommand(dir, "@wfr/mcp", true)).toBe("pnpm add -D @wfr/mcp");
+  });
+});
+
+describe("Yarn classic or Berry", () => {
+  it("the packageManager field decides: yarn@1 is classic, yarn@2 and later Berry", () => {
+    const declared = (version: string) =>
+      project({ "package.json": JSON.stringify({ packageManager: `yarn@${version}` }) });
+    expect(yarnFlavour(declared("1.22.22"))).toBe("classic");
+    expect(yarnFlavour(declared("4.18.0+sha512.abc"))).toBe("berry");
+    expect(yarnFlavour(declared("2.4.3"))).toBe("berry");
+  });
+
+  it("without the field: Berry's .yarnrc.yml or its lockfile's __metadata, else classic", () => {
+    expect(yarnFlavour(project({ "package.json": "{}", ".yarnrc.yml": "nodeLinker: pnp\n" }))).toBe(
+      "berry",
+    );
+    const berryLock = '__metadata:\n  version: 8\n  cacheKey: 10c0\n\n"zod@npm:^4": {}\n';
+    expect(yarnFlavour(project({ "package.json": "{}", "yarn.lock": berryLock }))).toBe("berry");
+    const classicLock = '# yarn lockfile v1\n\nzod@^4:\n  version "4.1.0"\n';
+    expect(yarnFlavour(project({ "package.json": "{}", "yarn.lock": classicLock }))).toBe(
+      "classic",
+    );
+  });
+});
+
+describe("Plug'n'Play", () => {
+  it("Yarn Berry without nodeLinker, or with pnp; not with node-modules, not for classic", () => {
+    const berry = JSON.stringify({ packageManager: "yarn@4.18.1" });
+    expect(usesPlugNPlay(project({ "package.json": berry }))).toBe(true);
+    expect(
+      usesPlugNPlay(project({ "package.json": berry, ".yarnrc.yml": "nodeLinker: pnp\n" })),
+    ).toBe(true);
+    expect(
+      usesPlugNPlay(
+        project({ "package.json": berry, ".yarnrc.yml": 'nodeLinker: "node-modules"\n' }),
+      ),
+    ).toBe(false);
+    expect(
+      usesPlugNPlay(project({ "package.json": "{}", "yarn.lock": "# yarn lockfile v1\n" })),
+    ).toBe(false);
+    expect(usesPlugNPlay(project({ "package.json": "{}", "package-lock.json": "{}" }))).toBe(false);
   });
 });

@@ -26,6 +26,11 @@ export type GenerateOutcome =
   | {
       readonly kind: "written";
       readonly files: number;
+      /** Of `files`, how many were new or changed, and how many were left as they were. */
+      readonly written: number;
+      readonly unchanged: number;
+      /** Files deleted because nothing generates them any more. */
+      readonly removed: number;
       readonly workflows: number;
       readonly environments: number;
       readonly notes: readonly string[];
@@ -49,10 +54,11 @@ export function generateProject(options: GenerateProjectOptions): GenerateOutcom
     if (problems.length > 0) return { kind: "stale", problems };
     return { kind: "up-to-date", files: files.size, environments: models.length };
   }
-  writeGenerated(options, result);
+  const report = writeGenerated(options, result);
   return {
     kind: "written",
     files: files.size,
+    ...report,
     workflows: models.reduce((n, m) => n + m.workflows.length, 0),
     environments: models.length,
     notes: result.notes,
@@ -94,7 +100,7 @@ export function describeGenerateOutcome(
     case "written":
       return {
         stream: "stdout",
-        text: `${outcome.notes.map((note) => `${program}: note: ${note}\n`).join("")}${program}: wrote ${outcome.files} files for ${outcome.workflows} workflows in ${outcome.environments} ${plural(outcome.environments)} to ${names.out}\n`,
+        text: `${outcome.notes.map((note) => `${program}: note: ${note}\n`).join("")}${program}: wrote ${outcome.written} of ${outcome.files} files (${outcome.unchanged} unchanged, ${outcome.removed} removed) for ${outcome.workflows} workflows in ${outcome.environments} ${plural(outcome.environments)} to ${names.out}\n`,
       };
   }
 }

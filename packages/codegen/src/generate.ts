@@ -14,7 +14,7 @@ import {
 } from "./identifier-lock.js";
 import type { EnvironmentModel } from "./model.js";
 import { DEFINITION_NAMES, readSchemas } from "./read-definition.js";
-import { type CheckResult, checkOutput, writeOutput } from "./write-output.js";
+import { type CheckResult, checkOutput, type WriteReport, writeOutput } from "./write-output.js";
 
 export interface GenerateOptions {
   /** Folder with one sub-folder per environment. */
@@ -114,10 +114,11 @@ function checkRemovals(options: GenerateOptions, result: GenerateResult): void {
 }
 
 /** Writes the output folder, then the identifier lock next to the environment folders. */
-export function writeGenerated(options: GenerateOptions, result: GenerateResult): void {
+export function writeGenerated(options: GenerateOptions, result: GenerateResult): WriteReport {
   checkRemovals(options, result);
-  writeOutput(resolve(options.out), result.files);
-  writeLock(lockDir(options), result.lock);
+  const report = writeOutput(resolve(options.out), result.files);
+  if (!lockIsCurrent(options, result)) writeLock(lockDir(options), result.lock);
+  return report;
 }
 
 export function generate(options: GenerateOptions): GenerateResult {

@@ -47,4 +47,10 @@ export {
 } from "./identifiers.js";
 export type { EnvironmentModel, FieldKind, FieldModel, WorkflowModel } from "./model.js";
 export { type ReadOptions, readDefinition, readSchemas } from "./read-definition.js";
-export { type CheckResult, checkOutput, listFiles, writeOutput } from "./write-output.js";
+export {
+  type CheckResult,
+  checkOutput,
+  listFiles,
+  type WriteReport,
+  writeOutput,
+} from "./write-output.js";

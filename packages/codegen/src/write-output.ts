@@ -1,6 +1,6 @@
-// Writing the generated tree safely: everything goes to a temporary folder
-// next to the output, and only a complete tree replaces the old one (two
-// renames). On any error the output folder is left exactly as it was.
+// Writing the generated tree safely and minimally: new content is staged in a
+// temporary folder next to the output and renamed into place only once all of
+// it is written; files whose content did not change are not touched.
 import {
   existsSync,
   mkdirSync,
@@ -48,37 +48,61 @@ export function checkOutput(outDir: string, files: GeneratedFiles): CheckResult 
   return { stale, missing, extra };
 }
 
-/** Writes the files as the new content of `outDir` (replacing it entirely), atomically per folder swap. */
+/** What `writeOutput` did: files written (new or changed), left as they were, and deleted. */
+export interface WriteReport {
+  readonly written: number;
+  readonly unchanged: number;
+  readonly removed: number;
+}
+
+/**
+ * Makes `outDir` hold exactly `files`, touching only what differs: a file whose content is
+ * unchanged keeps its bytes and mtime (watchers and build caches see only the real change), a
+ * file no longer generated is deleted. New content is staged in a temporary folder next to the
+ * output first; an error while staging leaves the output folder exactly as it was.
+ */
 export function writeOutput(
   outDir: string,
   files: GeneratedFiles,
   hooks: { beforeSwap?: () => void } = {},
-): void {
+): WriteReport {
+  const existing = new Set(listFiles(outDir));
+  const changed = [...files].filter(
+    ([path, content]) =>
+      !existing.has(path) || readFileSync(join(outDir, ...path.split("/")), "utf8") !== content,
+  );
+  const gone = [...existing].filter((path) => !files.has(path));
   const parent = dirname(outDir);
   mkdirSync(parent, { recursive: true });
-  const suffix = `${process.pid}-${Date.now().toString(36)}`;
-  const temp = join(parent, `.${basename(outDir)}.tmp-${suffix}`);
-  const old = join(parent, `.${basename(outDir)}.old-${suffix}`);
+  const temp = join(parent, `.${basename(outDir)}.tmp-${process.pid}-${Date.now().toString(36)}`);
   try {
     mkdirSync(temp);
-    for (const [path, content] of files) {
-      const target = join(temp, ...path.split("/"));
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
+    for (const [path, content] of changed) {
+      const staged = join(temp, ...path.split("/"));
+      mkdirSync(dirname(staged), { recursive: true });
+      writeFileSync(staged, content);
     }
     hooks.beforeSwap?.();
-  } catch (error) {
+    for (const path of gone) rmSync(join(outDir, ...path.split("/")));
+    removeEmptyFolders(outDir);
+    for (const [path] of changed) {
+      const target = join(outDir, ...path.split("/"));
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(join(temp, ...path.split("/")), target);
+    }
+  } finally {
     rmSync(temp, { recursive: true, force: true });
-    throw error;
   }
-  const hadOld = existsSync(outDir);
-  if (hadOld) renameSync(outDir, old);
-  try {
-    renameSync(temp, outDir);
-  } catch (error) {
-    if (hadOld) renameSync(old, outDir);
-    rmSync(temp, { recursive: true, force: true });
-    throw error;
+  return { written: changed.length, unchanged: files.size - changed.length, removed: gone.length };
+}
+
+/** Deletes the folders under `dir` that hold no file any more (a removed environment's). */
+function removeEmptyFolders(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) {
+    const full = join(dir, entry);
+    if (!statSync(full).isDirectory()) continue;
+    removeEmptyFolders(full);
+    if (readdirSync(full).length === 0) rmSync(full, { recursive: true });
   }
-  if (hadOld) rmSync(old, { recursive: true, force: true });
 }

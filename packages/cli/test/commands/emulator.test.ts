@@ -1,6 +1,40 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
+import { EXIT } from "../../src/exit-codes.js";
 import { BIN } from "../harness.js";
+
+/** Runs `wfr` as in a project where the optional peer @wfr/emulator is not installed. */
+function wfrWithoutEmulator(args: string[]) {
+  const register = resolve(
+    fileURLToPath(import.meta.url),
+    "../../fixtures/register-without-emulator.mjs",
+  );
+  return spawnSync(process.execPath, ["--import", register, BIN, ...args], {
+    cwd: mkdtempSync(resolve(tmpdir(), "wfr-no-emulator-")),
+    env: { PATH: process.env.PATH ?? "" },
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+}
+
+it("without @wfr/emulator installed: the install hint, with or without --scenario, never a --scenario error", () => {
+  for (const args of [
+    ["emulator", "--port", "0"],
+    ["emulator", "--port", "0", "--scenario", "run_1.wfr-run.json"],
+    ["emulator", "--port", "0", "--api-fault", "503 GET /runs/*"],
+  ]) {
+    const r = wfrWithoutEmulator(args);
+    expect(r.status, r.stderr).toBe(EXIT.USAGE);
+    expect(r.stderr).toContain("needs @wfr/emulator, an optional peer of @wfr/cli");
+    expect(r.stderr).toContain("npm i -D @wfr/emulator");
+    expect(r.stderr).not.toContain("--scenario");
+    expect(r.stderr).not.toContain("--api-fault");
+  }
+});
 
 it("wfr emulator prints base URLs, a working key and a one-time sign-in link, and stops on SIGTERM", async () => {
   const child = spawn(process.execPath, [BIN, "emulator", "--port", "0"], {

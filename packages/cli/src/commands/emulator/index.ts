@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { launch, readApiFaults, readRecordedRuns, startMessage } from "../../adapters/emulator.js";
 import { CliError } from "../../cli-error.js";
 import { EXIT } from "../../exit-codes.js";
+import { missingOptionalPackage } from "../../optional-packages.js";
 
 export async function emulatorCommand(options: {
   port: string;
@@ -28,18 +29,24 @@ export async function emulatorCommand(options: {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`--port: bad port ${options.port}`, EXIT.USAGE);
+  // Each reader loads @wfr/emulator: called only for an option that was given, and a missing
+  // optional peer is left to the command's install hint (lazy-action.ts), not told as that option's fault.
   let recordedRuns: Awaited<ReturnType<typeof readRecordedRuns>> = [];
-  try {
-    recordedRuns = await readRecordedRuns(options.scenario ?? []);
-  } catch (error) {
-    throw new CliError(`--scenario ${(error as Error).message}`, EXIT.USAGE);
-  }
-  let apiFaults: Record<string, unknown>[];
-  try {
-    apiFaults = await readApiFaults(options.apiFault ?? []);
-  } catch (error) {
-    throw new CliError(`--api-fault ${(error as Error).message}`, EXIT.USAGE);
-  }
+  if (options.scenario !== undefined)
+    try {
+      recordedRuns = await readRecordedRuns(options.scenario);
+    } catch (error) {
+      if (missingOptionalPackage(error) !== undefined) throw error;
+      throw new CliError(`--scenario ${(error as Error).message}`, EXIT.USAGE);
+    }
+  let apiFaults: Record<string, unknown>[] = [];
+  if (options.apiFault !== undefined)
+    try {
+      apiFaults = await readApiFaults(options.apiFault);
+    } catch (error) {
+      if (missingOptionalPackage(error) !== undefined) throw error;
+      throw new CliError(`--api-fault ${(error as Error).message}`, EXIT.USAGE);
+    }
   let compactAfterBytes: number | undefined;
   if (options.compactAfterBytes !== undefined) {
     compactAfterBytes = Number(options.compactAfterBytes);

@@ -9,9 +9,9 @@ import { writeFileAtomic } from "../../atomic-write.js";
 import { CliError } from "../../cli-error.js";
 import { CONFIG_FILE, type EnvironmentConfig, parseConfig, type WfrConfig } from "../../config.js";
 import { EXIT } from "../../exit-codes.js";
-import { wfrCommand } from "../../package-manager.js";
+import { installCommand, usesPlugNPlay, wfrCommand } from "../../package-manager.js";
 import { terminal } from "../../terminal.js";
-import { type PackageJson, planInit } from "./plan.js";
+import { type InitPlan, planInit, readPackageJson } from "./plan.js";
 
 /** Where a key comes from, said wherever a key variable is asked for or named. */
 export const KEY_SOURCE =
@@ -106,6 +106,8 @@ async function environmentFrom(
 export async function initCommand(options: InitOptions): Promise<number> {
   const t = terminal({ noInput: options.input === false });
   const root = process.cwd();
+  // Before any prompt: without a package.json there is no project to add wfr to.
+  readPackageJson(root);
   const configFile = join(root, CONFIG_FILE);
   const existing = existsSync(configFile)
     ? parseConfig(JSON.parse(readFileSync(configFile, "utf8")), configFile)
@@ -150,8 +152,9 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const plan = planInit(root, config, { rewriteConfig });
   const scriptNames = Object.keys(plan.scripts);
   const importNames = Object.keys(plan.imports);
+  const advice = plan.tsconfigAdvice.map((line) => `  ! ${line}\n`).join("");
   if (plan.files.length === 0 && scriptNames.length === 0 && importNames.length === 0) {
-    t.stderr.write("wfr: already initialized; nothing to write\n");
+    t.stderr.write(`wfr: already initialized; nothing to write\n${advice}`);
     return EXIT.OK;
   }
   t.stderr.write("wfr init will write:\n");
@@ -164,6 +167,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     t.stderr.write(
       `  ~ package.json imports: "${name}": "${plan.imports[name]}" (import generated code as #wfr/<env>)\n`,
     );
+  if (advice) t.stderr.write(`and leave tsconfig.json as it is:\n${advice}`);
   if (interactive) {
     const prompts = await import("@clack/prompts");
     const ok = await prompts.confirm({ message: "Write these files?" });
@@ -175,7 +179,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   for (const f of plan.files) writeFileAtomic(join(root, f.path), f.content);
   if (scriptNames.length > 0 || importNames.length > 0) {
     const pkgFile = join(root, "package.json");
-    const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as PackageJson;
+    const pkg = readPackageJson(root);
     if (scriptNames.length > 0) pkg.scripts = { ...pkg.scripts, ...plan.scripts };
     if (importNames.length > 0) pkg.imports = { ...pkg.imports, ...plan.imports };
     writeFileAtomic(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
@@ -183,7 +187,13 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const first = config.environments[config.environments.length - 1] as EnvironmentConfig;
   t.stderr.write(
     [
-      "wfr: done. Next:",
+      `wfr: wrote ${writtenSummary(plan)}.${advice ? " tsconfig.json left as it is (see above)." : ""} Next:`,
+      ...(plan.missingDevPackages.length > 0
+        ? [
+            `  ${installCommand(root, plan.missingDevPackages.join(" "), true)}   # what tsconfig.json and the CI type-check use`,
+          ]
+        : []),
+      ...(usesPlugNPlay(root) ? [PLUG_N_PLAY_NOTE] : []),
       `  export ${first.apiKeyEnv}=...   # ${KEY_SOURCE}`,
       `  ${wfrCommand(root, "schemas pull")}`,
       `  ${wfrCommand(root, "generate")}`,
@@ -192,4 +202,23 @@ export async function initCommand(options: InitOptions): Promise<number> {
     ].join("\n"),
   );
   return EXIT.OK;
+}
+
+/**
+ * TypeScript 7's native tsc resolves packages from node_modules only; Yarn patches TypeScript 5's
+ * JavaScript compiler for Plug'n'Play, which is why `yarn tsc` works there with 5 and not with 7.
+ */
+const PLUG_N_PLAY_NOTE =
+  "  # Yarn Plug'n'Play: TypeScript 7's tsc cannot resolve packages without node_modules (TS2688 \"node\"); set `nodeLinker: node-modules` in .yarnrc.yml, or use TypeScript 5.9";
+
+/** The files and package.json entries just written, as the closing message names them. */
+function writtenSummary(plan: InitPlan): string {
+  const entries = [
+    ...Object.keys(plan.scripts).map((name) => `script ${name}`),
+    ...Object.keys(plan.imports).map((name) => `import alias ${name}`),
+  ];
+  return [
+    ...plan.files.map((f) => f.path),
+    ...(entries.length > 0 ? [`package.json (${entries.join(", ")})`] : []),
+  ].join(", ");
 }
