@@ -116,21 +116,6 @@ export async function managerPass(name, manager, { work, app, emulatorUrl, env }
     dir,
     manager.exec(`wfr init --yes --env production --base-url ${emulatorUrl}/production/api/v1`),
   );
-  if (!existsSync(join(dir, "tsconfig.json")))
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          rootDir: "src",
-          outDir: "dist",
-          module: "nodenext",
-          target: "es2022",
-          strict: true,
-          types: ["node"],
-        },
-        include: ["src"],
-      }),
-    ); // TEMP-HACK
   check(existsSync(join(dir, "tsconfig.json")), `wfr init wrote no tsconfig.json with ${name}`);
   await sh(dir, manager.exec("wfr schemas pull"), env);
   const generated = await sh(dir, manager.exec("wfr generate"), env);

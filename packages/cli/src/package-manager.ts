@@ -1,4 +1,4 @@
-// Messages name the command the person actually runs: `npx wfr generate` in
+// Messages name the command the person actually runs: `npx --no wfr generate` in
 // an npm project, `pnpm generate` where `wfr init` wrote that script into a
 // pnpm project, and so on. Detected from the committed lockfile and scripts,
 // so it is the same on a laptop and in CI (the generated headers carry it).
@@ -84,7 +84,9 @@ export function wfrCommand(root: string, args: string): string {
     .find((name) => scripts[name]?.trim() === `wfr ${args}`);
   if (script !== undefined)
     return pm === "npm" ? `npm run ${script}` : pm === "yarn" ? `yarn ${script}` : `pnpm ${script}`;
-  const run = pm === "npm" ? "npx wfr" : pm === "yarn" ? "yarn wfr" : "pnpm exec wfr";
+  // `npx --no`: where the bin is missing, npx would otherwise install whatever the registry
+  // serves under the name `wfr` (not this package's name), without asking off a terminal.
+  const run = pm === "npm" ? "npx --no wfr" : pm === "yarn" ? "yarn wfr" : "pnpm exec wfr";
   return `${run} ${args}`;
 }
 

@@ -23,7 +23,8 @@ import { adminPost, adminPut, runWfr } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const TSC = require.resolve("typescript/bin/tsc");
+// TypeScript 7 exports no bin path: the bin sits beside its package.json.
+const TSC = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
 const runtimeDir = realpathSync(resolve(here, "../node_modules/@wfr/runtime"));
 const zodDir = realpathSync(resolve(here, "../../generated/node_modules/zod"));
 

@@ -17,10 +17,10 @@ function project(files: Record<string, string>): string {
 }
 
 describe("the command a person runs", () => {
-  it("npm without scripts: npx wfr ...", () => {
+  it("npm without scripts: npx --no wfr ... (never a bare npx, which installs what it does not find)", () => {
     const dir = project({ "package.json": "{}", "package-lock.json": "{}" });
     expect(detectPackageManager(dir)).toBe("npm");
-    expect(wfrCommand(dir, "generate")).toBe("npx wfr generate");
+    expect(wfrCommand(dir, "generate")).toBe("npx --no wfr generate");
     expect(installCommand(dir, "@wfr/emulator", true)).toBe("npm i -D @wfr/emulator");
   });
 

@@ -39,7 +39,7 @@ export async function runGenerate(
     out: string;
     check: boolean;
     allowRemove?: readonly string[];
-    /** The command generated headers and messages name (`npx wfr generate`, `pnpm generate`, ...). */
+    /** The command generated headers and messages name (`npx --no wfr generate`, `pnpm generate`, ...). */
     regenerate?: string;
   },
 ): Promise<GenerateOutcome> {

@@ -1,7 +1,10 @@
 // The runtime's own scenario, with web globals only (fetch, streams, Web Crypto, timers): the same
 // bundle runs on Node, Bun, Deno and workerd (test/four-runtimes.test.ts). Each step reports what
-// it saw; the test on Node decides.
+// it saw; the test on Node decides. The workflow is the generated code of `schemas/sample`, as an
+// app imports it, so that its validators (zod) run on each runtime too.
 
+// A relative path, not the package name: @wfr/generated depends on this package, not the reverse.
+import { invoiceIntake as invoice } from "../../../generated/src/sample/invoiceIntake.js";
 import { requestStreamsSupported } from "../../src/http-transport.js";
 import {
   createClient,
@@ -10,7 +13,6 @@ import {
   type RunEnvelope,
   verifyStandardWebhook,
 } from "../../src/index.js";
-import { defineInvoiceWorkflow } from "../support/fake-workflows.js";
 
 export interface ScenarioConfig {
   readonly baseUrl: string;
@@ -26,7 +28,6 @@ export interface ScenarioConfig {
   };
 }
 
-const invoice = defineInvoiceWorkflow("wf_P7Qd2Lx9", "enabled", true);
 const fast = { initialIntervalMs: 20, maxIntervalMs: 100, timeoutMs: 60_000 };
 
 export async function runScenario(config: ScenarioConfig): Promise<Record<string, unknown>> {

@@ -13,7 +13,8 @@ import {
 } from "../../../src/commands/init/tsconfig.js";
 
 const require = createRequire(import.meta.url);
-const TSC = require.resolve("typescript/bin/tsc");
+// TypeScript 7 exports no bin path: the bin sits beside its package.json.
+const TSC = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
 const TYPES_NODE = realpathSync(dirname(require.resolve("@types/node/package.json")));
 
 /**
