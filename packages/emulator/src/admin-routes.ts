@@ -19,13 +19,13 @@ import {
   setWorkflowState,
 } from "./emulator-state.js";
 import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
-import { isObject } from "./json-text.js";
+import { isObject } from "./model/json-text.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
 import { honoPath, type RequestContext, RouteTable } from "./router.js";
 import type { Fault } from "./run-engine.js";
 import { envelope } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
-import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
+import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./model/types.js";
 
 /** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */
 export const ADMIN_LIMIT = 8_388_608;

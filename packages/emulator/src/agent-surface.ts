@@ -12,7 +12,7 @@ import { iso } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
 import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
 import type { JournalRecord } from "./journal-records.js";
-import { isObject } from "./json-text.js";
+import { isObject } from "./model/json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
 import {
@@ -29,7 +29,7 @@ import {
   personIn,
 } from "./portal-authoring.js";
 import type { Links } from "./run-views.js";
-import type { EnvironmentDef, EnvironmentDefView } from "./types.js";
+import type { EnvironmentDef, EnvironmentDefView } from "./model/types.js";
 
 /** An API key as the REST API checks it (http-server's ApiKey, structurally). */
 interface AgentApiKey {

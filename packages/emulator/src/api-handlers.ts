@@ -9,7 +9,7 @@ import { iso } from "./clock.js";
 import type { ApiKey, ApiState, EnvView } from "./emulator-state.js";
 import { HttpError, parseJsonBody, problemError, sendJson } from "./http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
-import { isObject, metadataMembers } from "./json-text.js";
+import { isObject, metadataMembers } from "./model/json-text.js";
 import {
   checkAttachments,
   checkCallback,
@@ -23,7 +23,7 @@ import { recordingBytes, recordingState } from "./recording.js";
 import { noteRequest } from "./request-log.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario } from "./scenario.js";
-import { isTerminal, type RunRecord } from "./types.js";
+import { isTerminal, type RunRecord } from "./model/types.js";
 import { declaresFileInput, validateInputs } from "./validate-inputs.js";
 
 /** One authenticated, scope-checked call of the public API. */

@@ -8,9 +8,9 @@
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import type { JournalRecord } from "./journal-records.js";
-import { isObject } from "./json-text.js";
+import { isObject } from "./model/json-text.js";
 import { parseScenario } from "./scenario.js";
-import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./types.js";
+import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./model/types.js";
 import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./validate-inputs.js";
 
 /** A field in the definition format's vocabulary (`x-input-type`). */

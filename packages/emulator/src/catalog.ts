@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
-import { isObject } from "./json-text.js";
+import { isObject } from "./model/json-text.js";
 import { parseScenario } from "./scenario.js";
-import type { EnvironmentDef, WorkflowDef, WorkflowState } from "./types.js";
+import type { EnvironmentDef, WorkflowDef, WorkflowState } from "./model/types.js";
 
 export class CatalogError extends Error {}
 

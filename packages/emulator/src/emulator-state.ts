@@ -39,7 +39,7 @@ import type {
   RunRecord,
   Scenario,
   WorkflowState,
-} from "./types.js";
+} from "./model/types.js";
 import type { SignInLinks } from "./web-app/sign-in.js";
 
 /** A stored API key: only the SHA-256 of the token is kept (memory and journal). */

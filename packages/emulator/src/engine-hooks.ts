@@ -12,7 +12,7 @@ import {
 import { type NotifyType, newId } from "./run-engine.js";
 import { envelope, resultView } from "./run-views.js";
 import { synthesizeOutputs } from "./synthesize-outputs.js";
-import type { RunRecord } from "./types.js";
+import type { RunRecord } from "./model/types.js";
 
 /** Deterministic bytes of a synthesized file output (a tiny PDF). */
 export function fileBytes(runId: string, n: number, filename: string): Buffer {

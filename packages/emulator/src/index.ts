@@ -16,7 +16,7 @@ import { Emulator } from "./http-server.js";
 import type { RecordedRun } from "./recorded-run.js";
 import { type StartKey, startKeys } from "./start-keys.js";
 import type { StartedEmulator } from "./start-message.js";
-import type { EnvironmentDef } from "./types.js";
+import type { EnvironmentDef } from "./model/types.js";
 
 export { AgentSurface } from "./agent-surface.js";
 export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./authoring.js";
@@ -44,7 +44,7 @@ export {
 } from "./recorded-run.js";
 export type { StartKey } from "./start-keys.js";
 export { type StartedEmulator, startMessage } from "./start-message.js";
-export type { Scenario, ScenarioStep } from "./types.js";
+export type { Scenario, ScenarioStep } from "./model/types.js";
 export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
 export { validateInputs } from "./validate-inputs.js";
 

@@ -8,9 +8,9 @@ import type { BrowserAccessGrant } from "./browser-access-grants.js";
 import type { DeliveryAttempt, PendingCallback } from "./callbacks.js";
 import type { DeliveryFaultPlan } from "./delivery-faults.js";
 import type { ApiKey } from "./emulator-state.js";
-import { isObject } from "./json-text.js";
+import { isObject } from "./model/json-text.js";
 import type { PersonalAccessToken } from "./personal-access-tokens.js";
-import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./types.js";
+import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./model/types.js";
 
 /**
  * Every record the journal holds: one member per kind of state change. Each is applied by one

@@ -7,7 +7,7 @@ import { idempotencyScope } from "./idempotency.js";
 import { Journal, replayJournal } from "./journal.js";
 import { callbackRecord, frozenRun, type JournalRecord, runDelta } from "./journal-records.js";
 import { apply } from "./state-changes.js";
-import type { RunRecord } from "./types.js";
+import type { RunRecord } from "./model/types.js";
 
 /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
 export function persistRun(st: EmulatorState, run: RunRecord): void {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIMITS } from "@wfr/protocol";
-import { isTerminal, type RunRecord } from "./types.js";
+import { isTerminal, type RunRecord } from "./model/types.js";
 
 const RECORDING_MAX_BYTES = LIMITS.recordingBytes;
 const RECORDING_ATTEMPTS_PER_HOUR = LIMITS.recordingAttemptsPerHour;

@@ -4,7 +4,7 @@
 import { CODE } from "@wfr/protocol";
 import { HttpError } from "../http-kit.js";
 import type { RouteTable } from "../router.js";
-import type { EnvironmentDefView, RunRecord } from "../types.js";
+import type { EnvironmentDefView, RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import {
   apiFaultsPage,

@@ -14,7 +14,7 @@ import { HttpError } from "../http-kit.js";
 import { compose, type RequestContext, RouteTable } from "../router.js";
 import type { Fault } from "../run-engine.js";
 import type { Links } from "../run-views.js";
-import type { EnvironmentDefView, RunRecord, Scenario, WorkflowState } from "../types.js";
+import type { EnvironmentDefView, RunRecord, Scenario, WorkflowState } from "../model/types.js";
 import { APP_CSS, APP_JS } from "./assets.js";
 import { addFormRoutes } from "./form-routes.js";
 import { type AppContext, developerSession, formGuard } from "./guards.js";

@@ -9,7 +9,7 @@ import { BackgroundCompactor } from "../../src/background-compaction.js";
 import { startEmulator } from "../../src/index.js";
 import { Journal, replayJournal, type StoredRecord } from "../../src/journal.js";
 import { frozenRun } from "../../src/journal-records.js";
-import type { RunRecord } from "../../src/types.js";
+import type { RunRecord } from "../../src/model/types.js";
 import { http } from "../conformance/support.js";
 import { BIN, Child, freePort } from "./child.js";
 

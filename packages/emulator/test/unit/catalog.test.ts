@@ -9,7 +9,7 @@ import {
   loadCatalogFile,
 } from "../../src/catalog.js";
 import { emitDefinition } from "../../src/definition-emit.js";
-import type { JsonSchema } from "../../src/types.js";
+import type { JsonSchema } from "../../src/model/types.js";
 
 // The repository's committed downloads of the emulator's definitions (schemas/<env>), which
 // differ from the design's examples (/work/shared/examples/schemas) only by the responses each

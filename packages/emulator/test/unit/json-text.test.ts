@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonTextDepth, metadataMembers } from "../../src/json-text.js";
+import { jsonTextDepth, metadataMembers } from "../../src/model/json-text.js";
 
 const depth = (t: string, limit = 128) => jsonTextDepth(Buffer.from(t), limit);
 

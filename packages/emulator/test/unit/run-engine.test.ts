@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/clock.js";
 import { readDefinition } from "../../src/definition-read.js";
 import { type NewRun, RunEngine } from "../../src/run-engine.js";
-import type { RunRecord, Scenario } from "../../src/types.js";
+import type { RunRecord, Scenario } from "../../src/model/types.js";
 import { validateInputs } from "../../src/validate-inputs.js";
 
 function setup(vault: Record<string, string> = {}) {
