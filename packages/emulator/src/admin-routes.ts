@@ -18,10 +18,10 @@ import {
   removeApiFault,
   setWorkflowState,
 } from "./emulator-state.js";
-import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
 import { isObject } from "./model/json-text.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
-import { honoPath, type RequestContext, RouteTable } from "./router.js";
+import { honoPath, type RequestContext, RouteTable } from "./http/router.js";
 import type { Fault } from "./run-engine.js";
 import { envelope } from "./run-views.js";
 import { defaultScenario, parseScenario, parseStep } from "./scenario.js";

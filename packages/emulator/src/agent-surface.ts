@@ -10,7 +10,7 @@ import { CODE } from "@wfr/protocol";
 import { AuthoringStore } from "./authoring.js";
 import { iso } from "./clock.js";
 import { emitDefinition } from "./definition-emit.js";
-import { HttpError, parseJsonBody, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
 import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./model/json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";

@@ -7,7 +7,7 @@ import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
 import { iso } from "./clock.js";
 import type { ApiKey, ApiState, EnvView } from "./emulator-state.js";
-import { HttpError, parseJsonBody, problemError, sendJson } from "./http-kit.js";
+import { HttpError, parseJsonBody, problemError, sendJson } from "./http/http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./idempotency.js";
 import { isObject, metadataMembers } from "./model/json-text.js";
 import {
@@ -20,7 +20,7 @@ import {
   METADATA_MEMBER_LIMIT,
 } from "./launch-body.js";
 import { recordingBytes, recordingState } from "./recording.js";
-import { noteRequest } from "./request-log.js";
+import { noteRequest } from "./http/request-log.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario } from "./scenario.js";
 import { isTerminal, type RunRecord } from "./model/types.js";

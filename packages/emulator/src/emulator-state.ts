@@ -25,12 +25,12 @@ import {
   type FaultUse,
   parseDeliveryFault,
 } from "./delivery-faults.js";
-import { HttpError } from "./http-kit.js";
+import { HttpError } from "./http/http-kit.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import type { JournalRecord } from "./journal-records.js";
 import { callbackRecord } from "./journal-records.js";
 import type { RecordingRateLimiter } from "./recording.js";
-import type { RequestLogFormat } from "./request-log.js";
+import type { RequestLogFormat } from "./http/request-log.js";
 import type { RunEngine } from "./run-engine.js";
 import type { Links } from "./run-views.js";
 import type {

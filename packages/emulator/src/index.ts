@@ -11,7 +11,7 @@ import { armApiFault } from "./emulator-state.js";
 
 export { apiFaultFromFlag } from "./api-faults.js";
 
-import { HttpError } from "./http-kit.js";
+import { HttpError } from "./http/http-kit.js";
 import { Emulator } from "./http-server.js";
 import type { RecordedRun } from "./recorded-run.js";
 import { type StartKey, startKeys } from "./start-keys.js";

@@ -20,12 +20,12 @@ import type {
   PortalSession,
   ServerConfig,
 } from "./emulator-state.js";
-import { HttpError, readBodyWithin } from "./http-kit.js";
+import { HttpError, readBodyWithin } from "./http/http-kit.js";
 import { grantSession } from "./live-view.js";
 import type { PersonalAccessToken } from "./personal-access-tokens.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
-import { logRequest, noteRequest, type RequestLogFormat } from "./request-log.js";
-import type { Middleware, RequestContext } from "./router.js";
+import { logRequest, noteRequest, type RequestLogFormat } from "./http/request-log.js";
+import type { Middleware, RequestContext } from "./http/router.js";
 import { newId } from "./run-engine.js";
 
 /** A request on an environment's routes: its environment, and on the API its key. */

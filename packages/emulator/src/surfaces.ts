@@ -22,7 +22,7 @@ import type {
 } from "./emulator-state.js";
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
 import { markerBytes } from "./file-markers.js";
-import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http-kit.js";
+import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http/http-kit.js";
 import { BODY_LIMIT } from "./launch-body.js";
 import { liveView } from "./live-view.js";
 import {
@@ -53,7 +53,7 @@ import {
   type RouteRow,
   RouteTable,
   requestContext,
-} from "./router.js";
+} from "./http/router.js";
 import { handleWebApp, type WebAppHost, webAppRows } from "./web-app/web-app.js";
 
 /** What the surfaces need besides the shared state. */

@@ -13,7 +13,7 @@ import {
   setWorkflowState,
   type WebAppState,
 } from "./emulator-state.js";
-import { HttpError } from "./http-kit.js";
+import { HttpError } from "./http/http-kit.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,

@@ -4,9 +4,9 @@
 
 import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { type DeliveryFaultKind, isDeliveryFaultKind } from "../delivery-faults.js";
-import { HttpError, MAX_DEPTH } from "../http-kit.js";
+import { HttpError, MAX_DEPTH } from "../http/http-kit.js";
 import { jsonTextDepth } from "../model/json-text.js";
-import type { RouteTable } from "../router.js";
+import type { RouteTable } from "../http/router.js";
 import type { Fault } from "../run-engine.js";
 import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";

@@ -7,7 +7,7 @@ import { ApiFaults, parseApiFault } from "../../src/api-faults.js";
 import { API_ROUTES } from "../../src/api-routes.js";
 import { BrowserAccessGrants } from "../../src/browser-access-grants.js";
 import { type EmulatorState, tokenHash } from "../../src/emulator-state.js";
-import { HttpError } from "../../src/http-kit.js";
+import { HttpError } from "../../src/http/http-kit.js";
 import {
   adminGuard,
   apiFaults,
@@ -25,7 +25,7 @@ import {
   requestIdAndLog,
   sameSite,
 } from "../../src/middleware.js";
-import { type Middleware, type RequestContext, requestContext } from "../../src/router.js";
+import { type Middleware, type RequestContext, requestContext } from "../../src/http/router.js";
 
 /** A response that records what was set and sent. */
 function fakeRes() {

@@ -7,7 +7,7 @@ import {
   type RequestContext,
   RouteTable,
   requestContext,
-} from "../../src/router.js";
+} from "../../src/http/router.js";
 
 const ctxOf = (url: string, method = "GET"): RequestContext =>
   requestContext({ url, method } as IncomingMessage, {} as ServerResponse);

@@ -3,8 +3,8 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { jsonTextDepth } from "./model/json-text.js";
-import type { BodyProblem } from "./launch-body.js";
+import { jsonTextDepth } from "../model/json-text.js";
+import type { BodyProblem } from "../launch-body.js";
 
 export const MAX_DEPTH = 128;
 
