@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, LIMITS } from "@wfr/protocol";
-import { GrantError, grantView, parseGrantRequest } from "./browser-access-grants.js";
+import { GrantError, grantView, parseGrantRequest } from "./access/browser-access-grants.js";
 import { iso } from "./clock.js";
 import type { ApiKey, ApiState, EnvView } from "./emulator-state.js";
 import { HttpError, parseJsonBody, problemError, sendJson } from "./http/http-kit.js";

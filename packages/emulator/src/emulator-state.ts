@@ -9,7 +9,7 @@ import type { AgentSurface } from "./agent-surface.js";
 import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./api-faults.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
-import type { BrowserAccessGrants } from "./browser-access-grants.js";
+import type { BrowserAccessGrants } from "./access/browser-access-grants.js";
 import {
   CALLBACK_ATTEMPTS,
   type CallbackDispatcher,
@@ -40,7 +40,7 @@ import type {
   Scenario,
   WorkflowState,
 } from "./model/types.js";
-import type { SignInLinks } from "./web-app/sign-in.js";
+import type { SignInLinks } from "./access/sign-in.js";
 
 /** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
 export interface ApiKey {

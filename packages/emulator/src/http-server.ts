@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { AgentSurface } from "./agent-surface.js";
 import { ApiFaults } from "./api-faults.js";
 import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./background-compaction.js";
-import { BrowserAccessGrants } from "./browser-access-grants.js";
+import { BrowserAccessGrants } from "./access/browser-access-grants.js";
 import { CallbackDispatcher, type PendingCallback } from "./callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "./clock.js";
 import { DeliveryFaults } from "./delivery-faults.js";
@@ -28,7 +28,7 @@ import type { Links } from "./run-views.js";
 import { parseScenario } from "./scenario.js";
 import { commit } from "./state-changes.js";
 import { requestListener, type SurfaceHost } from "./surfaces.js";
-import { SignInLinks } from "./web-app/sign-in.js";
+import { SignInLinks } from "./access/sign-in.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 import { webAppHost } from "./web-app-host.js";
 

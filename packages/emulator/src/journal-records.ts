@@ -4,7 +4,7 @@
 // over its life stay close to the size of its launch body, so the journal does not outgrow the runs it holds.
 import type { ApiFaultRule } from "./api-faults.js";
 import type { AuthoringSession } from "./authoring.js";
-import type { BrowserAccessGrant } from "./browser-access-grants.js";
+import type { BrowserAccessGrant } from "./access/browser-access-grants.js";
 import type { DeliveryAttempt, PendingCallback } from "./callbacks.js";
 import type { DeliveryFaultPlan } from "./delivery-faults.js";
 import type { ApiKey } from "./emulator-state.js";

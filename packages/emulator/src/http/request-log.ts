@@ -2,7 +2,7 @@
 // the path without its query, the status, the duration, the run and an idempotency outcome;
 // never a header, a key, a vault value or a body.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { redactSignInPath } from "../web-app/sign-in.js";
+import { redactSignInPath } from "../access/sign-in.js";
 
 export type RequestLogFormat = "text" | "json" | "off";
 

@@ -22,7 +22,7 @@ import { addPageRoutes } from "./page-routes.js";
 import type { ApiFaultRow } from "./pages.js";
 import { signInNeededPage } from "./pages.js";
 import { page, redirect, send } from "./respond.js";
-import type { SignInLinks } from "./sign-in.js";
+import type { SignInLinks } from "../access/sign-in.js";
 
 /** What the web application needs from the emulator; implemented by the Emulator class. */
 export interface WebAppHost {

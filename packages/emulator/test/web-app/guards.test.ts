@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/http/http-kit.js";
 import { requestContext } from "../../src/http/router.js";
 import { type AppContext, developerSession, formGuard } from "../../src/web-app/guards.js";
-import { SignInLinks } from "../../src/web-app/sign-in.js";
+import { SignInLinks } from "../../src/access/sign-in.js";
 import type { WebAppHost } from "../../src/web-app/web-app.js";
 
 const signIn = new SignInLinks();
