@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { AuthoringStore } from "./authoring.js";
 import { iso } from "./clock.js";
-import { emitDefinition } from "./definition-emit.js";
+import { emitDefinition } from "./definition/definition-emit.js";
 import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
 import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./model/json-text.js";

@@ -24,7 +24,7 @@ import { noteRequest } from "./http/request-log.js";
 import { envelope, eventsView, type Links, resultView } from "./run-views.js";
 import { defaultScenario } from "./scenario.js";
 import { isTerminal, type RunRecord } from "./model/types.js";
-import { declaresFileInput, validateInputs } from "./validate-inputs.js";
+import { declaresFileInput, validateInputs } from "./definition/validate-inputs.js";
 
 /** One authenticated, scope-checked call of the public API. */
 export interface ApiCall {

@@ -11,7 +11,7 @@ import type { JournalRecord } from "./journal-records.js";
 import { isObject } from "./model/json-text.js";
 import { parseScenario } from "./scenario.js";
 import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./model/types.js";
-import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./validate-inputs.js";
+import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./definition/validate-inputs.js";
 
 /** A field in the definition format's vocabulary (`x-input-type`). */
 type FieldType = "text" | "number" | "integer" | "boolean" | "json" | "file" | "files";

@@ -6,7 +6,7 @@ import {
   catalogFromObject,
   loadCatalogFile,
 } from "./catalog.js";
-import { readSchemasDir } from "./definition-read.js";
+import { readSchemasDir } from "./definition/definition-read.js";
 import { armApiFault } from "./emulator-state.js";
 
 export { apiFaultFromFlag } from "./api-faults.js";
@@ -23,8 +23,8 @@ export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } fro
 export { signWebhook } from "./callbacks.js";
 export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
 export { CatalogError } from "./catalog.js";
-export { emitDefinition } from "./definition-emit.js";
-export { DefinitionError, readDefinition } from "./definition-read.js";
+export { emitDefinition } from "./definition/definition-emit.js";
+export { DefinitionError, readDefinition } from "./definition/definition-read.js";
 // What the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
 export {
   type CreatedPersonalAccessToken,
@@ -45,8 +45,8 @@ export {
 export type { StartKey } from "./start-keys.js";
 export { type StartedEmulator, startMessage } from "./start-message.js";
 export type { Scenario, ScenarioStep } from "./model/types.js";
-export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
-export { validateInputs } from "./validate-inputs.js";
+export type { Detail as InputIssueDetail, InputValidation } from "./definition/validate-inputs.js";
+export { validateInputs } from "./definition/validate-inputs.js";
 
 export interface EmulatorOptions {
   /** 0 = a free port (default for in-process use). */

@@ -9,7 +9,7 @@ import { stringify as toYaml } from "yaml";
 import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin-routes.js";
 import type { ApiHandler } from "./api-handlers.js";
 import { API_ROUTES } from "./api-routes.js";
-import { emitDefinition } from "./definition-emit.js";
+import { emitDefinition } from "./definition/definition-emit.js";
 import type {
   ApiState,
   AuthState,

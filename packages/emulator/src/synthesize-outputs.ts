@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { isObject } from "./model/json-text.js";
 import type { JsonSchema } from "./model/types.js";
-import { FILE_OUTPUT_REF, setOwn } from "./validate-inputs.js";
+import { FILE_OUTPUT_REF, setOwn } from "./definition/validate-inputs.js";
 
 interface FileOutputRef {
   download_url: string;

@@ -8,7 +8,7 @@ import {
   catalogFromObject,
   loadCatalogFile,
 } from "../../src/catalog.js";
-import { emitDefinition } from "../../src/definition-emit.js";
+import { emitDefinition } from "../../src/definition/definition-emit.js";
 import type { JsonSchema } from "../../src/model/types.js";
 
 // The repository's committed downloads of the emulator's definitions (schemas/<env>), which

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DefinitionError, readDefinition } from "../../src/definition-read.js";
-import { validateInputs } from "../../src/validate-inputs.js";
+import { DefinitionError, readDefinition } from "../../src/definition/definition-read.js";
+import { validateInputs } from "../../src/definition/validate-inputs.js";
 
 function doc(openapi: string, value: unknown, schemas: Record<string, unknown> = {}) {
   return {
@@ -108,7 +108,7 @@ describe("readSchemasDir: the shared reader's $ref resolution", () => {
     const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { readSchemasDir } = await import("../../src/definition-read.js");
+    const { readSchemasDir } = await import("../../src/definition/definition-read.js");
     const dir = mkdtempSync(join(tmpdir(), "wfr-emu-refs-"));
     try {
       mkdirSync(join(dir, "sample"));

@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, describe, expect, it } from "vitest";
 import { signWebhook } from "../../src/callbacks.js";
-import { emitDefinition } from "../../src/definition-emit.js";
-import { readDefinition } from "../../src/definition-read.js";
+import { emitDefinition } from "../../src/definition/definition-emit.js";
+import { readDefinition } from "../../src/definition/definition-read.js";
 import { startEmulator } from "../../src/index.js";
 
 // The repository's committed downloads of the emulator's definitions (schemas/<env>), which

@@ -4,7 +4,7 @@
 // definition declares exactly what the handlers answer; test/conformance/definition-answers
 // drives the traffic through Prism to keep the two from drifting.
 import { API_ERROR_STATUS, type ApiErrorCode, CODE } from "@wfr/protocol";
-import type { JsonSchema } from "./model/types.js";
+import type { JsonSchema } from "../model/types.js";
 
 export const OPERATIONS = [
   "launch",

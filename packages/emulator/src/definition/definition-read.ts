@@ -14,8 +14,8 @@ import {
   UNSUPPORTED_KEYWORDS,
 } from "@wfr/definition-reader";
 import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
-import { isObject } from "./model/json-text.js";
-import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "./model/types.js";
+import { isObject } from "../model/json-text.js";
+import type { EnvironmentDef, JsonSchema, WorkflowDef, WorkflowState } from "../model/types.js";
 import { FILE_OUTPUT_REF, FILE_REFERENCE_REF, type SchemaDialect } from "./validate-inputs.js";
 
 export { DefinitionError } from "@wfr/definition-reader";
