@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { SCOPES, type Scope } from "./api-routes.js";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "./clock.js";
-import type { DeliveryFaultKind } from "./delivery-faults.js";
+import type { DeliveryFaultKind } from "./faults/delivery-faults.js";
 import {
   type AdminState,
   adminEnv,

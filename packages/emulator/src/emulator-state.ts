@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
-import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./api-faults.js";
+import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./faults/api-faults.js";
 import type { Scope } from "./api-routes.js";
 import type { CompactionReport } from "./background-compaction.js";
 import type { BrowserAccessGrants } from "./access/browser-access-grants.js";
@@ -24,7 +24,7 @@ import {
   type DeliveryFaults,
   type FaultUse,
   parseDeliveryFault,
-} from "./delivery-faults.js";
+} from "./faults/delivery-faults.js";
 import { HttpError } from "./http/http-kit.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import type { JournalRecord } from "./journal-records.js";

@@ -9,7 +9,7 @@ import {
 import { readSchemasDir } from "./definition/definition-read.js";
 import { armApiFault } from "./emulator-state.js";
 
-export { apiFaultFromFlag } from "./api-faults.js";
+export { apiFaultFromFlag } from "./faults/api-faults.js";
 
 import { HttpError } from "./http/http-kit.js";
 import { Emulator } from "./http-server.js";

@@ -6,7 +6,7 @@
 
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
-import { type ApiFaults, applyApiFault, faultLabel } from "./api-faults.js";
+import { type ApiFaults, applyApiFault, faultLabel } from "./faults/api-faults.js";
 import type { ApiRoute } from "./api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
 import { cors } from "./cors.js";

@@ -3,7 +3,7 @@
 // carrying a message, or a page (a key or token shown once).
 
 import { CODE, RUN_STATUS } from "@wfr/protocol";
-import { type DeliveryFaultKind, isDeliveryFaultKind } from "../delivery-faults.js";
+import { type DeliveryFaultKind, isDeliveryFaultKind } from "../faults/delivery-faults.js";
 import { HttpError, MAX_DEPTH } from "../http/http-kit.js";
 import { jsonTextDepth } from "../model/json-text.js";
 import type { RouteTable } from "../http/router.js";

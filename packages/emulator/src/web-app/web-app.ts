@@ -9,7 +9,7 @@
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
 import type { DeliveryAttempt } from "../callbacks.js";
-import type { DeliveryFaultKind } from "../delivery-faults.js";
+import type { DeliveryFaultKind } from "../faults/delivery-faults.js";
 import { HttpError } from "../http/http-kit.js";
 import { compose, type RequestContext, RouteTable } from "../http/router.js";
 import type { Fault } from "../run-engine.js";

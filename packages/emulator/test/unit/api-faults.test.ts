@@ -5,7 +5,7 @@ import {
   apiFaultFromFlag,
   parseApiFault,
   routeMatches,
-} from "../../src/api-faults.js";
+} from "../../src/faults/api-faults.js";
 
 describe("routeMatches", () => {
   it("matches a method and segments; * and {name} are one segment, ** the rest", () => {

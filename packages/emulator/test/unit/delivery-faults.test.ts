@@ -1,7 +1,7 @@
 // A run's callback delivery faults (delivery-faults.ts): taking one changes nothing by itself;
 // what is left is for the caller to commit (emulator-state.ts, useDeliveryFault), journal first.
 import { describe, expect, it } from "vitest";
-import { DeliveryFaults } from "../../src/delivery-faults.js";
+import { DeliveryFaults } from "../../src/faults/delivery-faults.js";
 import { useDeliveryFault } from "../../src/emulator-state.js";
 import type { JournalRecord } from "../../src/journal-records.js";
 

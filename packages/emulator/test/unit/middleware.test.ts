@@ -3,7 +3,7 @@
 // end to end by the conformance suite.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { ApiFaults, parseApiFault } from "../../src/api-faults.js";
+import { ApiFaults, parseApiFault } from "../../src/faults/api-faults.js";
 import { API_ROUTES } from "../../src/api-routes.js";
 import { BrowserAccessGrants } from "../../src/access/browser-access-grants.js";
 import { type EmulatorState, tokenHash } from "../../src/emulator-state.js";

@@ -8,7 +8,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { sendJson } from "./http/http-kit.js";
+import { sendJson } from "../http/http-kit.js";
 
 const API_FAULT_KINDS = ["status", "stall", "delay", "drop"] as const;
 type ApiFaultKind = (typeof API_FAULT_KINDS)[number];
