@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { SCOPES, type Scope } from "./api-routes.js";
-import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "./clock.js";
+import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "./engine/clock.js";
 import type { DeliveryFaultKind } from "./faults/delivery-faults.js";
 import {
   type AdminState,
@@ -20,11 +20,11 @@ import {
 } from "./emulator-state.js";
 import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
 import { isObject } from "./model/json-text.js";
-import { hasBrowserRecording, recordingBytes, recordingState } from "./recording.js";
+import { hasBrowserRecording, recordingBytes, recordingState } from "./engine/recording.js";
 import { honoPath, type RequestContext, RouteTable } from "./http/router.js";
-import type { Fault } from "./run-engine.js";
-import { envelope } from "./run-views.js";
-import { defaultScenario, parseScenario, parseStep } from "./scenario.js";
+import type { Fault } from "./engine/run-engine.js";
+import { envelope } from "./engine/run-views.js";
+import { defaultScenario, parseScenario, parseStep } from "./engine/scenario.js";
 import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "./model/types.js";
 
 /** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { AuthoringStore } from "./authoring.js";
-import { iso } from "./clock.js";
+import { iso } from "./engine/clock.js";
 import { emitDefinition } from "./definition/definition-emit.js";
 import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
 import type { JournalRecord } from "./journal-records.js";
@@ -28,7 +28,7 @@ import {
   type PortalSession,
   personIn,
 } from "./portal-authoring.js";
-import type { Links } from "./run-views.js";
+import type { Links } from "./engine/run-views.js";
 import type { EnvironmentDef, EnvironmentDefView } from "./model/types.js";
 
 /** An API key as the REST API checks it (http-server's ApiKey, structurally). */

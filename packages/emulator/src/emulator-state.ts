@@ -15,8 +15,8 @@ import {
   type CallbackDispatcher,
   type DeliveryAttempt,
   type PendingCallback,
-} from "./callbacks.js";
-import type { Clock } from "./clock.js";
+} from "./engine/callbacks.js";
+import type { Clock } from "./engine/clock.js";
 import {
   DeliveryFaultError,
   type DeliveryFaultKind,
@@ -26,13 +26,13 @@ import {
   parseDeliveryFault,
 } from "./faults/delivery-faults.js";
 import { HttpError } from "./http/http-kit.js";
-import type { IdempotencyStore } from "./idempotency.js";
+import type { IdempotencyStore } from "./engine/idempotency.js";
 import type { JournalRecord } from "./journal-records.js";
 import { callbackRecord } from "./journal-records.js";
-import type { RecordingRateLimiter } from "./recording.js";
+import type { RecordingRateLimiter } from "./engine/recording.js";
 import type { RequestLogFormat } from "./http/request-log.js";
-import type { RunEngine } from "./run-engine.js";
-import type { Links } from "./run-views.js";
+import type { RunEngine } from "./engine/run-engine.js";
+import type { Links } from "./engine/run-views.js";
 import type {
   EnvironmentDef,
   EnvironmentDefView,

@@ -5,7 +5,7 @@ import {
   type CatalogObject,
   catalogFromObject,
   loadCatalogFile,
-} from "./catalog.js";
+} from "./engine/catalog.js";
 import { readSchemasDir } from "./definition/definition-read.js";
 import { armApiFault } from "./emulator-state.js";
 
@@ -13,16 +13,16 @@ export { apiFaultFromFlag } from "./faults/api-faults.js";
 
 import { HttpError } from "./http/http-kit.js";
 import { Emulator } from "./http-server.js";
-import type { RecordedRun } from "./recorded-run.js";
+import type { RecordedRun } from "./engine/recorded-run.js";
 import { type StartKey, startKeys } from "./start-keys.js";
 import type { StartedEmulator } from "./start-message.js";
 import type { EnvironmentDef } from "./model/types.js";
 
 export { AgentSurface } from "./agent-surface.js";
 export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./authoring.js";
-export { signWebhook } from "./callbacks.js";
-export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
-export { CatalogError } from "./catalog.js";
+export { signWebhook } from "./engine/callbacks.js";
+export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./engine/catalog.js";
+export { CatalogError } from "./engine/catalog.js";
 export { emitDefinition } from "./definition/definition-emit.js";
 export { DefinitionError, readDefinition } from "./definition/definition-read.js";
 // What the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
@@ -41,7 +41,7 @@ export {
   RecordedRunError,
   type RecordedRunInput,
   recordRun,
-} from "./recorded-run.js";
+} from "./engine/recorded-run.js";
 export type { StartKey } from "./start-keys.js";
 export { type StartedEmulator, startMessage } from "./start-message.js";
 export type { Scenario, ScenarioStep } from "./model/types.js";

@@ -5,7 +5,7 @@
 import type { ApiFaultRule } from "./faults/api-faults.js";
 import type { AuthoringSession } from "./authoring.js";
 import type { BrowserAccessGrant } from "./access/browser-access-grants.js";
-import type { DeliveryAttempt, PendingCallback } from "./callbacks.js";
+import type { DeliveryAttempt, PendingCallback } from "./engine/callbacks.js";
 import type { DeliveryFaultPlan } from "./faults/delivery-faults.js";
 import type { ApiKey } from "./emulator-state.js";
 import { isObject } from "./model/json-text.js";

@@ -1,6 +1,6 @@
 // Checks of the launch body (docs/service-rules.md#launch-body, "Errors", "Limits"), apart from `inputs`.
 import { CODE, LIMITS } from "@wfr/protocol";
-import { checkCallbackUrl } from "./callback-url.js";
+import { checkCallbackUrl } from "./engine/callback-url.js";
 import { isObject } from "./model/json-text.js";
 import type { AttachmentMeta } from "./model/types.js";
 

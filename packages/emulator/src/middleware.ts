@@ -26,7 +26,7 @@ import type { PersonalAccessToken } from "./personal-access-tokens.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./http/request-log.js";
 import type { Middleware, RequestContext } from "./http/router.js";
-import { newId } from "./run-engine.js";
+import { newId } from "./engine/run-engine.js";
 
 /** A request on an environment's routes: its environment, and on the API its key. */
 export interface EnvContext extends RequestContext {

@@ -1,9 +1,9 @@
 // Replay and persistence: what the journal holds, how a record is applied on start-up, and the
 // snapshot that compaction writes (journal.ts owns the file itself).
 
-import { VirtualClock } from "./clock.js";
+import { VirtualClock } from "./engine/clock.js";
 import type { EmulatorState } from "./emulator-state.js";
-import { idempotencyScope } from "./idempotency.js";
+import { idempotencyScope } from "./engine/idempotency.js";
 import { Journal, replayJournal } from "./journal.js";
 import { callbackRecord, frozenRun, type JournalRecord, runDelta } from "./journal-records.js";
 import { apply } from "./state-changes.js";

@@ -21,7 +21,7 @@ import type {
   ServerConfig,
 } from "./emulator-state.js";
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
-import { markerBytes } from "./file-markers.js";
+import { markerBytes } from "./engine/file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http/http-kit.js";
 import { BODY_LIMIT } from "./launch-body.js";
 import { liveView } from "./live-view.js";

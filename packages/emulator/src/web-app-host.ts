@@ -19,7 +19,7 @@ import {
   listPersonalAccessTokens,
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
-import { recordingBytes, recordingState } from "./recording.js";
+import { recordingBytes, recordingState } from "./engine/recording.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 
 export function webAppHost(st: WebAppState): WebAppHost {

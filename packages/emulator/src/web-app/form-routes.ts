@@ -7,7 +7,7 @@ import { type DeliveryFaultKind, isDeliveryFaultKind } from "../faults/delivery-
 import { HttpError, MAX_DEPTH } from "../http/http-kit.js";
 import { jsonTextDepth } from "../model/json-text.js";
 import type { RouteTable } from "../http/router.js";
-import type { Fault } from "../run-engine.js";
+import type { Fault } from "../engine/run-engine.js";
 import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import { keysPage, tokensPage } from "./pages.js";

@@ -8,12 +8,12 @@
 
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
-import type { DeliveryAttempt } from "../callbacks.js";
+import type { DeliveryAttempt } from "../engine/callbacks.js";
 import type { DeliveryFaultKind } from "../faults/delivery-faults.js";
 import { HttpError } from "../http/http-kit.js";
 import { compose, type RequestContext, RouteTable } from "../http/router.js";
-import type { Fault } from "../run-engine.js";
-import type { Links } from "../run-views.js";
+import type { Fault } from "../engine/run-engine.js";
+import type { Links } from "../engine/run-views.js";
 import type { EnvironmentDefView, RunRecord, Scenario, WorkflowState } from "../model/types.js";
 import { APP_CSS, APP_JS } from "./assets.js";
 import { addFormRoutes } from "./form-routes.js";

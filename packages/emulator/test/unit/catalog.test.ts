@@ -7,7 +7,7 @@ import {
   CatalogError,
   catalogFromObject,
   loadCatalogFile,
-} from "../../src/catalog.js";
+} from "../../src/engine/catalog.js";
 import { emitDefinition } from "../../src/definition/definition-emit.js";
 import type { JsonSchema } from "../../src/model/types.js";
 

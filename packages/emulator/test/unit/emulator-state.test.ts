@@ -2,7 +2,7 @@
 // marked as a type error, and the package's typecheck (`tsc --noEmit`, which includes test/)
 // fails as soon as a view lets a route module change state without `commit`.
 import { describe, expect, it } from "vitest";
-import { VirtualClock } from "../../src/clock.js";
+import { VirtualClock } from "../../src/engine/clock.js";
 import type {
   AdminState,
   ApiState,

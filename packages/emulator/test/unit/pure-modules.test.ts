@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkCallbackUrl } from "../../src/callback-url.js";
-import { shouldRetry, signWebhook } from "../../src/callbacks.js";
-import { canonicalJson, IdempotencyStore, requestFingerprint } from "../../src/idempotency.js";
+import { checkCallbackUrl } from "../../src/engine/callback-url.js";
+import { shouldRetry, signWebhook } from "../../src/engine/callbacks.js";
+import { canonicalJson, IdempotencyStore, requestFingerprint } from "../../src/engine/idempotency.js";
 import {
   checkAttachments,
   checkTopLevel,
@@ -10,10 +10,10 @@ import {
   idempotencyKeyOf,
   isStrictBase64,
 } from "../../src/launch-body.js";
-import { RecordingRateLimiter } from "../../src/recording.js";
-import { parseScenario } from "../../src/scenario.js";
-import { synthesizeOutputs } from "../../src/synthesize-outputs.js";
-import { redactVault } from "../../src/vault.js";
+import { RecordingRateLimiter } from "../../src/engine/recording.js";
+import { parseScenario } from "../../src/engine/scenario.js";
+import { synthesizeOutputs } from "../../src/engine/synthesize-outputs.js";
+import { redactVault } from "../../src/engine/vault.js";
 
 describe("idempotency fingerprint", () => {
   it("is independent of key order and of where the key was sent", () => {

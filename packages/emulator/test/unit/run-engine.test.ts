@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { VirtualClock } from "../../src/clock.js";
+import { VirtualClock } from "../../src/engine/clock.js";
 import { readDefinition } from "../../src/definition/definition-read.js";
-import { type NewRun, RunEngine } from "../../src/run-engine.js";
+import { type NewRun, RunEngine } from "../../src/engine/run-engine.js";
 import type { RunRecord, Scenario } from "../../src/model/types.js";
 import { validateInputs } from "../../src/definition/validate-inputs.js";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, describe, expect, it } from "vitest";
-import { signWebhook } from "../../src/callbacks.js";
+import { signWebhook } from "../../src/engine/callbacks.js";
 import { emitDefinition } from "../../src/definition/definition-emit.js";
 import { readDefinition } from "../../src/definition/definition-read.js";
 import { startEmulator } from "../../src/index.js";

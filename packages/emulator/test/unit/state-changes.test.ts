@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtinCatalogPath, loadCatalogFile } from "../../src/catalog.js";
+import { builtinCatalogPath, loadCatalogFile } from "../../src/engine/catalog.js";
 import { type ServerConfig, tokenHash } from "../../src/emulator-state.js";
 import { Emulator } from "../../src/http-server.js";
 import type { JournalRecord } from "../../src/journal-records.js";

@@ -2,8 +2,8 @@
 
 import { FAIL_STATUSES, isFailStatus, RUN_STATUS } from "@wfr/protocol";
 import { fileMarkerProblem } from "./file-markers.js";
-import { isObject } from "./model/json-text.js";
-import type { RecordingConfig, Scenario, ScenarioStep } from "./model/types.js";
+import { isObject } from "../model/json-text.js";
+import type { RecordingConfig, Scenario, ScenarioStep } from "../model/types.js";
 
 class ScenarioError extends Error {}
 

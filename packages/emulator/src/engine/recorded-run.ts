@@ -9,9 +9,9 @@
 // Caller metadata never enters the file (a scenario has none), and event fields whose names say
 // they hold a secret are replaced unless asked to keep them.
 import { isFailStatus, RUN_STATUS } from "@wfr/protocol";
-import { isObject } from "./model/json-text.js";
+import { isObject } from "../model/json-text.js";
 import { MAX_SCENARIO_MS, parseScenario } from "./scenario.js";
-import type { Scenario, ScenarioStep } from "./model/types.js";
+import type { Scenario, ScenarioStep } from "../model/types.js";
 
 export const RECORDED_RUN_FORMAT = "wfr-recorded-run/1";
 

@@ -3,7 +3,7 @@
 // /<env>/_files/, with those bytes (or a small placeholder when `base64` is absent: a recorded
 // run exported without its files). The bytes stay in the run's scenario, which the run keeps from
 // its launch, so nothing else is stored and a restart serves the same bytes.
-import { isObject } from "./model/json-text.js";
+import { isObject } from "../model/json-text.js";
 
 export interface FileMarker {
   readonly filename: string;

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIMITS } from "@wfr/protocol";
-import { isTerminal, type RunRecord } from "./model/types.js";
+import { isTerminal, type RunRecord } from "../model/types.js";
 
 const RECORDING_MAX_BYTES = LIMITS.recordingBytes;
 const RECORDING_ATTEMPTS_PER_HOUR = LIMITS.recordingAttemptsPerHour;
@@ -81,7 +81,7 @@ let cached: Buffer | undefined;
 /** The shipped fixture: a 1 s 64x64 H.264 MP4 (ffprobe-valid). */
 export function recordingBytes(): Buffer {
   cached ??= readFileSync(
-    join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "recording.mp4"),
+    join(dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "recording.mp4"),
   );
   return cached;
 }

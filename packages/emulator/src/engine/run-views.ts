@@ -3,7 +3,7 @@
 import { RUN_STATUS } from "@wfr/protocol";
 import { iso } from "./clock.js";
 import { hasBrowserRecording } from "./recording.js";
-import { isTerminal, type RunRecord } from "./model/types.js";
+import { isTerminal, type RunRecord } from "../model/types.js";
 
 export interface Links {
   /** http://host:port/<env>/api/v1 */

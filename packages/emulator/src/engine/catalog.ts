@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
-import { isObject } from "./model/json-text.js";
+import { isObject } from "../model/json-text.js";
 import { parseScenario } from "./scenario.js";
-import type { EnvironmentDef, WorkflowDef, WorkflowState } from "./model/types.js";
+import type { EnvironmentDef, WorkflowDef, WorkflowState } from "../model/types.js";
 
 export class CatalogError extends Error {}
 
@@ -112,5 +112,5 @@ export function loadCatalogFile(file: string): EnvironmentDef[] {
 
 /** The sample catalog shipped in the package (fixtures/sample-catalog.yaml). */
 export function builtinCatalogPath(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "sample-catalog.yaml");
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "sample-catalog.yaml");
 }

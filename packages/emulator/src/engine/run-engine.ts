@@ -12,7 +12,7 @@ import {
   type RunRecord,
   type RunStatus,
   type ScenarioStep,
-} from "./model/types.js";
+} from "../model/types.js";
 import { redactVault } from "./vault.js";
 
 /** How long the runtime takes to acknowledge an accepted human answer. */
