@@ -11,7 +11,7 @@ import { AuthoringStore } from "./authoring.js";
 import { iso } from "./engine/clock.js";
 import { emitDefinition } from "./definition/definition-emit.js";
 import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
-import type { JournalRecord } from "./journal-records.js";
+import type { JournalRecord } from "./journal/journal-records.js";
 import { isObject } from "./model/json-text.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";

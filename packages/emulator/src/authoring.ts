@@ -7,7 +7,7 @@
 
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
-import type { JournalRecord } from "./journal-records.js";
+import type { JournalRecord } from "./journal/journal-records.js";
 import { isObject } from "./model/json-text.js";
 import { parseScenario } from "./engine/scenario.js";
 import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./model/types.js";

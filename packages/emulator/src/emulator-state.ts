@@ -8,7 +8,7 @@ import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent-surface.js";
 import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./faults/api-faults.js";
 import type { Scope } from "./api-routes.js";
-import type { CompactionReport } from "./background-compaction.js";
+import type { CompactionReport } from "./journal/background-compaction.js";
 import type { BrowserAccessGrants } from "./access/browser-access-grants.js";
 import {
   CALLBACK_ATTEMPTS,
@@ -27,8 +27,8 @@ import {
 } from "./faults/delivery-faults.js";
 import { HttpError } from "./http/http-kit.js";
 import type { IdempotencyStore } from "./engine/idempotency.js";
-import type { JournalRecord } from "./journal-records.js";
-import { callbackRecord } from "./journal-records.js";
+import type { JournalRecord } from "./journal/journal-records.js";
+import { callbackRecord } from "./journal/journal-records.js";
 import type { RecordingRateLimiter } from "./engine/recording.js";
 import type { RequestLogFormat } from "./http/request-log.js";
 import type { RunEngine } from "./engine/run-engine.js";

@@ -4,8 +4,8 @@
 import { VirtualClock } from "./engine/clock.js";
 import type { EmulatorState } from "./emulator-state.js";
 import { idempotencyScope } from "./engine/idempotency.js";
-import { Journal, replayJournal } from "./journal.js";
-import { callbackRecord, frozenRun, type JournalRecord, runDelta } from "./journal-records.js";
+import { Journal, replayJournal } from "./journal/journal.js";
+import { callbackRecord, frozenRun, type JournalRecord, runDelta } from "./journal/journal-records.js";
 import { apply } from "./state-changes.js";
 import type { RunRecord } from "./model/types.js";
 

@@ -11,7 +11,7 @@
 
 import { VirtualClock } from "./engine/clock.js";
 import { type EmulatorState, resetEnvironment, tokenHash } from "./emulator-state.js";
-import { applyRunDelta, callbackFromRecord, type JournalRecord } from "./journal-records.js";
+import { applyRunDelta, callbackFromRecord, type JournalRecord } from "./journal/journal-records.js";
 
 const HOUR_MS = 3_600_000;
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { DeliveryFaults } from "../../src/faults/delivery-faults.js";
 import { useDeliveryFault } from "../../src/emulator-state.js";
-import type { JournalRecord } from "../../src/journal-records.js";
+import type { JournalRecord } from "../../src/journal/journal-records.js";
 
 function armed(): DeliveryFaults {
   const faults = new DeliveryFaults();

@@ -12,7 +12,7 @@ import type {
   WebAppState,
 } from "../../src/emulator-state.js";
 import { advanceClock } from "../../src/emulator-state.js";
-import type { JournalRecord } from "../../src/journal-records.js";
+import type { JournalRecord } from "../../src/journal/journal-records.js";
 import type { ApiTableState, EdgeState } from "../../src/surfaces.js";
 
 export function routeModulesCannotMutate(

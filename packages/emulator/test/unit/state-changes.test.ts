@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { builtinCatalogPath, loadCatalogFile } from "../../src/engine/catalog.js";
 import { type ServerConfig, tokenHash } from "../../src/emulator-state.js";
 import { Emulator } from "../../src/http-server.js";
-import type { JournalRecord } from "../../src/journal-records.js";
+import type { JournalRecord } from "../../src/journal/journal-records.js";
 import { snapshot } from "../../src/persistence.js";
 import { commit } from "../../src/state-changes.js";
 import { type Delivery, Receiver } from "../conformance/receiver.js";

@@ -20,7 +20,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { isObject } from "./model/json-text.js";
+import { isObject } from "../model/json-text.js";
 
 /**
  * A line of the journal as this file reads and writes it: any object with a string `t`. What the
