@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { AgentSurface } from "./agent-surface.js";
+import { AgentSurface } from "./agent/agent-surface.js";
 import { ApiFaults } from "./faults/api-faults.js";
 import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "./journal/background-compaction.js";
 import { BrowserAccessGrants } from "./access/browser-access-grants.js";

@@ -18,8 +18,8 @@ import { type StartKey, startKeys } from "./start-keys.js";
 import type { StartedEmulator } from "./start-message.js";
 import type { EnvironmentDef } from "./model/types.js";
 
-export { AgentSurface } from "./agent-surface.js";
-export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./authoring.js";
+export { AgentSurface } from "./agent/agent-surface.js";
+export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./agent/authoring.js";
 export { signWebhook } from "./engine/callbacks.js";
 export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./engine/catalog.js";
 export { CatalogError } from "./engine/catalog.js";
@@ -33,7 +33,7 @@ export {
   type PersonalAccessTokenInfo,
   PersonalAccessTokenStore,
   revokePersonalAccessToken,
-} from "./personal-access-tokens.js";
+} from "./agent/personal-access-tokens.js";
 export {
   parseRecordedRun,
   RECORDED_RUN_FORMAT,

@@ -5,7 +5,7 @@
 // (answered by the edge) or calls next().
 
 import { CODE } from "@wfr/protocol";
-import type { AgentSurface } from "./agent-surface.js";
+import type { AgentSurface } from "./agent/agent-surface.js";
 import { type ApiFaults, applyApiFault, faultLabel } from "./faults/api-faults.js";
 import type { ApiRoute } from "./api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
@@ -22,7 +22,7 @@ import type {
 } from "./emulator-state.js";
 import { HttpError, readBodyWithin } from "./http/http-kit.js";
 import { grantSession } from "./live-view.js";
-import type { PersonalAccessToken } from "./personal-access-tokens.js";
+import type { PersonalAccessToken } from "./agent/personal-access-tokens.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "./http/request-log.js";
 import type { Middleware, RequestContext } from "./http/router.js";

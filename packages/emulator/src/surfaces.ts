@@ -43,7 +43,7 @@ import {
   requestIdAndLog,
   sameSite,
 } from "./middleware.js";
-import type { PersonalAccessToken } from "./personal-access-tokens.js";
+import type { PersonalAccessToken } from "./agent/personal-access-tokens.js";
 import {
   compose,
   type Handler,

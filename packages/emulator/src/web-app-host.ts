@@ -18,7 +18,7 @@ import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
   revokePersonalAccessToken,
-} from "./personal-access-tokens.js";
+} from "./agent/personal-access-tokens.js";
 import { recordingBytes, recordingState } from "./engine/recording.js";
 import type { WebAppHost } from "./web-app/web-app.js";
 

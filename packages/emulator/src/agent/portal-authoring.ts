@@ -8,8 +8,8 @@
 
 import { CODE } from "@wfr/protocol";
 import type { AuthoringSession } from "./authoring.js";
-import { HttpError } from "./http/http-kit.js";
-import type { EnvironmentDefView, WorkflowDef } from "./model/types.js";
+import { HttpError } from "../http/http-kit.js";
+import type { EnvironmentDefView, WorkflowDef } from "../model/types.js";
 
 export interface PortalSession {
   environment: string;

@@ -7,11 +7,11 @@
 
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
-import type { JournalRecord } from "./journal/journal-records.js";
-import { isObject } from "./model/json-text.js";
-import { parseScenario } from "./engine/scenario.js";
-import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "./model/types.js";
-import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "./definition/validate-inputs.js";
+import type { JournalRecord } from "../journal/journal-records.js";
+import { isObject } from "../model/json-text.js";
+import { parseScenario } from "../engine/scenario.js";
+import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "../model/types.js";
+import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "../definition/validate-inputs.js";
 
 /** A field in the definition format's vocabulary (`x-input-type`). */
 type FieldType = "text" | "number" | "integer" | "boolean" | "json" | "file" | "files";

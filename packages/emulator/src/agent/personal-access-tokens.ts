@@ -4,7 +4,7 @@
 // REST API refuses it, and /mcp refuses API keys. Only the SHA-256 of a token is kept (memory and
 // journal); the token itself is shown once, when it is created.
 import { createHash, randomBytes } from "node:crypto";
-import type { JournalRecord } from "./journal/journal-records.js";
+import type { JournalRecord } from "../journal/journal-records.js";
 
 /** What is stored for one token: never the token itself. */
 export interface PersonalAccessToken {

@@ -19,7 +19,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
 import { CODE } from "@wfr/protocol";
-import { HttpError, parseJsonBody } from "../http/http-kit.js";
+import { HttpError, parseJsonBody } from "../../http/http-kit.js";
 import type { PersonalAccessToken, PersonalAccessTokenStore } from "../personal-access-tokens.js";
 
 interface McpEndpointOptions {
