@@ -17,7 +17,7 @@ import {
   type EnvView,
   removeApiFault,
   setWorkflowState,
-} from "./emulator-state.js";
+} from "./state/emulator-state.js";
 import { HttpError, parseJsonBody, sendJson } from "./http/http-kit.js";
 import { isObject } from "./model/json-text.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "./engine/recording.js";

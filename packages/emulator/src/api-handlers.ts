@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "./access/browser-access-grants.js";
 import { iso } from "./engine/clock.js";
-import type { ApiKey, ApiState, EnvView } from "./emulator-state.js";
+import type { ApiKey, ApiState, EnvView } from "./state/emulator-state.js";
 import { HttpError, parseJsonBody, problemError, sendJson } from "./http/http-kit.js";
 import { idempotencyScope, requestFingerprint } from "./engine/idempotency.js";
 import { isObject, metadataMembers } from "./model/json-text.js";

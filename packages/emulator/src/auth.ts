@@ -4,7 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
 import type { Scope } from "./api-routes.js";
-import { type ApiKey, type AuthState, type EnvView, tokenHash } from "./emulator-state.js";
+import { type ApiKey, type AuthState, type EnvView, tokenHash } from "./state/emulator-state.js";
 import { HttpError } from "./http/http-kit.js";
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];

@@ -2,7 +2,7 @@
 // and callback notifications (with the delivery faults armed from the admin API or the web app).
 import type { PendingCallback } from "./engine/callbacks.js";
 import { iso } from "./engine/clock.js";
-import { type EngineHookState, useDeliveryFault } from "./emulator-state.js";
+import { type EngineHookState, useDeliveryFault } from "./state/emulator-state.js";
 import {
   collectFileMarkers,
   type FileMarker,

@@ -7,7 +7,7 @@ import {
   loadCatalogFile,
 } from "./engine/catalog.js";
 import { readSchemasDir } from "./definition/definition-read.js";
-import { armApiFault } from "./emulator-state.js";
+import { armApiFault } from "./state/emulator-state.js";
 
 export { apiFaultFromFlag } from "./faults/api-faults.js";
 

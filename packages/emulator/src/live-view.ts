@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { GRANT_TOKEN_PREFIX, GrantError } from "./access/browser-access-grants.js";
-import type { EnvView, LiveViewState, PortalSession } from "./emulator-state.js";
+import type { EnvView, LiveViewState, PortalSession } from "./state/emulator-state.js";
 import { HttpError } from "./http/http-kit.js";
 
 /**

@@ -19,7 +19,7 @@ import type {
   LiveViewState,
   PortalSession,
   ServerConfig,
-} from "./emulator-state.js";
+} from "./state/emulator-state.js";
 import { HttpError, readBodyWithin } from "./http/http-kit.js";
 import { grantSession } from "./live-view.js";
 import type { PersonalAccessToken } from "./agent/personal-access-tokens.js";

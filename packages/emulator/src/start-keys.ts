@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { SCOPES } from "./api-routes.js";
-import { createKey, type EmulatorState, tokenHash } from "./emulator-state.js";
+import { createKey, type EmulatorState, tokenHash } from "./state/emulator-state.js";
 import { isObject } from "./model/json-text.js";
 
 /** One printed key: its environment and token (printed once at start, never in a URL). */

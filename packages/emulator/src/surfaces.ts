@@ -19,7 +19,7 @@ import type {
   EnvironmentsView,
   PortalSession,
   ServerConfig,
-} from "./emulator-state.js";
+} from "./state/emulator-state.js";
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
 import { markerBytes } from "./engine/file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http/http-kit.js";

@@ -12,7 +12,7 @@ import {
   removeApiFault,
   setWorkflowState,
   type WebAppState,
-} from "./emulator-state.js";
+} from "./state/emulator-state.js";
 import { HttpError } from "./http/http-kit.js";
 import {
   createPersonalAccessToken,

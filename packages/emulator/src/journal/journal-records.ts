@@ -7,7 +7,7 @@ import type { AuthoringSession } from "../agent/authoring.js";
 import type { BrowserAccessGrant } from "../access/browser-access-grants.js";
 import type { DeliveryAttempt, PendingCallback } from "../engine/callbacks.js";
 import type { DeliveryFaultPlan } from "../faults/delivery-faults.js";
-import type { ApiKey } from "../emulator-state.js";
+import type { ApiKey } from "../state/emulator-state.js";
 import { isObject } from "../model/json-text.js";
 import type { PersonalAccessToken } from "../agent/personal-access-tokens.js";
 import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "../model/types.js";

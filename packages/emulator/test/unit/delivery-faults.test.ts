@@ -2,7 +2,7 @@
 // what is left is for the caller to commit (emulator-state.ts, useDeliveryFault), journal first.
 import { describe, expect, it } from "vitest";
 import { DeliveryFaults } from "../../src/faults/delivery-faults.js";
-import { useDeliveryFault } from "../../src/emulator-state.js";
+import { useDeliveryFault } from "../../src/state/emulator-state.js";
 import type { JournalRecord } from "../../src/journal/journal-records.js";
 
 function armed(): DeliveryFaults {

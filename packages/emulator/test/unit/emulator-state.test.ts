@@ -10,8 +10,8 @@ import type {
   EngineHookState,
   EnvView,
   WebAppState,
-} from "../../src/emulator-state.js";
-import { advanceClock } from "../../src/emulator-state.js";
+} from "../../src/state/emulator-state.js";
+import { advanceClock } from "../../src/state/emulator-state.js";
 import type { JournalRecord } from "../../src/journal/journal-records.js";
 import type { ApiTableState, EdgeState } from "../../src/surfaces.js";
 

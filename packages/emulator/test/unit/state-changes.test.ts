@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinCatalogPath, loadCatalogFile } from "../../src/engine/catalog.js";
-import { type ServerConfig, tokenHash } from "../../src/emulator-state.js";
+import { type ServerConfig, tokenHash } from "../../src/state/emulator-state.js";
 import { Emulator } from "../../src/http-server.js";
 import type { JournalRecord } from "../../src/journal/journal-records.js";
-import { snapshot } from "../../src/persistence.js";
-import { commit } from "../../src/state-changes.js";
+import { snapshot } from "../../src/state/persistence.js";
+import { commit } from "../../src/state/state-changes.js";
 import { type Delivery, Receiver } from "../conformance/receiver.js";
 import { http, type Json, PORTAL, portalBody, sleep } from "../conformance/support.js";
 

@@ -5,18 +5,18 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
-import type { AgentSurface } from "./agent/agent-surface.js";
-import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "./faults/api-faults.js";
-import type { Scope } from "./api-routes.js";
-import type { CompactionReport } from "./journal/background-compaction.js";
-import type { BrowserAccessGrants } from "./access/browser-access-grants.js";
+import type { AgentSurface } from "../agent/agent-surface.js";
+import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "../faults/api-faults.js";
+import type { Scope } from "../api-routes.js";
+import type { CompactionReport } from "../journal/background-compaction.js";
+import type { BrowserAccessGrants } from "../access/browser-access-grants.js";
 import {
   CALLBACK_ATTEMPTS,
   type CallbackDispatcher,
   type DeliveryAttempt,
   type PendingCallback,
-} from "./engine/callbacks.js";
-import type { Clock } from "./engine/clock.js";
+} from "../engine/callbacks.js";
+import type { Clock } from "../engine/clock.js";
 import {
   DeliveryFaultError,
   type DeliveryFaultKind,
@@ -24,23 +24,23 @@ import {
   type DeliveryFaults,
   type FaultUse,
   parseDeliveryFault,
-} from "./faults/delivery-faults.js";
-import { HttpError } from "./http/http-kit.js";
-import type { IdempotencyStore } from "./engine/idempotency.js";
-import type { JournalRecord } from "./journal/journal-records.js";
-import { callbackRecord } from "./journal/journal-records.js";
-import type { RecordingRateLimiter } from "./engine/recording.js";
-import type { RequestLogFormat } from "./http/request-log.js";
-import type { RunEngine } from "./engine/run-engine.js";
-import type { Links } from "./engine/run-views.js";
+} from "../faults/delivery-faults.js";
+import { HttpError } from "../http/http-kit.js";
+import type { IdempotencyStore } from "../engine/idempotency.js";
+import type { JournalRecord } from "../journal/journal-records.js";
+import { callbackRecord } from "../journal/journal-records.js";
+import type { RecordingRateLimiter } from "../engine/recording.js";
+import type { RequestLogFormat } from "../http/request-log.js";
+import type { RunEngine } from "../engine/run-engine.js";
+import type { Links } from "../engine/run-views.js";
 import type {
   EnvironmentDef,
   EnvironmentDefView,
   RunRecord,
   Scenario,
   WorkflowState,
-} from "./model/types.js";
-import type { SignInLinks } from "./access/sign-in.js";
+} from "../model/types.js";
+import type { SignInLinks } from "../access/sign-in.js";
 
 /** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
 export interface ApiKey {
