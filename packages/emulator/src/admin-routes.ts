@@ -4,7 +4,7 @@
 // state only by `commit` (state-changes.ts) or the state's actions.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { SCOPES, type Scope } from "./api-routes.js";
+import { SCOPES, type Scope } from "./api/api-routes.js";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "./engine/clock.js";
 import type { DeliveryFaultKind } from "./faults/delivery-faults.js";
 import {

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
-import type { Scope } from "./api-routes.js";
+import type { Scope } from "./api/api-routes.js";
 import { type ApiKey, type AuthState, type EnvView, tokenHash } from "./state/emulator-state.js";
 import { HttpError } from "./http/http-kit.js";
 

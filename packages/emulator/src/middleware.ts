@@ -7,7 +7,7 @@
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "./agent/agent-surface.js";
 import { type ApiFaults, applyApiFault, faultLabel } from "./faults/api-faults.js";
-import type { ApiRoute } from "./api-routes.js";
+import type { ApiRoute } from "./api/api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
 import { cors } from "./cors.js";
 import type {

@@ -5,7 +5,7 @@
 // `<file>.keys.json`, readable by its owner only.
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { SCOPES } from "./api-routes.js";
+import { SCOPES } from "./api/api-routes.js";
 import { createKey, type EmulatorState, tokenHash } from "./state/emulator-state.js";
 import { isObject } from "./model/json-text.js";
 

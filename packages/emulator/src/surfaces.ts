@@ -7,8 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
 import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin-routes.js";
-import type { ApiHandler } from "./api-handlers.js";
-import { API_ROUTES } from "./api-routes.js";
+import type { ApiHandler } from "./api/api-handlers.js";
+import { API_ROUTES } from "./api/api-routes.js";
 import { emitDefinition } from "./definition/definition-emit.js";
 import type {
   ApiState,
@@ -23,7 +23,7 @@ import type {
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
 import { markerBytes } from "./engine/file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http/http-kit.js";
-import { BODY_LIMIT } from "./launch-body.js";
+import { BODY_LIMIT } from "./api/launch-body.js";
 import { liveView } from "./live-view.js";
 import {
   type ApiFaultFiring,

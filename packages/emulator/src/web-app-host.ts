@@ -3,7 +3,7 @@
 import { CODE } from "@wfr/protocol";
 import { parseFault } from "./admin-routes.js";
 import { faultLabel } from "./faults/api-faults.js";
-import { SCOPES, type Scope } from "./api-routes.js";
+import { SCOPES, type Scope } from "./api/api-routes.js";
 import {
   adminEnv,
   armApiFault,

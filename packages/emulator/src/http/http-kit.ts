@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { jsonTextDepth } from "../model/json-text.js";
-import type { BodyProblem } from "../launch-body.js";
+import type { BodyProblem } from "../api/launch-body.js";
 
 export const MAX_DEPTH = 128;
 

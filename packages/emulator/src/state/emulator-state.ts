@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
 import type { AgentSurface } from "../agent/agent-surface.js";
 import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "../faults/api-faults.js";
-import type { Scope } from "../api-routes.js";
+import type { Scope } from "../api/api-routes.js";
 import type { CompactionReport } from "../journal/background-compaction.js";
 import type { BrowserAccessGrants } from "../access/browser-access-grants.js";
 import {

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ApiFaults, parseApiFault } from "../../src/faults/api-faults.js";
-import { API_ROUTES } from "../../src/api-routes.js";
+import { API_ROUTES } from "../../src/api/api-routes.js";
 import { BrowserAccessGrants } from "../../src/access/browser-access-grants.js";
 import { type EmulatorState, tokenHash } from "../../src/state/emulator-state.js";
 import { HttpError } from "../../src/http/http-kit.js";

@@ -9,7 +9,7 @@ import {
   decodedLength,
   idempotencyKeyOf,
   isStrictBase64,
-} from "../../src/launch-body.js";
+} from "../../src/api/launch-body.js";
 import { RecordingRateLimiter } from "../../src/engine/recording.js";
 import { parseScenario } from "../../src/engine/scenario.js";
 import { synthesizeOutputs } from "../../src/engine/synthesize-outputs.js";

@@ -3,7 +3,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/index.js";
-import { BODY_LIMIT } from "../../src/launch-body.js";
+import { BODY_LIMIT } from "../../src/api/launch-body.js";
 import { PORTAL_LIMIT } from "../../src/surfaces.js";
 import { DRAFT, http, type Json } from "../conformance/support.js";
 

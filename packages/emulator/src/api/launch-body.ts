@@ -1,8 +1,8 @@
 // Checks of the launch body (docs/service-rules.md#launch-body, "Errors", "Limits"), apart from `inputs`.
 import { CODE, LIMITS } from "@wfr/protocol";
-import { checkCallbackUrl } from "./engine/callback-url.js";
-import { isObject } from "./model/json-text.js";
-import type { AttachmentMeta } from "./model/types.js";
+import { checkCallbackUrl } from "../engine/callback-url.js";
+import { isObject } from "../model/json-text.js";
+import type { AttachmentMeta } from "../model/types.js";
 
 export const BODY_LIMIT = LIMITS.launchBodyBytes; // 36 MiB, docs/service-rules.md#limits
 const ATTACHMENT_LIMIT = LIMITS.attachmentBytes; // 25 MiB decoded, docs/service-rules.md#limits
