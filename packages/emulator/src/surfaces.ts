@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
-import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin-routes.js";
+import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin/admin-routes.js";
 import type { ApiHandler } from "./api/api-handlers.js";
 import { API_ROUTES } from "./api/api-routes.js";
 import { emitDefinition } from "./definition/definition-emit.js";

@@ -1,7 +1,7 @@
 // The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
 
 import { CODE } from "@wfr/protocol";
-import { parseFault } from "./admin-routes.js";
+import { parseFault } from "./admin/admin-routes.js";
 import { faultLabel } from "./faults/api-faults.js";
 import { SCOPES, type Scope } from "./api/api-routes.js";
 import {
