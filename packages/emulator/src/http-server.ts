@@ -22,7 +22,7 @@ import { Journal } from "./journal/journal.js";
 import type { JournalRecord } from "./journal/journal-records.js";
 import { persistRun, replay, snapshot } from "./state/persistence.js";
 import { RecordingRateLimiter } from "./engine/recording.js";
-import { allowedHostNames } from "./request-guard.js";
+import { allowedHostNames } from "./edge/request-guard.js";
 import { RunEngine } from "./engine/run-engine.js";
 import type { Links } from "./engine/run-views.js";
 import { parseScenario } from "./engine/scenario.js";

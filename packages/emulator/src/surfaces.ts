@@ -24,7 +24,7 @@ import { fileBytes, scenarioFile } from "./engine-hooks.js";
 import { markerBytes } from "./engine/file-markers.js";
 import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http/http-kit.js";
 import { BODY_LIMIT } from "./api/launch-body.js";
-import { liveView } from "./live-view.js";
+import { liveView } from "./edge/live-view.js";
 import {
   type ApiFaultFiring,
   adminGuard,
@@ -42,7 +42,7 @@ import {
   portalUser,
   requestIdAndLog,
   sameSite,
-} from "./middleware.js";
+} from "./edge/middleware.js";
 import type { PersonalAccessToken } from "./agent/personal-access-tokens.js";
 import {
   compose,

@@ -24,7 +24,7 @@ import {
   portalUser,
   requestIdAndLog,
   sameSite,
-} from "../../src/middleware.js";
+} from "../../src/edge/middleware.js";
 import { type Middleware, type RequestContext, requestContext } from "../../src/http/router.js";
 
 /** A response that records what was set and sent. */

@@ -3,9 +3,9 @@
 
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
-import type { Scope } from "./api/api-routes.js";
-import { type ApiKey, type AuthState, type EnvView, tokenHash } from "./state/emulator-state.js";
-import { HttpError } from "./http/http-kit.js";
+import type { Scope } from "../api/api-routes.js";
+import { type ApiKey, type AuthState, type EnvView, tokenHash } from "../state/emulator-state.js";
+import { HttpError } from "../http/http-kit.js";
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 

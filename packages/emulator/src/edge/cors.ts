@@ -1,7 +1,7 @@
 // CORS for the configured origins (docs/service-rules.md#authentication), and for the exact origins of a
 // live browser-access grant on that run's live view. Returns true when it answered a preflight.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CorsState } from "./state/emulator-state.js";
+import type { CorsState } from "../state/emulator-state.js";
 
 export function cors(st: CorsState, req: IncomingMessage, res: ServerResponse): boolean {
   const origin = req.headers.origin;

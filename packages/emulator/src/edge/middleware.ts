@@ -5,9 +5,9 @@
 // (answered by the edge) or calls next().
 
 import { CODE } from "@wfr/protocol";
-import type { AgentSurface } from "./agent/agent-surface.js";
-import { type ApiFaults, applyApiFault, faultLabel } from "./faults/api-faults.js";
-import type { ApiRoute } from "./api/api-routes.js";
+import type { AgentSurface } from "../agent/agent-surface.js";
+import { type ApiFaults, applyApiFault, faultLabel } from "../faults/api-faults.js";
+import type { ApiRoute } from "../api/api-routes.js";
 import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
 import { cors } from "./cors.js";
 import type {
@@ -19,14 +19,14 @@ import type {
   LiveViewState,
   PortalSession,
   ServerConfig,
-} from "./state/emulator-state.js";
-import { HttpError, readBodyWithin } from "./http/http-kit.js";
+} from "../state/emulator-state.js";
+import { HttpError, readBodyWithin } from "../http/http-kit.js";
 import { grantSession } from "./live-view.js";
-import type { PersonalAccessToken } from "./agent/personal-access-tokens.js";
+import type { PersonalAccessToken } from "../agent/personal-access-tokens.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
-import { logRequest, noteRequest, type RequestLogFormat } from "./http/request-log.js";
-import type { Middleware, RequestContext } from "./http/router.js";
-import { newId } from "./engine/run-engine.js";
+import { logRequest, noteRequest, type RequestLogFormat } from "../http/request-log.js";
+import type { Middleware, RequestContext } from "../http/router.js";
+import { newId } from "../engine/run-engine.js";
 
 /** A request on an environment's routes: its environment, and on the API its key. */
 export interface EnvContext extends RequestContext {
