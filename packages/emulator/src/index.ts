@@ -12,10 +12,10 @@ import { armApiFault } from "./state/emulator-state.js";
 export { apiFaultFromFlag } from "./faults/api-faults.js";
 
 import { HttpError } from "./http/http-kit.js";
-import { Emulator } from "./http-server.js";
+import { Emulator } from "./server/http-server.js";
 import type { RecordedRun } from "./engine/recorded-run.js";
-import { type StartKey, startKeys } from "./start-keys.js";
-import type { StartedEmulator } from "./start-message.js";
+import { type StartKey, startKeys } from "./server/start-keys.js";
+import type { StartedEmulator } from "./server/start-message.js";
 import type { EnvironmentDef } from "./model/types.js";
 
 export { AgentSurface } from "./agent/agent-surface.js";
@@ -42,8 +42,8 @@ export {
   type RecordedRunInput,
   recordRun,
 } from "./engine/recorded-run.js";
-export type { StartKey } from "./start-keys.js";
-export { type StartedEmulator, startMessage } from "./start-message.js";
+export type { StartKey } from "./server/start-keys.js";
+export { type StartedEmulator, startMessage } from "./server/start-message.js";
 export type { Scenario, ScenarioStep } from "./model/types.js";
 export type { Detail as InputIssueDetail, InputValidation } from "./definition/validate-inputs.js";
 export { validateInputs } from "./definition/validate-inputs.js";

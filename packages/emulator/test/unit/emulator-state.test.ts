@@ -13,7 +13,7 @@ import type {
 } from "../../src/state/emulator-state.js";
 import { advanceClock } from "../../src/state/emulator-state.js";
 import type { JournalRecord } from "../../src/journal/journal-records.js";
-import type { ApiTableState, EdgeState } from "../../src/surfaces.js";
+import type { ApiTableState, EdgeState } from "../../src/server/surfaces.js";
 
 export function routeModulesCannotMutate(
   admin: AdminState,

@@ -1,7 +1,7 @@
 // The README's route tables are the code's: every row of every table is listed there.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { routeTables, type SurfaceHost } from "../../src/surfaces.js";
+import { routeTables, type SurfaceHost } from "../../src/server/surfaces.js";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 const section = readme.slice(

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tokenHash } from "../../src/state/emulator-state.js";
 import { launchEmulator } from "../../src/index.js";
-import { startKeysFile } from "../../src/start-keys.js";
+import { startKeysFile } from "../../src/server/start-keys.js";
 
 const dir = mkdtempSync(join(tmpdir(), "wfr-start-keys-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

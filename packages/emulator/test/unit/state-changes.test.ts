@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinCatalogPath, loadCatalogFile } from "../../src/engine/catalog.js";
 import { type ServerConfig, tokenHash } from "../../src/state/emulator-state.js";
-import { Emulator } from "../../src/http-server.js";
+import { Emulator } from "../../src/server/http-server.js";
 import type { JournalRecord } from "../../src/journal/journal-records.js";
 import { snapshot } from "../../src/state/persistence.js";
 import { commit } from "../../src/state/state-changes.js";

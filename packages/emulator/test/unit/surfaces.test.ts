@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/index.js";
 import { BODY_LIMIT } from "../../src/api/launch-body.js";
-import { PORTAL_LIMIT } from "../../src/surfaces.js";
+import { PORTAL_LIMIT } from "../../src/server/surfaces.js";
 import { DRAFT, http, type Json } from "../conformance/support.js";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;

@@ -1,9 +1,9 @@
 // The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
 
 import { CODE } from "@wfr/protocol";
-import { parseFault } from "./admin/admin-routes.js";
-import { faultLabel } from "./faults/api-faults.js";
-import { SCOPES, type Scope } from "./api/api-routes.js";
+import { parseFault } from "../admin/admin-routes.js";
+import { faultLabel } from "../faults/api-faults.js";
+import { SCOPES, type Scope } from "../api/api-routes.js";
 import {
   adminEnv,
   armApiFault,
@@ -12,15 +12,15 @@ import {
   removeApiFault,
   setWorkflowState,
   type WebAppState,
-} from "./state/emulator-state.js";
-import { HttpError } from "./http/http-kit.js";
+} from "../state/emulator-state.js";
+import { HttpError } from "../http/http-kit.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
   revokePersonalAccessToken,
-} from "./agent/personal-access-tokens.js";
-import { recordingBytes, recordingState } from "./engine/recording.js";
-import type { WebAppHost } from "./web-app/web-app.js";
+} from "../agent/personal-access-tokens.js";
+import { recordingBytes, recordingState } from "../engine/recording.js";
+import type { WebAppHost } from "../web-app/web-app.js";
 
 export function webAppHost(st: WebAppState): WebAppHost {
   return {

@@ -4,7 +4,7 @@
 // in a URL).
 
 import { DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
-import type { RecordedRun } from "./engine/recorded-run.js";
+import type { RecordedRun } from "../engine/recorded-run.js";
 import type { StartKey } from "./start-keys.js";
 
 /** What `startMessage` reads of a started emulator (`launchEmulator`'s answer). */

@@ -6,10 +6,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
-import { ADMIN_LIMIT, adminRows, handleAdmin } from "./admin/admin-routes.js";
-import type { ApiHandler } from "./api/api-handlers.js";
-import { API_ROUTES } from "./api/api-routes.js";
-import { emitDefinition } from "./definition/definition-emit.js";
+import { ADMIN_LIMIT, adminRows, handleAdmin } from "../admin/admin-routes.js";
+import type { ApiHandler } from "../api/api-handlers.js";
+import { API_ROUTES } from "../api/api-routes.js";
+import { emitDefinition } from "../definition/definition-emit.js";
 import type {
   ApiState,
   AuthState,
@@ -19,12 +19,12 @@ import type {
   EnvironmentsView,
   PortalSession,
   ServerConfig,
-} from "./state/emulator-state.js";
+} from "../state/emulator-state.js";
 import { fileBytes, scenarioFile } from "./engine-hooks.js";
-import { markerBytes } from "./engine/file-markers.js";
-import { attachmentDisposition, failResponse, HttpError, sendJson } from "./http/http-kit.js";
-import { BODY_LIMIT } from "./api/launch-body.js";
-import { liveView } from "./edge/live-view.js";
+import { markerBytes } from "../engine/file-markers.js";
+import { attachmentDisposition, failResponse, HttpError, sendJson } from "../http/http-kit.js";
+import { BODY_LIMIT } from "../api/launch-body.js";
+import { liveView } from "../edge/live-view.js";
 import {
   type ApiFaultFiring,
   adminGuard,
@@ -42,8 +42,8 @@ import {
   portalUser,
   requestIdAndLog,
   sameSite,
-} from "./edge/middleware.js";
-import type { PersonalAccessToken } from "./agent/personal-access-tokens.js";
+} from "../edge/middleware.js";
+import type { PersonalAccessToken } from "../agent/personal-access-tokens.js";
 import {
   compose,
   type Handler,
@@ -53,8 +53,8 @@ import {
   type RouteRow,
   RouteTable,
   requestContext,
-} from "./http/router.js";
-import { handleWebApp, type WebAppHost, webAppRows } from "./web-app/web-app.js";
+} from "../http/router.js";
+import { handleWebApp, type WebAppHost, webAppRows } from "../web-app/web-app.js";
 
 /** What the surfaces need besides the shared state. */
 export interface SurfaceHost extends EmulatorState {
