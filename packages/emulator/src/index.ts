@@ -1,30 +1,30 @@
 // @wfr/emulator: a stateful local twin of the Workflow Run service.
 
+import { readSchemasDir } from "./definition/definition-read.js";
 import {
   builtinCatalogPath,
   type CatalogObject,
   catalogFromObject,
   loadCatalogFile,
 } from "./engine/catalog.js";
-import { readSchemasDir } from "./definition/definition-read.js";
 import { armApiFault } from "./state/emulator-state.js";
 
 export { apiFaultFromFlag } from "./faults/api-faults.js";
 
-import { HttpError } from "./http/http-kit.js";
-import { Emulator } from "./server/http-server.js";
 import type { RecordedRun } from "./engine/recorded-run.js";
+import { HttpError } from "./http/http-kit.js";
+import type { EnvironmentDef } from "./model/types.js";
+import { Emulator } from "./server/http-server.js";
 import { type StartKey, startKeys } from "./server/start-keys.js";
 import type { StartedEmulator } from "./server/start-message.js";
-import type { EnvironmentDef } from "./model/types.js";
 
 export { AgentSurface } from "./agent/agent-surface.js";
-export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./agent/authoring.js";
-export { signWebhook } from "./engine/callbacks.js";
-export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./engine/catalog.js";
-export { CatalogError } from "./engine/catalog.js";
-export { emitDefinition } from "./definition/definition-emit.js";
-export { DefinitionError, readDefinition } from "./definition/definition-read.js";
+export {
+  AuthoringError,
+  type DraftField,
+  type DraftRequest,
+  draftWorkflow,
+} from "./agent/authoring.js";
 // What the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
 export {
   type CreatedPersonalAccessToken,
@@ -34,6 +34,13 @@ export {
   PersonalAccessTokenStore,
   revokePersonalAccessToken,
 } from "./agent/personal-access-tokens.js";
+export { emitDefinition } from "./definition/definition-emit.js";
+export { DefinitionError, readDefinition } from "./definition/definition-read.js";
+export type { Detail as InputIssueDetail, InputValidation } from "./definition/validate-inputs.js";
+export { validateInputs } from "./definition/validate-inputs.js";
+export { signWebhook } from "./engine/callbacks.js";
+export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./engine/catalog.js";
+export { CatalogError } from "./engine/catalog.js";
 export {
   parseRecordedRun,
   RECORDED_RUN_FORMAT,
@@ -42,11 +49,9 @@ export {
   type RecordedRunInput,
   recordRun,
 } from "./engine/recorded-run.js";
+export type { Scenario, ScenarioStep } from "./model/types.js";
 export type { StartKey } from "./server/start-keys.js";
 export { type StartedEmulator, startMessage } from "./server/start-message.js";
-export type { Scenario, ScenarioStep } from "./model/types.js";
-export type { Detail as InputIssueDetail, InputValidation } from "./definition/validate-inputs.js";
-export { validateInputs } from "./definition/validate-inputs.js";
 
 export interface EmulatorOptions {
   /** 0 = a free port (default for in-process use). */

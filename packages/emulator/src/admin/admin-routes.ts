@@ -4,9 +4,18 @@
 // state only by `commit` (state-changes.ts) or the state's actions.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { SCOPES, type Scope } from "../api/api-routes.js";
+import type { Scope } from "../access/credentials.js";
+import { SCOPES } from "../access/credentials.js";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "../engine/clock.js";
+import { hasBrowserRecording, recordingBytes, recordingState } from "../engine/recording.js";
+import type { Fault } from "../engine/run-engine.js";
+import { envelope } from "../engine/run-views.js";
+import { defaultScenario, parseScenario, parseStep } from "../engine/scenario.js";
 import type { DeliveryFaultKind } from "../faults/delivery-faults.js";
+import { HttpError, parseJsonBody, sendJson } from "../http/http-kit.js";
+import { honoPath, type RequestContext, RouteTable } from "../http/router.js";
+import { isObject } from "../model/json-text.js";
+import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "../model/types.js";
 import {
   type AdminState,
   adminEnv,
@@ -18,14 +27,6 @@ import {
   removeApiFault,
   setWorkflowState,
 } from "../state/emulator-state.js";
-import { HttpError, parseJsonBody, sendJson } from "../http/http-kit.js";
-import { isObject } from "../model/json-text.js";
-import { hasBrowserRecording, recordingBytes, recordingState } from "../engine/recording.js";
-import { honoPath, type RequestContext, RouteTable } from "../http/router.js";
-import type { Fault } from "../engine/run-engine.js";
-import { envelope } from "../engine/run-views.js";
-import { defaultScenario, parseScenario, parseStep } from "../engine/scenario.js";
-import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "../model/types.js";
 
 /** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */
 export const ADMIN_LIMIT = 8_388_608;

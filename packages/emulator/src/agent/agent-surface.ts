@@ -7,18 +7,20 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { AuthoringStore } from "./authoring.js";
-import { iso } from "../engine/clock.js";
+import type { PersonalAccessToken } from "../access/credentials.js";
 import { emitDefinition } from "../definition/definition-emit.js";
+import { iso } from "../engine/clock.js";
+import type { Links } from "../engine/run-views.js";
 import { HttpError, parseJsonBody, sendJson } from "../http/http-kit.js";
 import type { JournalRecord } from "../journal/journal-records.js";
 import { isObject } from "../model/json-text.js";
+import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
+import { AuthoringStore } from "./authoring.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
-  type PersonalAccessToken,
   PersonalAccessTokenStore,
   revokePersonalAccessToken,
 } from "./personal-access-tokens.js";
@@ -28,8 +30,6 @@ import {
   type PortalSession,
   personIn,
 } from "./portal-authoring.js";
-import type { Links } from "../engine/run-views.js";
-import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
 
 /** An API key as the REST API checks it (http-server's ApiKey, structurally). */
 interface AgentApiKey {

@@ -7,11 +7,17 @@
 
 import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
+import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "../definition/validate-inputs.js";
+import { parseScenario } from "../engine/scenario.js";
 import type { JournalRecord } from "../journal/journal-records.js";
 import { isObject } from "../model/json-text.js";
-import { parseScenario } from "../engine/scenario.js";
-import type { EnvironmentDef, JsonSchema, Scenario, WorkflowDef } from "../model/types.js";
-import { FILE_OUTPUT_REF, FILE_REFERENCE_REF } from "../definition/validate-inputs.js";
+import type {
+  AuthoringSession,
+  EnvironmentDef,
+  JsonSchema,
+  Scenario,
+  WorkflowDef,
+} from "../model/types.js";
 
 /** A field in the definition format's vocabulary (`x-input-type`). */
 type FieldType = "text" | "number" | "integer" | "boolean" | "json" | "file" | "files";
@@ -30,15 +36,6 @@ export interface DraftRequest {
   inputs: readonly DraftField[];
   outputs: readonly DraftField[];
   scenario?: unknown;
-}
-
-export interface AuthoringSession {
-  session_id: string;
-  environment: string;
-  workspace: string;
-  purpose: string;
-  created_at: number;
-  expires_at: number;
 }
 
 /** A draft the emulator refuses, naming the field (a JSON pointer into the request). */

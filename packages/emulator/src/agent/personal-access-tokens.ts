@@ -4,17 +4,8 @@
 // REST API refuses it, and /mcp refuses API keys. Only the SHA-256 of a token is kept (memory and
 // journal); the token itself is shown once, when it is created.
 import { createHash, randomBytes } from "node:crypto";
+import type { PersonalAccessToken } from "../access/credentials.js";
 import type { JournalRecord } from "../journal/journal-records.js";
-
-/** What is stored for one token: never the token itself. */
-export interface PersonalAccessToken {
-  id: string;
-  token_sha256: string;
-  environment: string;
-  workspace: string;
-  /** ISO time of creation (emulator clock). */
-  created_at: string;
-}
 
 /** What a list shows: no token and no hash. */
 export type PersonalAccessTokenInfo = Omit<PersonalAccessToken, "token_sha256">;

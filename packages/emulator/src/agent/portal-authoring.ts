@@ -7,9 +7,8 @@
 // - GET /<env>/portal/authoring/{sessionId}/live: the live view of an authoring session.
 
 import { CODE } from "@wfr/protocol";
-import type { AuthoringSession } from "./authoring.js";
 import { HttpError } from "../http/http-kit.js";
-import type { EnvironmentDefView, WorkflowDef } from "../model/types.js";
+import type { AuthoringSession, EnvironmentDefView, WorkflowDef } from "../model/types.js";
 
 export interface PortalSession {
   environment: string;

@@ -5,11 +5,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, LIMITS } from "@wfr/protocol";
 import { GrantError, grantView, parseGrantRequest } from "../access/browser-access-grants.js";
+import type { ApiKey } from "../access/credentials.js";
+import { declaresFileInput, validateInputs } from "../definition/validate-inputs.js";
 import { iso } from "../engine/clock.js";
-import type { ApiKey, ApiState, EnvView } from "../state/emulator-state.js";
-import { HttpError, parseJsonBody, problemError, sendJson } from "../http/http-kit.js";
 import { idempotencyScope, requestFingerprint } from "../engine/idempotency.js";
+import { recordingBytes, recordingState } from "../engine/recording.js";
+import { envelope, eventsView, type Links, resultView } from "../engine/run-views.js";
+import { defaultScenario } from "../engine/scenario.js";
+import { HttpError, parseJsonBody, sendJson } from "../http/http-kit.js";
+import { noteRequest } from "../http/request-log.js";
 import { isObject, metadataMembers } from "../model/json-text.js";
+import { isTerminal, type RunRecord } from "../model/types.js";
+import type { ApiState, EnvView } from "../state/emulator-state.js";
 import {
   checkAttachments,
   checkCallback,
@@ -18,13 +25,8 @@ import {
   checkTopLevel,
   idempotencyKeyOf,
   METADATA_MEMBER_LIMIT,
+  problemError,
 } from "./launch-body.js";
-import { recordingBytes, recordingState } from "../engine/recording.js";
-import { noteRequest } from "../http/request-log.js";
-import { envelope, eventsView, type Links, resultView } from "../engine/run-views.js";
-import { defaultScenario } from "../engine/scenario.js";
-import { isTerminal, type RunRecord } from "../model/types.js";
-import { declaresFileInput, validateInputs } from "../definition/validate-inputs.js";
 
 /** One authenticated, scope-checked call of the public API. */
 export interface ApiCall {

@@ -1,6 +1,8 @@
 // The public API's route table, in the order and words of docs/service-rules.md#endpoints
 // (docs/service-rules.md#endpoints): method, path under /{env}/api/v1, required scope, handler
 // (api-handlers.ts).
+
+import type { Scope } from "../access/credentials.js";
 import {
   type ApiHandler,
   events,
@@ -15,10 +17,8 @@ import {
 } from "./api-handlers.js";
 import { BODY_LIMIT } from "./launch-body.js";
 
-export const SCOPES = ["workflows:run", "runs:read"] as const;
 /** Human-input and grant bodies: small JSON (the emulator's choice, README "Body limits"). */
 const HUMAN_INPUT_LIMIT = 1_048_576;
-export type Scope = (typeof SCOPES)[number];
 
 export type ApiRouteName =
   | "launch"

@@ -1,6 +1,7 @@
 // Checks of the launch body (docs/service-rules.md#launch-body, "Errors", "Limits"), apart from `inputs`.
 import { CODE, LIMITS } from "@wfr/protocol";
 import { checkCallbackUrl } from "../engine/callback-url.js";
+import { HttpError } from "../http/http-kit.js";
 import { isObject } from "../model/json-text.js";
 import type { AttachmentMeta } from "../model/types.js";
 
@@ -33,6 +34,16 @@ export interface BodyProblem {
   code: string;
   message: string;
   attachment_id?: string;
+}
+
+/** The HTTP error a body problem answers. */
+export function problemError(p: BodyProblem): HttpError {
+  return new HttpError(
+    p.status,
+    p.code,
+    p.message,
+    p.attachment_id ? { attachment_id: p.attachment_id } : {},
+  );
 }
 
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;

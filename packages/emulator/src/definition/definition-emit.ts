@@ -1,8 +1,9 @@
 // The per-environment OpenAPI definition served at /<env>/api-docs/openapi.(json|yaml),
 // in the exact shape of docs/definition-format.md (same structure as shared/examples/schemas).
+
+import type { EnvironmentDefView, JsonSchema, WorkflowDef } from "../model/types.js";
 import { type OperationKind, operationResponses, RESPONSE_HEADERS } from "./definition-answers.js";
 import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
-import type { EnvironmentDefView, JsonSchema, WorkflowDef } from "../model/types.js";
 import { isFileSchema, setOwn } from "./validate-inputs.js";
 
 const clone = <T>(v: T): T => structuredClone(v) as T;

@@ -7,9 +7,9 @@ import type { ErrorObject, KeywordDefinition, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
 import DraftFour from "ajv-draft-04";
-import { ASSERTED_FORMATS } from "./formats.js";
 import { isObject } from "../model/json-text.js";
 import type { JsonSchema } from "../model/types.js";
+import { ASSERTED_FORMATS } from "./formats.js";
 
 type Reason = InputReason;
 

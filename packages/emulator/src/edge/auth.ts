@@ -3,9 +3,10 @@
 
 import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
-import type { Scope } from "../api/api-routes.js";
-import { type ApiKey, type AuthState, type EnvView, tokenHash } from "../state/emulator-state.js";
+import type { ApiKey, Scope } from "../access/credentials.js";
+import { tokenHash } from "../access/credentials.js";
 import { HttpError } from "../http/http-kit.js";
+import type { AuthState, EnvView } from "../state/emulator-state.js";
 
 const QUERY_KEY_PARAMS = ["api_key", "apikey", "key", "token", "access_token"];
 

@@ -7,8 +7,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { GRANT_TOKEN_PREFIX, GrantError } from "../access/browser-access-grants.js";
-import type { EnvView, LiveViewState, PortalSession } from "../state/emulator-state.js";
 import { HttpError } from "../http/http-kit.js";
+import type { EnvView, LiveViewState, PortalSession } from "../state/emulator-state.js";
 
 /**
  * The session a browser-access grant in the Authorization header stands for (never one in the

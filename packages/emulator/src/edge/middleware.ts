@@ -5,13 +5,15 @@
 // (answered by the edge) or calls next().
 
 import { CODE } from "@wfr/protocol";
+import type { ApiKey, PersonalAccessToken } from "../access/credentials.js";
 import type { AgentSurface } from "../agent/agent-surface.js";
-import { type ApiFaults, applyApiFault, faultLabel } from "../faults/api-faults.js";
 import type { ApiRoute } from "../api/api-routes.js";
-import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
-import { cors } from "./cors.js";
+import { newId } from "../engine/run-engine.js";
+import { type ApiFaults, applyApiFault, faultLabel } from "../faults/api-faults.js";
+import { HttpError, readBodyWithin } from "../http/http-kit.js";
+import { logRequest, noteRequest, type RequestLogFormat } from "../http/request-log.js";
+import type { Middleware, RequestContext } from "../http/router.js";
 import type {
-  ApiKey,
   AuthState,
   CorsState,
   EmulatorState,
@@ -20,13 +22,10 @@ import type {
   PortalSession,
   ServerConfig,
 } from "../state/emulator-state.js";
-import { HttpError, readBodyWithin } from "../http/http-kit.js";
+import { authenticate, portalSession, refuseKeyInQuery, requireScope } from "./auth.js";
+import { cors } from "./cors.js";
 import { grantSession } from "./live-view.js";
-import type { PersonalAccessToken } from "../agent/personal-access-tokens.js";
 import { checkAdminRequest, checkHost } from "./request-guard.js";
-import { logRequest, noteRequest, type RequestLogFormat } from "../http/request-log.js";
-import type { Middleware, RequestContext } from "../http/router.js";
-import { newId } from "../engine/run-engine.js";
 
 /** A request on an environment's routes: its environment, and on the API its key. */
 export interface EnvContext extends RequestContext {

@@ -5,8 +5,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { isObject } from "../model/json-text.js";
-import { parseScenario } from "./scenario.js";
 import type { EnvironmentDef, WorkflowDef, WorkflowState } from "../model/types.js";
+import { parseScenario } from "./scenario.js";
 
 export class CatalogError extends Error {}
 
@@ -112,5 +112,11 @@ export function loadCatalogFile(file: string): EnvironmentDef[] {
 
 /** The sample catalog shipped in the package (fixtures/sample-catalog.yaml). */
 export function builtinCatalogPath(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "sample-catalog.yaml");
+  return join(
+    dirname(fileURLToPath(import.meta.url)),
+    "..",
+    "..",
+    "fixtures",
+    "sample-catalog.yaml",
+  );
 }

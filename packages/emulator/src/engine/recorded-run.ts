@@ -10,8 +10,8 @@
 // they hold a secret are replaced unless asked to keep them.
 import { isFailStatus, RUN_STATUS } from "@wfr/protocol";
 import { isObject } from "../model/json-text.js";
-import { MAX_SCENARIO_MS, parseScenario } from "./scenario.js";
 import type { Scenario, ScenarioStep } from "../model/types.js";
+import { MAX_SCENARIO_MS, parseScenario } from "./scenario.js";
 
 export const RECORDED_RUN_FORMAT = "wfr-recorded-run/1";
 

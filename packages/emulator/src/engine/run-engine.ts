@@ -3,8 +3,6 @@
 
 import { randomBytes } from "node:crypto";
 import { CODE, RUN_STATUS } from "@wfr/protocol";
-import { type Clock, iso } from "./clock.js";
-import { canonicalJson } from "./idempotency.js";
 import {
   type Checkpoint,
   type FailStatus,
@@ -13,6 +11,8 @@ import {
   type RunStatus,
   type ScenarioStep,
 } from "../model/types.js";
+import { type Clock, iso } from "./clock.js";
+import { canonicalJson } from "./idempotency.js";
 import { redactVault } from "./vault.js";
 
 /** How long the runtime takes to acknowledge an accepted human answer. */

@@ -1,9 +1,9 @@
 // Public views of a run: the RunEnvelope, the result response and the events snapshot
 // (docs/definition-format.md components). Internal fields (scenario, fingerprint, step...) never leak.
 import { RUN_STATUS } from "@wfr/protocol";
+import { isTerminal, type RunRecord } from "../model/types.js";
 import { iso } from "./clock.js";
 import { hasBrowserRecording } from "./recording.js";
-import { isTerminal, type RunRecord } from "../model/types.js";
 
 export interface Links {
   /** http://host:port/<env>/api/v1 */

@@ -1,9 +1,9 @@
 // Scenario format (README "Scenario format"): ordered steps that drive a run on the clock.
 
 import { FAIL_STATUSES, isFailStatus, RUN_STATUS } from "@wfr/protocol";
-import { fileMarkerProblem } from "./file-markers.js";
 import { isObject } from "../model/json-text.js";
 import type { RecordingConfig, Scenario, ScenarioStep } from "../model/types.js";
+import { fileMarkerProblem } from "./file-markers.js";
 
 class ScenarioError extends Error {}
 

@@ -1,9 +1,9 @@
 // Default outputs: synthesized deterministically from the output schema, seeded by the run id
 // (twin mode: "outputs synthesized deterministically from the output schema").
 import { createHash } from "node:crypto";
+import { FILE_OUTPUT_REF, setOwn } from "../definition/validate-inputs.js";
 import { isObject } from "../model/json-text.js";
 import type { JsonSchema } from "../model/types.js";
-import { FILE_OUTPUT_REF, setOwn } from "../definition/validate-inputs.js";
 
 interface FileOutputRef {
   download_url: string;

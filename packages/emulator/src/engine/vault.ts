@@ -1,7 +1,8 @@
 // Vault (docs/service-rules.md#vault): credentials are held apart from the API, used at run time
 // by name, and never appear in any response, event, callback or log.
-import { isObject } from "../model/json-text.js";
+
 import { setOwn } from "../definition/validate-inputs.js";
+import { isObject } from "../model/json-text.js";
 
 const REDACTED = "[redacted]";
 

@@ -4,7 +4,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { jsonTextDepth } from "../model/json-text.js";
-import type { BodyProblem } from "../api/launch-body.js";
 
 export const MAX_DEPTH = 128;
 
@@ -63,15 +62,6 @@ export function attachmentDisposition(name: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
-export function problemError(p: BodyProblem): HttpError {
-  return new HttpError(
-    p.status,
-    p.code,
-    p.message,
-    p.attachment_id ? { attachment_id: p.attachment_id } : {},
-  );
 }
 
 /** Read the body, stopping as soon as it exceeds `limit` (spec: rejected before parsing). */

@@ -2,15 +2,20 @@
 // what changed; a pending callback without the run metadata it repeats.
 // Inputs, metadata, attachments and the scenario never change after launch, so a run's records
 // over its life stay close to the size of its launch body, so the journal does not outgrow the runs it holds.
-import type { ApiFaultRule } from "../faults/api-faults.js";
-import type { AuthoringSession } from "../agent/authoring.js";
+
 import type { BrowserAccessGrant } from "../access/browser-access-grants.js";
+import type { ApiKey, PersonalAccessToken } from "../access/credentials.js";
 import type { DeliveryAttempt, PendingCallback } from "../engine/callbacks.js";
+import type { ApiFaultRule } from "../faults/api-faults.js";
 import type { DeliveryFaultPlan } from "../faults/delivery-faults.js";
-import type { ApiKey } from "../state/emulator-state.js";
 import { isObject } from "../model/json-text.js";
-import type { PersonalAccessToken } from "../agent/personal-access-tokens.js";
-import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "../model/types.js";
+import type {
+  AuthoringSession,
+  RunRecord,
+  Scenario,
+  WorkflowDef,
+  WorkflowState,
+} from "../model/types.js";
 
 /**
  * Every record the journal holds: one member per kind of state change. Each is applied by one

@@ -139,3 +139,16 @@ export interface RunRecord {
   /** How the run was started: the public API, an agent through /mcp, or "Launch again" in the web app. */
   source?: "api" | "mcp" | "app";
 }
+
+/**
+ * An agent's cloud-browser authoring session (agent/authoring.ts): a live view link for the
+ * person, which expires. Journalled, so the journal and the agent surface both read it.
+ */
+export interface AuthoringSession {
+  session_id: string;
+  environment: string;
+  workspace: string;
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+}

@@ -2,7 +2,6 @@
 // and callback notifications (with the delivery faults armed from the admin API or the web app).
 import type { PendingCallback } from "../engine/callbacks.js";
 import { iso } from "../engine/clock.js";
-import { type EngineHookState, useDeliveryFault } from "../state/emulator-state.js";
 import {
   collectFileMarkers,
   type FileMarker,
@@ -13,6 +12,7 @@ import { type NotifyType, newId } from "../engine/run-engine.js";
 import { envelope, resultView } from "../engine/run-views.js";
 import { synthesizeOutputs } from "../engine/synthesize-outputs.js";
 import type { RunRecord } from "../model/types.js";
+import { type EngineHookState, useDeliveryFault } from "../state/emulator-state.js";
 
 /** Deterministic bytes of a synthesized file output (a tiny PDF). */
 export function fileBytes(runId: string, n: number, filename: string): Buffer {

@@ -7,29 +7,34 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { AgentSurface } from "../agent/agent-surface.js";
-import { ApiFaults } from "../faults/api-faults.js";
-import { BackgroundCompactor, DEFAULT_COMPACT_AFTER_BYTES } from "../journal/background-compaction.js";
 import { BrowserAccessGrants } from "../access/browser-access-grants.js";
+import type { ApiKey } from "../access/credentials.js";
+import { tokenHash } from "../access/credentials.js";
+import { SignInLinks } from "../access/sign-in.js";
+import { AgentSurface } from "../agent/agent-surface.js";
+import { allowedHostNames } from "../edge/request-guard.js";
 import { CallbackDispatcher, type PendingCallback } from "../engine/callbacks.js";
 import { type Clock, RealClock, VirtualClock } from "../engine/clock.js";
-import { DeliveryFaults } from "../faults/delivery-faults.js";
-import type { ApiKey, EnvState, EnvView, PortalSession, ServerConfig } from "../state/emulator-state.js";
-import { holdCallback, resendCallback, tokenHash, useDeliveryFault } from "../state/emulator-state.js";
-import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { IdempotencyStore } from "../engine/idempotency.js";
-import { Journal } from "../journal/journal.js";
-import type { JournalRecord } from "../journal/journal-records.js";
-import { persistRun, replay, snapshot } from "../state/persistence.js";
 import { RecordingRateLimiter } from "../engine/recording.js";
-import { allowedHostNames } from "../edge/request-guard.js";
 import { RunEngine } from "../engine/run-engine.js";
 import type { Links } from "../engine/run-views.js";
 import { parseScenario } from "../engine/scenario.js";
+import { ApiFaults } from "../faults/api-faults.js";
+import { DeliveryFaults } from "../faults/delivery-faults.js";
+import {
+  BackgroundCompactor,
+  DEFAULT_COMPACT_AFTER_BYTES,
+} from "../journal/background-compaction.js";
+import { Journal } from "../journal/journal.js";
+import type { JournalRecord } from "../journal/journal-records.js";
+import type { EnvState, EnvView, PortalSession, ServerConfig } from "../state/emulator-state.js";
+import { holdCallback, resendCallback, useDeliveryFault } from "../state/emulator-state.js";
+import { persistRun, replay, snapshot } from "../state/persistence.js";
 import { commit } from "../state/state-changes.js";
+import type { WebAppHost } from "../web-app/host.js";
+import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { requestListener, type SurfaceHost } from "./surfaces.js";
-import { SignInLinks } from "../access/sign-in.js";
-import type { WebAppHost } from "../web-app/web-app.js";
 import { webAppHost } from "./web-app-host.js";
 
 // An idle keep-alive connection is kept longer than any client's own idle timer (undici

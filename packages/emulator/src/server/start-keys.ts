@@ -5,9 +5,9 @@
 // `<file>.keys.json`, readable by its owner only.
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { SCOPES } from "../api/api-routes.js";
-import { createKey, type EmulatorState, tokenHash } from "../state/emulator-state.js";
+import { SCOPES, tokenHash } from "../access/credentials.js";
 import { isObject } from "../model/json-text.js";
+import { createKey, type EmulatorState } from "../state/emulator-state.js";
 
 /** One printed key: its environment and token (printed once at start, never in a URL). */
 export interface StartKey {

@@ -6,24 +6,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
+import type { PersonalAccessToken } from "../access/credentials.js";
 import { ADMIN_LIMIT, adminRows, handleAdmin } from "../admin/admin-routes.js";
 import type { ApiHandler } from "../api/api-handlers.js";
 import { API_ROUTES } from "../api/api-routes.js";
-import { emitDefinition } from "../definition/definition-emit.js";
-import type {
-  ApiState,
-  AuthState,
-  CorsState,
-  EmulatorState,
-  EngineView,
-  EnvironmentsView,
-  PortalSession,
-  ServerConfig,
-} from "../state/emulator-state.js";
-import { fileBytes, scenarioFile } from "./engine-hooks.js";
-import { markerBytes } from "../engine/file-markers.js";
-import { attachmentDisposition, failResponse, HttpError, sendJson } from "../http/http-kit.js";
 import { BODY_LIMIT } from "../api/launch-body.js";
+import { emitDefinition } from "../definition/definition-emit.js";
 import { liveView } from "../edge/live-view.js";
 import {
   type ApiFaultFiring,
@@ -43,7 +31,8 @@ import {
   requestIdAndLog,
   sameSite,
 } from "../edge/middleware.js";
-import type { PersonalAccessToken } from "../agent/personal-access-tokens.js";
+import { markerBytes } from "../engine/file-markers.js";
+import { attachmentDisposition, failResponse, HttpError, sendJson } from "../http/http-kit.js";
 import {
   compose,
   type Handler,
@@ -54,7 +43,19 @@ import {
   RouteTable,
   requestContext,
 } from "../http/router.js";
-import { handleWebApp, type WebAppHost, webAppRows } from "../web-app/web-app.js";
+import type {
+  ApiState,
+  AuthState,
+  CorsState,
+  EmulatorState,
+  EngineView,
+  EnvironmentsView,
+  PortalSession,
+  ServerConfig,
+} from "../state/emulator-state.js";
+import type { WebAppHost } from "../web-app/host.js";
+import { handleWebApp, webAppRows } from "../web-app/web-app.js";
+import { fileBytes, scenarioFile } from "./engine-hooks.js";
 
 /** What the surfaces need besides the shared state. */
 export interface SurfaceHost extends EmulatorState {

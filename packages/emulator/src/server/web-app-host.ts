@@ -1,9 +1,17 @@
 // The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
 
 import { CODE } from "@wfr/protocol";
+import type { Scope } from "../access/credentials.js";
+import { SCOPES } from "../access/credentials.js";
 import { parseFault } from "../admin/admin-routes.js";
+import {
+  createPersonalAccessToken,
+  listPersonalAccessTokens,
+  revokePersonalAccessToken,
+} from "../agent/personal-access-tokens.js";
+import { recordingBytes, recordingState } from "../engine/recording.js";
 import { faultLabel } from "../faults/api-faults.js";
-import { SCOPES, type Scope } from "../api/api-routes.js";
+import { HttpError } from "../http/http-kit.js";
 import {
   adminEnv,
   armApiFault,
@@ -13,14 +21,7 @@ import {
   setWorkflowState,
   type WebAppState,
 } from "../state/emulator-state.js";
-import { HttpError } from "../http/http-kit.js";
-import {
-  createPersonalAccessToken,
-  listPersonalAccessTokens,
-  revokePersonalAccessToken,
-} from "../agent/personal-access-tokens.js";
-import { recordingBytes, recordingState } from "../engine/recording.js";
-import type { WebAppHost } from "../web-app/web-app.js";
+import type { WebAppHost } from "../web-app/host.js";
 
 export function webAppHost(st: WebAppState): WebAppHost {
   return {

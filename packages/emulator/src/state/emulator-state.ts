@@ -3,13 +3,12 @@
 // narrow view instead of the whole server, and the few actions shared by the admin API, the web
 // application and replay live here.
 
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { CODE } from "@wfr/protocol";
-import type { AgentSurface } from "../agent/agent-surface.js";
-import { ApiFaultError, type ApiFaultRule, type ApiFaults, parseApiFault } from "../faults/api-faults.js";
-import type { Scope } from "../api/api-routes.js";
-import type { CompactionReport } from "../journal/background-compaction.js";
 import type { BrowserAccessGrants } from "../access/browser-access-grants.js";
+import { type ApiKey, type Scope, tokenHash } from "../access/credentials.js";
+import type { SignInLinks } from "../access/sign-in.js";
+import type { AgentSurface } from "../agent/agent-surface.js";
 import {
   CALLBACK_ATTEMPTS,
   type CallbackDispatcher,
@@ -17,6 +16,16 @@ import {
   type PendingCallback,
 } from "../engine/callbacks.js";
 import type { Clock } from "../engine/clock.js";
+import type { IdempotencyStore } from "../engine/idempotency.js";
+import type { RecordingRateLimiter } from "../engine/recording.js";
+import type { RunEngine } from "../engine/run-engine.js";
+import type { Links } from "../engine/run-views.js";
+import {
+  ApiFaultError,
+  type ApiFaultRule,
+  type ApiFaults,
+  parseApiFault,
+} from "../faults/api-faults.js";
 import {
   DeliveryFaultError,
   type DeliveryFaultKind,
@@ -26,13 +35,10 @@ import {
   parseDeliveryFault,
 } from "../faults/delivery-faults.js";
 import { HttpError } from "../http/http-kit.js";
-import type { IdempotencyStore } from "../engine/idempotency.js";
+import type { RequestLogFormat } from "../http/request-log.js";
+import type { CompactionReport } from "../journal/background-compaction.js";
 import type { JournalRecord } from "../journal/journal-records.js";
 import { callbackRecord } from "../journal/journal-records.js";
-import type { RecordingRateLimiter } from "../engine/recording.js";
-import type { RequestLogFormat } from "../http/request-log.js";
-import type { RunEngine } from "../engine/run-engine.js";
-import type { Links } from "../engine/run-views.js";
 import type {
   EnvironmentDef,
   EnvironmentDefView,
@@ -40,17 +46,6 @@ import type {
   Scenario,
   WorkflowState,
 } from "../model/types.js";
-import type { SignInLinks } from "../access/sign-in.js";
-
-/** A stored API key: only the SHA-256 of the token is kept (memory and journal). */
-export interface ApiKey {
-  token_sha256: string;
-  environment: string;
-  workspace: string;
-  scopes: Scope[];
-  /** Only on the in-memory keys of the /mcp backend (agent-surface.ts). */
-  source?: "mcp" | "app";
-}
 
 export interface ServerConfig {
   environments: EnvironmentDef[];
@@ -71,9 +66,6 @@ export interface ServerConfig {
   /** Open agent (MCP) sessions per workspace before its oldest is closed (default 1,000). */
   mcpSessionsPerWorkspace?: number;
 }
-
-export const tokenHash = (token: string): string =>
-  createHash("sha256").update(token, "utf8").digest("hex");
 
 /** An environment as the state holds it; changed only by the change functions (state-changes.ts). */
 export interface EnvState {

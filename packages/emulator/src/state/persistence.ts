@@ -2,12 +2,17 @@
 // snapshot that compaction writes (journal.ts owns the file itself).
 
 import { VirtualClock } from "../engine/clock.js";
-import type { EmulatorState } from "./emulator-state.js";
 import { idempotencyScope } from "../engine/idempotency.js";
 import { Journal, replayJournal } from "../journal/journal.js";
-import { callbackRecord, frozenRun, type JournalRecord, runDelta } from "../journal/journal-records.js";
-import { apply } from "./state-changes.js";
+import {
+  callbackRecord,
+  frozenRun,
+  type JournalRecord,
+  runDelta,
+} from "../journal/journal-records.js";
 import type { RunRecord } from "../model/types.js";
+import type { EmulatorState } from "./emulator-state.js";
+import { apply } from "./state-changes.js";
 
 /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
 export function persistRun(st: EmulatorState, run: RunRecord): void {

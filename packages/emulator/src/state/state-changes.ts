@@ -9,9 +9,14 @@
 // (`cb`) is held with its full body on the live path, while its record leaves out the metadata
 // it repeats (journal-records.ts). Replay applies both here.
 
+import { tokenHash } from "../access/credentials.js";
 import { VirtualClock } from "../engine/clock.js";
-import { type EmulatorState, resetEnvironment, tokenHash } from "./emulator-state.js";
-import { applyRunDelta, callbackFromRecord, type JournalRecord } from "../journal/journal-records.js";
+import {
+  applyRunDelta,
+  callbackFromRecord,
+  type JournalRecord,
+} from "../journal/journal-records.js";
+import { type EmulatorState, resetEnvironment } from "./emulator-state.js";
 
 const HOUR_MS = 3_600_000;
 

@@ -3,11 +3,11 @@
 // carrying a message, or a page (a key or token shown once).
 
 import { CODE, RUN_STATUS } from "@wfr/protocol";
+import type { Fault } from "../engine/run-engine.js";
 import { type DeliveryFaultKind, isDeliveryFaultKind } from "../faults/delivery-faults.js";
 import { HttpError, MAX_DEPTH } from "../http/http-kit.js";
-import { jsonTextDepth } from "../model/json-text.js";
 import type { RouteTable } from "../http/router.js";
-import type { Fault } from "../engine/run-engine.js";
+import { jsonTextDepth } from "../model/json-text.js";
 import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import { keysPage, tokensPage } from "./pages.js";

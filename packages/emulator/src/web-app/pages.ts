@@ -9,8 +9,8 @@ import {
 } from "@wfr/protocol";
 import type { DeliveryAttempt } from "../engine/callbacks.js";
 import { iso } from "../engine/clock.js";
-import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../faults/delivery-faults.js";
 import { humanAction, type Links } from "../engine/run-views.js";
+import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../faults/delivery-faults.js";
 import { isTerminal, type RunRecord, type Scenario, type WorkflowDef } from "../model/types.js";
 import { html, jsonBlock, type SafeHtml } from "./html.js";
 

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { emitDefinition } from "../../src/definition/definition-emit.js";
 import {
   builtinCatalogPath,
   CatalogError,
   catalogFromObject,
   loadCatalogFile,
 } from "../../src/engine/catalog.js";
-import { emitDefinition } from "../../src/definition/definition-emit.js";
 import type { JsonSchema } from "../../src/model/types.js";
 
 // The repository's committed downloads of the emulator's definitions (schemas/<env>), which

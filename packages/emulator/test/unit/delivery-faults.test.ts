@@ -2,8 +2,8 @@
 // what is left is for the caller to commit (emulator-state.ts, useDeliveryFault), journal first.
 import { describe, expect, it } from "vitest";
 import { DeliveryFaults } from "../../src/faults/delivery-faults.js";
-import { useDeliveryFault } from "../../src/state/emulator-state.js";
 import type { JournalRecord } from "../../src/journal/journal-records.js";
+import { useDeliveryFault } from "../../src/state/emulator-state.js";
 
 function armed(): DeliveryFaults {
   const faults = new DeliveryFaults();

@@ -3,6 +3,8 @@
 // fails as soon as a view lets a route module change state without `commit`.
 import { describe, expect, it } from "vitest";
 import { VirtualClock } from "../../src/engine/clock.js";
+import type { JournalRecord } from "../../src/journal/journal-records.js";
+import type { ApiTableState, EdgeState } from "../../src/server/surfaces.js";
 import type {
   AdminState,
   ApiState,
@@ -12,8 +14,6 @@ import type {
   WebAppState,
 } from "../../src/state/emulator-state.js";
 import { advanceClock } from "../../src/state/emulator-state.js";
-import type { JournalRecord } from "../../src/journal/journal-records.js";
-import type { ApiTableState, EdgeState } from "../../src/server/surfaces.js";
 
 export function routeModulesCannotMutate(
   admin: AdminState,

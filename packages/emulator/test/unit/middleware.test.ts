@@ -3,11 +3,9 @@
 // end to end by the conformance suite.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { ApiFaults, parseApiFault } from "../../src/faults/api-faults.js";
-import { API_ROUTES } from "../../src/api/api-routes.js";
 import { BrowserAccessGrants } from "../../src/access/browser-access-grants.js";
-import { type EmulatorState, tokenHash } from "../../src/state/emulator-state.js";
-import { HttpError } from "../../src/http/http-kit.js";
+import { tokenHash } from "../../src/access/credentials.js";
+import { API_ROUTES } from "../../src/api/api-routes.js";
 import {
   adminGuard,
   apiFaults,
@@ -25,7 +23,10 @@ import {
   requestIdAndLog,
   sameSite,
 } from "../../src/edge/middleware.js";
+import { ApiFaults, parseApiFault } from "../../src/faults/api-faults.js";
+import { HttpError } from "../../src/http/http-kit.js";
 import { type Middleware, type RequestContext, requestContext } from "../../src/http/router.js";
+import type { EmulatorState } from "../../src/state/emulator-state.js";
 
 /** A response that records what was set and sent. */
 function fakeRes() {

@@ -1,8 +1,5 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkCallbackUrl } from "../../src/engine/callback-url.js";
-import { shouldRetry, signWebhook } from "../../src/engine/callbacks.js";
-import { canonicalJson, IdempotencyStore, requestFingerprint } from "../../src/engine/idempotency.js";
 import {
   checkAttachments,
   checkTopLevel,
@@ -10,6 +7,13 @@ import {
   idempotencyKeyOf,
   isStrictBase64,
 } from "../../src/api/launch-body.js";
+import { checkCallbackUrl } from "../../src/engine/callback-url.js";
+import { shouldRetry, signWebhook } from "../../src/engine/callbacks.js";
+import {
+  canonicalJson,
+  IdempotencyStore,
+  requestFingerprint,
+} from "../../src/engine/idempotency.js";
 import { RecordingRateLimiter } from "../../src/engine/recording.js";
 import { parseScenario } from "../../src/engine/scenario.js";
 import { synthesizeOutputs } from "../../src/engine/synthesize-outputs.js";

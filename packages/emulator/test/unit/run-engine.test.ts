@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { VirtualClock } from "../../src/engine/clock.js";
 import { readDefinition } from "../../src/definition/definition-read.js";
+import { validateInputs } from "../../src/definition/validate-inputs.js";
+import { VirtualClock } from "../../src/engine/clock.js";
 import { type NewRun, RunEngine } from "../../src/engine/run-engine.js";
 import type { RunRecord, Scenario } from "../../src/model/types.js";
-import { validateInputs } from "../../src/definition/validate-inputs.js";
 
 function setup(vault: Record<string, string> = {}) {
   const clock = new VirtualClock(0);

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, describe, expect, it } from "vitest";
-import { signWebhook } from "../../src/engine/callbacks.js";
 import { emitDefinition } from "../../src/definition/definition-emit.js";
 import { readDefinition } from "../../src/definition/definition-read.js";
+import { signWebhook } from "../../src/engine/callbacks.js";
 import { startEmulator } from "../../src/index.js";
 
 // The repository's committed downloads of the emulator's definitions (schemas/<env>), which

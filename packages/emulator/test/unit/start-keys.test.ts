@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tokenHash } from "../../src/state/emulator-state.js";
+import { tokenHash } from "../../src/access/credentials.js";
 import { launchEmulator } from "../../src/index.js";
 import { startKeysFile } from "../../src/server/start-keys.js";
 

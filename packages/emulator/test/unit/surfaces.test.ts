@@ -2,8 +2,8 @@
 // check their caller and their body limit before the handler runs.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/index.js";
 import { BODY_LIMIT } from "../../src/api/launch-body.js";
+import { startEmulator } from "../../src/index.js";
 import { PORTAL_LIMIT } from "../../src/server/surfaces.js";
 import { DRAFT, http, type Json } from "../conformance/support.js";
 

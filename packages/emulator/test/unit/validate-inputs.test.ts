@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkFormat, declaresFileInput, validateInputs } from "../../src/definition/validate-inputs.js";
+import {
+  checkFormat,
+  declaresFileInput,
+  validateInputs,
+} from "../../src/definition/validate-inputs.js";
 
 const schema = {
   type: "object",

@@ -19,8 +19,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
 import { CODE } from "@wfr/protocol";
+import type { PersonalAccessToken } from "../../access/credentials.js";
 import { HttpError, parseJsonBody } from "../../http/http-kit.js";
-import type { PersonalAccessToken, PersonalAccessTokenStore } from "../personal-access-tokens.js";
+import type { PersonalAccessTokenStore } from "../personal-access-tokens.js";
 
 interface McpEndpointOptions {
   tokens: PersonalAccessTokenStore;
