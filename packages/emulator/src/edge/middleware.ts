@@ -8,11 +8,11 @@ import { CODE } from "@wfr/protocol";
 import type { ApiKey, PersonalAccessToken } from "../access/credentials.js";
 import type { AgentSurface } from "../agent/agent-surface.js";
 import type { ApiRoute } from "../api/api-routes.js";
-import { newId } from "../engine/run-engine.js";
 import { type ApiFaults, applyApiFault, faultLabel } from "../faults/api-faults.js";
 import { HttpError, readBodyWithin } from "../http/http-kit.js";
 import { logRequest, noteRequest, type RequestLogFormat } from "../http/request-log.js";
 import type { Middleware, RequestContext } from "../http/router.js";
+import { newId } from "../model/ids.js";
 import type {
   AuthState,
   CorsState,

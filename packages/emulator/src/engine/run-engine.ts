@@ -1,16 +1,16 @@
 // The scenario engine: moves each run through queued -> starting -> running ->
 // (waiting_for_human_live) -> terminal, driven by its scenario on the real or virtual clock.
 
-import { randomBytes } from "node:crypto";
 import { CODE, RUN_STATUS } from "@wfr/protocol";
+import { newId } from "../model/ids.js";
+import { type FailStatus, isTerminal, type RunRecord, type RunStatus } from "../model/types.js";
 import {
-  type Checkpoint,
-  type FailStatus,
-  isTerminal,
-  type RunRecord,
-  type RunStatus,
-  type ScenarioStep,
-} from "../model/types.js";
+  type AnswerOutcome,
+  checkpointEventData,
+  type HumanStep,
+  judgeAnswer,
+  newCheckpoint,
+} from "./checkpoints.js";
 import { type Clock, iso } from "./clock.js";
 import { canonicalJson } from "./idempotency.js";
 import { redactVault } from "./vault.js";
@@ -51,19 +51,10 @@ export type NewRun = Pick<
 
 /** A fault injected into a live run from the admin API. */
 export type Fault =
-  | { kind: "checkpoint"; human: Extract<ScenarioStep, { human: unknown }>["human"] }
+  | { kind: "checkpoint"; human: HumanStep }
   | { kind: "expire" }
   | { kind: "fail"; status: FailStatus; error: { code?: string; message: string } }
   | { kind: "succeed"; outputs?: Record<string, unknown> };
-
-export const newId = (prefix: string): string => `${prefix}_${randomBytes(10).toString("hex")}`;
-
-type AnswerOutcome =
-  | { kind: "accepted" }
-  | { kind: "idempotent" }
-  | { kind: "conflict"; message: string }
-  | { kind: "not_waiting" }
-  | { kind: "expired" };
 
 export class RunEngine {
   readonly runs = new Map<string, RunRecord>();
@@ -253,16 +244,7 @@ export class RunEngine {
       return;
     }
     if ("human" in step) {
-      const h = step.human;
-      const cp: Checkpoint = {
-        checkpoint_id: newId("chk"),
-        kind: h.kind,
-        reason: h.reason,
-        instructions: h.instructions ?? null,
-        stop_condition: h.stop_condition ?? null,
-        expires_at: now + h.expires_in_ms,
-        step: index,
-      };
+      const cp = newCheckpoint(step.human, now, index);
       run.checkpoints.push(cp);
       run.waiting = run.checkpoints.length - 1;
       this.event(run, "human.requested", checkpointEventData(cp), index);
@@ -285,41 +267,13 @@ export class RunEngine {
     }
   }
 
-  /**
-   * docs/service-rules.md#human-checkpoints: identical answer idempotent; changed answer or stale
-   * checkpoint 409 HUMAN_WAIT_CONFLICT; not waiting 409 NOT_WAITING_FOR_HUMAN; expired 410.
-   */
+  /** An answer to the run's checkpoint, judged by checkpoints.ts; an accepted one is acknowledged soon. */
   answer(run: RunRecord, checkpointId: string | undefined, response: unknown): AnswerOutcome {
     this.process(run);
     const canon = canonicalJson(response);
-    const current = run.waiting === null ? undefined : run.checkpoints[run.waiting];
-    const named =
-      checkpointId === undefined
-        ? (current ?? run.checkpoints[run.checkpoints.length - 1])
-        : run.checkpoints.find((c) => c.checkpoint_id === checkpointId);
-    if (named?.expired) return { kind: "expired" };
-    if (named && named.answer !== undefined) {
-      return named.answer === canon
-        ? { kind: "idempotent" }
-        : {
-            kind: "conflict",
-            message: "a different answer was already accepted for this checkpoint",
-          };
-    }
-    if (!current || run.status !== RUN_STATUS.waiting_for_human_live) {
-      // Naming a checkpoint that is no longer awaited is a stale checkpoint; an answer that names
-      // none while the run is not in a human wait is "Run not in a human wait" (spec).
-      if (named && checkpointId !== undefined)
-        return { kind: "conflict", message: "this checkpoint is no longer awaited" };
-      // An answer that arrives before the run reaches a checkpoint is not stored (README).
-      return { kind: "not_waiting" };
-    }
-    if (named !== current) {
-      return {
-        kind: "conflict",
-        message: "stale or unknown checkpoint_id: another checkpoint is awaited",
-      };
-    }
+    const judged = judgeAnswer(run, checkpointId, canon);
+    if (judged.kind !== "accept") return judged;
+    const current = judged.checkpoint;
     const now = this.clock.now();
     current.answer = canon;
     current.answered_at = now;
@@ -374,15 +328,7 @@ export class RunEngine {
           run.started_at = now;
           this.setStatus(run, RUN_STATUS.running, { session: run.scenario.session ?? "browser" });
         }
-        const cp: Checkpoint = {
-          checkpoint_id: newId("chk"),
-          kind: fault.human.kind,
-          reason: fault.human.reason,
-          instructions: fault.human.instructions ?? null,
-          stop_condition: fault.human.stop_condition ?? null,
-          expires_at: now + fault.human.expires_in_ms,
-          step: run.step,
-        };
+        const cp = newCheckpoint(fault.human, now, run.step);
         run.checkpoints.push(cp);
         run.waiting = run.checkpoints.length - 1;
         this.event(run, "human.requested", checkpointEventData(cp));
@@ -494,19 +440,4 @@ export class RunEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
-}
-
-/**
- * What `human.requested` records of a checkpoint: enough to replay it (`wfr runs export` reads
- * it back), never the answer. `expires_at` is an ISO time like every time the API shows.
- */
-function checkpointEventData(cp: Checkpoint): Record<string, unknown> {
-  return {
-    checkpoint_id: cp.checkpoint_id,
-    kind: cp.kind,
-    reason: cp.reason,
-    ...(cp.instructions ? { instructions: cp.instructions } : {}),
-    ...(cp.stop_condition ? { stop_condition: cp.stop_condition } : {}),
-    expires_at: iso(cp.expires_at),
-  };
 }

@@ -8,9 +8,10 @@ import {
   markerBytes,
   replaceFileMarkers,
 } from "../engine/file-markers.js";
-import { type NotifyType, newId } from "../engine/run-engine.js";
+import type { NotifyType } from "../engine/run-engine.js";
 import { envelope, resultView } from "../engine/run-views.js";
 import { synthesizeOutputs } from "../engine/synthesize-outputs.js";
+import { newId } from "../model/ids.js";
 import type { RunRecord } from "../model/types.js";
 import { type EngineHookState, useDeliveryFault } from "../state/emulator-state.js";
 
