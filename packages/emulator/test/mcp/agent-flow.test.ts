@@ -1,57 +1,24 @@
 // The agent (MCP) endpoint through the path an agent takes: the SDK's own Client and
-// StreamableHTTPClientTransport over real HTTP on loopback, against the real emulator.
-
+// StreamableHTTPClientTransport over real HTTP on loopback, against the real emulator: an agent
+// authors, a person enables, the agent launches, waits and explains; a restart keeps it all.
+// Who may call the endpoint is mcp-access.test.ts.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
 import { BOTH_SCOPES, http, type Json, PORTAL, portalBody } from "../conformance/support.js";
+import { agentClient, call, ENV, errorText } from "./agent-client.js";
+import { EXPECTED } from "./expected-tools.js";
 
-const ENV = "production";
 let dir: string;
 let data: string;
 let emu: RunningEmulator;
-const clients: Client[] = [];
-
-async function adminPost(path: string, body: unknown) {
-  const r = await http("POST", `${emu.url}/_emulator${path}`, body);
-  if (r.status >= 300) throw new Error(`POST ${path}: ${r.status} ${r.text}`);
-  return r.body as Json;
-}
-
-async function personalToken(): Promise<{ token: string; id: string }> {
-  return adminPost("/personal-access-tokens", { environment: ENV });
-}
-
-async function connect(token: string | undefined, url = emu.url): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-    requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
-  });
-  const client = new Client({ name: "agent-test", version: "1.0.0" });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  onprogress?: (p: unknown) => void,
-) {
-  return (await client.callTool({ name, arguments: args }, undefined, {
-    timeout: 120_000,
-    ...(onprogress ? { onprogress } : {}),
-  })) as CallToolResult & { structuredContent?: Json };
-}
-
-const errorText = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+const { clients, adminPost, personalToken, connect, closeClients } = agentClient(() => emu);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "wfr-mcp-"));
@@ -60,101 +27,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
+  await closeClients();
   await emu.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-// What each tool must declare: the hints clients auto-approve on, and its schema fields.
-const EXPECTED: Record<
-  string,
-  {
-    readOnly: boolean;
-    idempotent: boolean;
-    destructive: boolean;
-    required: string[];
-    out: string[];
-  }
-> = {
-  list_workflows: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: [],
-    out: ["workflows"],
-  },
-  get_workflow_schema: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: ["workflow_id"],
-    out: ["id", "inputs", "outputs", "examples", "models", "model_exposed"],
-  },
-  start_authoring_session: {
-    readOnly: false,
-    idempotent: false,
-    destructive: false,
-    required: ["purpose"],
-    out: ["session_id", "live_view_url", "expires_at"],
-  },
-  save_workflow: {
-    readOnly: false,
-    idempotent: false,
-    destructive: false,
-    required: ["name", "inputs", "outputs"],
-    out: ["id", "name", "state", "revision"],
-  },
-  launch_run: {
-    readOnly: false,
-    idempotent: true,
-    destructive: true,
-    required: ["workflow_id", "inputs", "idempotency_key"],
-    out: ["run_id", "status", "terminal", "needs_person", "run"],
-  },
-  get_run: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: ["run_id"],
-    out: ["run_id", "status", "run"],
-  },
-  wait_for_run: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: ["run_id"],
-    out: ["run_id", "status", "timed_out", "needs_person"],
-  },
-  get_run_events: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: ["run_id"],
-    out: ["run_id", "events"],
-  },
-  get_run_result: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: ["run_id"],
-    out: ["state", "status", "succeeded", "outputs", "error"],
-  },
-  explain_human_wait: {
-    readOnly: true,
-    idempotent: true,
-    destructive: false,
-    required: ["run_id"],
-    out: [
-      "waiting",
-      "kind",
-      "reason",
-      "instructions",
-      "expires_at",
-      "response_accepted",
-      "person_url",
-    ],
-  },
-};
 
 describe("/mcp: an agent authors, a person enables, the agent launches, waits and explains", () => {
   let token: string;
@@ -495,153 +371,6 @@ describe("/mcp: an agent authors, a person enables, the agent launches, waits an
     expect(listed.structuredContent.workflows).toEqual([]);
     const run = await call(stranger, "get_run", { run_id: runId });
     expect(errorText(run)).toMatch(/^RUN_NOT_FOUND: /);
-  });
-});
-
-describe("/mcp: who may call it", () => {
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "1" },
-    },
-  };
-  const mcpHeaders = { accept: "application/json, text/event-stream" };
-
-  it("401 with WWW-Authenticate: Bearer without a token; the SDK client cannot connect", async () => {
-    const r = await http("POST", `${emu.url}/mcp`, initialize, mcpHeaders);
-    expect(r.status).toBe(401);
-    expect(r.headers.get("www-authenticate")).toMatch(/^Bearer realm="wfr-mcp"$/);
-    expect(r.body.code).toBe("UNAUTHENTICATED");
-    await expect(connect(undefined)).rejects.toThrow(/401|Unauthorized|UNAUTHENTICATED/i);
-  });
-
-  it("refuses an API key on /mcp and a personal token on the REST API", async () => {
-    const key = (await adminPost("/keys", { environment: ENV, scopes: BOTH_SCOPES }))
-      .token as string;
-    const r = await http("POST", `${emu.url}/mcp`, initialize, {
-      ...mcpHeaders,
-      authorization: `Bearer ${key}`,
-    });
-    expect(r.status).toBe(401);
-    expect(r.headers.get("www-authenticate")).toMatch(
-      /^Bearer realm="wfr-mcp", error="invalid_token"/,
-    );
-    expect(r.body.error).toContain("an API key is not accepted here");
-    expect(r.text).not.toContain(key);
-
-    const { token } = await personalToken();
-    const rest = await http("GET", `${emu.url}/${ENV}/api/v1/runs/run_x`, undefined, {
-      authorization: `Bearer ${token}`,
-    });
-    expect(rest.status).toBe(401);
-    expect(rest.body.error).toContain("accepted only by the agent (MCP) endpoint");
-    const launch = await http(
-      "POST",
-      `${emu.url}/${ENV}/api/v1/automations/wf_P7Qd2Lx9/runs`,
-      { inputs: {} },
-      {
-        authorization: `Bearer ${token}`,
-      },
-    );
-    expect(launch.status).toBe(401);
-  });
-
-  it("a revoked token is refused; the list never shows token values", async () => {
-    const { token, id } = await personalToken();
-    const client = await connect(token);
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-    const list = await http("GET", `${emu.url}/_emulator/personal-access-tokens`);
-    expect(list.body.tokens.map((t: Json) => t.id)).toContain(id);
-    expect(list.text).not.toContain(token);
-    expect(list.text).not.toContain("sha256");
-    const del = await http("DELETE", `${emu.url}/_emulator/personal-access-tokens/${id}`);
-    expect(del.status).toBe(200);
-    await expect(client.listTools()).rejects.toThrow(/unknown or revoked/);
-    const r = await http("POST", `${emu.url}/mcp`, initialize, {
-      ...mcpHeaders,
-      authorization: `Bearer ${token}`,
-    });
-    expect(r.status).toBe(401);
-    expect(r.body.error).toContain("unknown or revoked");
-    expect((await http("DELETE", `${emu.url}/_emulator/personal-access-tokens/${id}`)).status).toBe(
-      404,
-    );
-  });
-
-  it("refuses a Host header of another host (DNS rebinding) and a foreign Origin", async () => {
-    const { token } = await personalToken();
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: "127.0.0.1",
-          port: emu.port,
-          path: "/mcp",
-          method: "POST",
-          headers: {
-            host: `evil.example:${emu.port}`,
-            authorization: `Bearer ${token}`,
-            "content-type": "application/json",
-            ...mcpHeaders,
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on("error", reject);
-      req.end(JSON.stringify(initialize));
-    });
-    expect(status).toBe(421);
-    const cross = await http("POST", `${emu.url}/mcp`, initialize, {
-      ...mcpHeaders,
-      authorization: `Bearer ${token}`,
-      origin: "https://evil.example",
-    });
-    expect(cross.status).toBe(403);
-    expect(cross.body.code).toBe("ORIGIN_NOT_ALLOWED");
-  });
-
-  it("a session belongs to the token that opened it; without a session only initialize is accepted", async () => {
-    const alice = await personalToken();
-    const bob = await personalToken();
-    const opened = await http("POST", `${emu.url}/mcp`, initialize, {
-      ...mcpHeaders,
-      authorization: `Bearer ${alice.token}`,
-    });
-    expect(opened.status).toBe(200);
-    const sessionId = opened.headers.get("mcp-session-id") as string;
-    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
-    const asBob = await http("POST", `${emu.url}/mcp`, list, {
-      ...mcpHeaders,
-      authorization: `Bearer ${bob.token}`,
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": "2025-06-18",
-    });
-    expect(asBob.status).toBe(404);
-    expect(asBob.body.code).toBe("MCP_SESSION_NOT_FOUND");
-    const noSession = await http("POST", `${emu.url}/mcp`, list, {
-      ...mcpHeaders,
-      authorization: `Bearer ${alice.token}`,
-    });
-    expect(noSession.status).toBe(400);
-    expect(noSession.body.code).toBe("MCP_SESSION_REQUIRED");
-    const session = { authorization: `Bearer ${alice.token}`, "mcp-session-id": sessionId };
-    expect((await http("DELETE", `${emu.url}/mcp`, undefined, session)).status).toBe(200);
-    const ended = await http("POST", `${emu.url}/mcp`, list, { ...mcpHeaders, ...session });
-    expect(ended.status).toBe(404);
-    // A token in a URL is refused like an API key.
-    const inQuery = await http("POST", `${emu.url}/mcp?t=${alice.token}`, initialize, {
-      ...mcpHeaders,
-      authorization: `Bearer ${alice.token}`,
-    });
-    expect(inQuery.status).toBe(400);
-    expect(inQuery.body.code).toBe("API_KEY_IN_QUERY");
   });
 });
 
