@@ -12,7 +12,7 @@ import { signWebhook } from "../../src/engine/callbacks.js";
 import { startEmulator } from "../../src/index.js";
 
 // The repository's committed downloads of the emulator's definitions (schemas/<env>), which
-// differ from the design's examples only by the declared responses (test/unit/catalog.test.ts).
+// differ from the design's examples only by the declared responses (test/engine/catalog.test.ts).
 const EXAMPLES = fileURLToPath(new URL("../../../../schemas", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "wfr-emu-unit-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
-const BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "wfr-bin-"));
 const children: ChildProcess[] = [];
 afterAll(() => {
