@@ -31,7 +31,7 @@ import {
   personIn,
 } from "./portal-authoring.js";
 
-/** An API key as the REST API checks it (http-server's ApiKey, structurally). */
+/** An API key as the REST API checks it (access/credentials.ts's ApiKey, structurally). */
 interface AgentApiKey {
   token_sha256: string;
   environment: string;

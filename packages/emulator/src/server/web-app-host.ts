@@ -1,4 +1,4 @@
-// The web application's view of the emulator (web-app/web-app.ts): the host object it is given.
+// The web application's view of the emulator: the host object (web-app/host.ts) it is given.
 
 import { CODE } from "@wfr/protocol";
 import type { Scope } from "../access/credentials.js";
