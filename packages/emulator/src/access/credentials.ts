@@ -3,9 +3,7 @@
 // journal). The journal, the shared state, the agent surface and the edge all read these, so
 // they live below all of them.
 import { createHash } from "node:crypto";
-
-export const SCOPES = ["workflows:run", "runs:read"] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from "@wfr/protocol";
 
 export const tokenHash = (token: string): string =>
   createHash("sha256").update(token, "utf8").digest("hex");

@@ -2,10 +2,9 @@
 // its handlers. The Host, Origin and admin-token checks and the body limit run before, as
 // middleware (surfaces.ts, middleware.ts). Handlers see the narrow `AdminState`: they change
 // state only by `commit` (state-changes.ts) or the state's actions.
+
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CODE } from "@wfr/protocol";
-import type { Scope } from "../access/credentials.js";
-import { SCOPES } from "../access/credentials.js";
+import { CODE, SCOPES, type Scope } from "@wfr/protocol";
 import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "../engine/clock.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "../engine/recording.js";
 import type { Fault } from "../engine/run-engine.js";

@@ -2,7 +2,7 @@
 // (docs/service-rules.md#endpoints): method, path under /{env}/api/v1, required scope, handler
 // (api-handlers.ts).
 
-import type { Scope } from "../access/credentials.js";
+import type { Scope } from "@wfr/protocol";
 import {
   type ApiHandler,
   events,

@@ -2,8 +2,8 @@
 // in a URL.
 
 import type { IncomingMessage } from "node:http";
-import { CODE } from "@wfr/protocol";
-import type { ApiKey, Scope } from "../access/credentials.js";
+import { CODE, type Scope } from "@wfr/protocol";
+import type { ApiKey } from "../access/credentials.js";
 import { tokenHash } from "../access/credentials.js";
 import { HttpError } from "../http/http-kit.js";
 import type { AuthState, EnvView } from "../state/emulator-state.js";

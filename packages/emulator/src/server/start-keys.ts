@@ -5,7 +5,8 @@
 // `<file>.keys.json`, readable by its owner only.
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { SCOPES, tokenHash } from "../access/credentials.js";
+import { SCOPES } from "@wfr/protocol";
+import { tokenHash } from "../access/credentials.js";
 import { isObject } from "../model/json-text.js";
 import { createKey, type EmulatorState } from "../state/emulator-state.js";
 

@@ -1,8 +1,6 @@
 // The web application's view of the emulator: the host object (web-app/host.ts) it is given.
 
-import { CODE } from "@wfr/protocol";
-import type { Scope } from "../access/credentials.js";
-import { SCOPES } from "../access/credentials.js";
+import { CODE, SCOPES, type Scope } from "@wfr/protocol";
 import { parseFault } from "../admin/admin-routes.js";
 import {
   createPersonalAccessToken,

@@ -4,9 +4,9 @@
 // application and replay live here.
 
 import { randomBytes } from "node:crypto";
-import { CODE } from "@wfr/protocol";
+import { CODE, type Scope } from "@wfr/protocol";
 import type { BrowserAccessGrants } from "../access/browser-access-grants.js";
-import { type ApiKey, type Scope, tokenHash } from "../access/credentials.js";
+import { type ApiKey, tokenHash } from "../access/credentials.js";
 import type { SignInLinks } from "../access/sign-in.js";
 import type { AgentSurface } from "../agent/agent-surface.js";
 import {
