@@ -472,7 +472,7 @@ export function createClient(options: ClientOptions): WorkflowRunClient {
 }
 
 /** The deprecated `wfr.withResponse` object: each method's `.withResponse()`. */
-export function deprecatedWithResponse(client: WorkflowRunClient): WithResponseMethods {
+function deprecatedWithResponse(client: WorkflowRunClient): WithResponseMethods {
   return {
     launch: (workflow, launchOptions) => client.launch(workflow, launchOptions).withResponse(),
     getRun: (runId, requestOptions) => client.getRun(runId, requestOptions).withResponse(),
