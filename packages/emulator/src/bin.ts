@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // wfr-emulator: start the local twin of the Workflow Run service.
 import { parseArgs } from "node:util";
-import { apiFaultFromFlag } from "./api-faults.js";
+import { apiFaultFromFlag } from "./faults/api-faults.js";
 import { type EmulatorOptions, launchEmulator, startMessage } from "./index.js";
 
 const USAGE = `Usage: wfr-emulator [options]

@@ -1,30 +1,30 @@
 // @wfr/emulator: a stateful local twin of the Workflow Run service.
 
+import { readSchemasDir } from "./definition/definition-read.js";
 import {
   builtinCatalogPath,
   type CatalogObject,
   catalogFromObject,
   loadCatalogFile,
-} from "./catalog.js";
-import { readSchemasDir } from "./definition-read.js";
-import { armApiFault } from "./emulator-state.js";
+} from "./engine/catalog.js";
+import { armApiFault } from "./state/emulator-state.js";
 
-export { apiFaultFromFlag } from "./api-faults.js";
+export { apiFaultFromFlag } from "./faults/api-faults.js";
 
-import { HttpError } from "./http-kit.js";
-import { Emulator } from "./http-server.js";
-import type { RecordedRun } from "./recorded-run.js";
-import { type StartKey, startKeys } from "./start-keys.js";
-import type { StartedEmulator } from "./start-message.js";
-import type { EnvironmentDef } from "./types.js";
+import type { RecordedRun } from "./engine/recorded-run.js";
+import { HttpError } from "./http/http-kit.js";
+import type { EnvironmentDef } from "./model/types.js";
+import { Emulator } from "./server/http-server.js";
+import { type StartKey, startKeys } from "./server/start-keys.js";
+import type { StartedEmulator } from "./server/start-message.js";
 
-export { AgentSurface } from "./agent-surface.js";
-export { AuthoringError, type DraftField, type DraftRequest, draftWorkflow } from "./authoring.js";
-export { signWebhook } from "./callbacks.js";
-export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./catalog.js";
-export { CatalogError } from "./catalog.js";
-export { emitDefinition } from "./definition-emit.js";
-export { DefinitionError, readDefinition } from "./definition-read.js";
+export { AgentSurface } from "./agent/agent-surface.js";
+export {
+  AuthoringError,
+  type DraftField,
+  type DraftRequest,
+  draftWorkflow,
+} from "./agent/authoring.js";
 // What the web app's "Personal access tokens" page calls, on `emulator.agents.personalAccessTokens`.
 export {
   type CreatedPersonalAccessToken,
@@ -33,7 +33,14 @@ export {
   type PersonalAccessTokenInfo,
   PersonalAccessTokenStore,
   revokePersonalAccessToken,
-} from "./personal-access-tokens.js";
+} from "./agent/personal-access-tokens.js";
+export { emitDefinition } from "./definition/definition-emit.js";
+export { DefinitionError, readDefinition } from "./definition/definition-read.js";
+export type { Detail as InputIssueDetail, InputValidation } from "./definition/validate-inputs.js";
+export { validateInputs } from "./definition/validate-inputs.js";
+export { signWebhook } from "./engine/callbacks.js";
+export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./engine/catalog.js";
+export { CatalogError } from "./engine/catalog.js";
 export {
   parseRecordedRun,
   RECORDED_RUN_FORMAT,
@@ -41,12 +48,10 @@ export {
   RecordedRunError,
   type RecordedRunInput,
   recordRun,
-} from "./recorded-run.js";
-export type { StartKey } from "./start-keys.js";
-export { type StartedEmulator, startMessage } from "./start-message.js";
-export type { Scenario, ScenarioStep } from "./types.js";
-export type { Detail as InputIssueDetail, InputValidation } from "./validate-inputs.js";
-export { validateInputs } from "./validate-inputs.js";
+} from "./engine/recorded-run.js";
+export type { Scenario, ScenarioStep } from "./model/types.js";
+export type { StartKey } from "./server/start-keys.js";
+export { type StartedEmulator, startMessage } from "./server/start-message.js";
 
 export interface EmulatorOptions {
   /** 0 = a free port (default for in-process use). */

@@ -1,7 +1,6 @@
 // The client's argument and result shapes that are not wire types, and the
 // small pure helpers its methods share.
 import type { ApiCall, WithResponse } from "./api-call.js";
-import type { WorkflowRunClient } from "./client.js";
 import type { RequestOptions } from "./http-transport.js";
 import type { LaunchedRun, LaunchOptions, UntypedLaunchOptions } from "./launch-request.js";
 import type { DownloadRecordingOptions, RecordingDownload } from "./recording.js";
@@ -96,22 +95,3 @@ export const pollOptions = (
   maxRetries: waitOptions?.maxRetries,
   headers: waitOptions?.headers,
 });
-
-/** The deprecated `wfr.withResponse` object: each method's `.withResponse()`. */
-export function deprecatedWithResponse(client: WorkflowRunClient): WithResponseMethods {
-  return {
-    launch: (workflow, launchOptions) => client.launch(workflow, launchOptions).withResponse(),
-    getRun: (runId, requestOptions) => client.getRun(runId, requestOptions).withResponse(),
-    getResult: ((first: AnyWorkflowDefinition | string, second?: unknown, third?: unknown) =>
-      (client.getResult as (...args: unknown[]) => ApiCall<unknown>)(
-        first,
-        second,
-        third,
-      ).withResponse()) as WithResponseMethods["getResult"],
-    getEvents: (runId, requestOptions) => client.getEvents(runId, requestOptions).withResponse(),
-    answerHumanInput: (runId, answer, requestOptions) =>
-      client.answerHumanInput(runId, answer, requestOptions).withResponse(),
-    downloadRecording: (runId, downloadOptions) =>
-      client.downloadRecording(runId, downloadOptions).withResponse(),
-  };
-}

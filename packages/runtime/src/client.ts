@@ -1,13 +1,11 @@
 // The client: every endpoint is a short method over the one request pipeline
 // (pipeline.ts); option checks and result shaping are pure functions in their
 // own modules.
-import { CODE } from "@wfr/protocol";
 import { ApiCall, type WithResponse } from "./api-call.js";
 import { type Clock, systemClock } from "./backoff.js";
 import { type ClientOptions, checkApiKey, resolveBaseUrl, USER_AGENT } from "./client-options.js";
 import {
   type BrowserAccessGrantOptions,
-  deprecatedWithResponse,
   type GetResult,
   type HumanInputAnswer,
   path,
@@ -15,7 +13,13 @@ import {
   resultArguments,
   type WithResponseMethods,
 } from "./client-shapes.js";
-import { InvalidOptionError, type WorkflowRunApiError } from "./errors.js";
+import {
+  createGrantEndpoint,
+  deleteGrantEndpoint,
+  humanInputEndpoint,
+  launchEndpoint,
+} from "./endpoints.js";
+import type { WorkflowRunApiError } from "./errors.js";
 import { downloadFileOutput, type FileOutputReference } from "./file-output.js";
 import type { RequestOptions } from "./http-transport.js";
 import {
@@ -207,36 +211,12 @@ export class WorkflowRunClient {
   ): Promise<WithResponse<LaunchedRun>> {
     const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
     try {
-      const { workflowId, body, keyInHeader } = await prepareLaunch(
-        workflow,
-        options,
-        idempotencyKey,
-      );
-      const launched = await this.#send<LaunchedRun>(
-        {
-          method: "POST",
-          route: "/automations/{workflowId}/runs",
-          path: path("/automations/{workflowId}/runs", workflowId),
-          accept: [202],
-          body,
-          idempotencyKey,
-          keyInHeader,
-          workflowId,
-          parse: (data) => {
-            if (typeof data !== "object" || data === null) throw new SyntaxError("no run envelope");
-            const run = parsedRunEnvelope(data as WireRunEnvelope) as LaunchedRun & {
-              idempotencyKey: string;
-            };
-            run.idempotencyKey = idempotencyKey;
-            return run;
-          },
-        },
-        options,
-      );
+      const launch = await prepareLaunch(workflow, options, idempotencyKey);
+      const launched = await this.#send(launchEndpoint(launch, idempotencyKey), options);
       if (this.#log !== noLog)
         this.#log("info", "run launched", {
           runId: launched.data.run_id,
-          workflowId,
+          workflowId: launch.workflowId,
           idempotencyKey,
         });
       return launched;
@@ -420,28 +400,7 @@ export class WorkflowRunClient {
   ): ApiCall<RunEnvelope> {
     const options = { signal: answer.signal, ...requestOptions };
     return this.#call(
-      async () => {
-        if (!answer.checkpointId) {
-          throw new InvalidOptionError({
-            status: null,
-            code: CODE.INVALID_CHECKPOINT_ID,
-            message: "checkpointId is required",
-          });
-        }
-        return this.#send(
-          {
-            method: "POST",
-            route: "/runs/{runId}/human-input",
-            path: path("/runs/{runId}/human-input", runId),
-            accept: [202, 200],
-            body: jsonBytes({ checkpoint_id: answer.checkpointId, response: answer.response }),
-            identicalBodyIsIdempotent: true,
-            runId,
-            parse: (body) => parsedRunEnvelope(body as WireRunEnvelope),
-          },
-          options,
-        );
-      },
+      async () => this.#send(humanInputEndpoint(runId, answer), options),
       undefined,
       options.signal,
     );
@@ -481,25 +440,7 @@ export class WorkflowRunClient {
     grant: BrowserAccessGrantOptions,
     requestOptions: RequestOptions = {},
   ): ApiCall<BrowserAccessGrantWithToken> {
-    return this.#call(() =>
-      this.#send(
-        {
-          method: "POST",
-          route: "/runs/{runId}/browser-access-grants",
-          path: path("/runs/{runId}/browser-access-grants", runId),
-          accept: [200, 201],
-          body: jsonBytes({
-            origins: [...grant.origins],
-            ...(grant.expiresInSeconds !== undefined
-              ? { expires_in_seconds: grant.expiresInSeconds }
-              : {}),
-          }),
-          runId,
-          parse: (body) => body as BrowserAccessGrantWithToken,
-        },
-        requestOptions,
-      ),
-    );
+    return this.#call(() => this.#send(createGrantEndpoint(runId, grant), requestOptions));
   }
 
   /** Reads a grant (never its token); `expired` says whether it still opens the live view. */
@@ -520,24 +461,31 @@ export class WorkflowRunClient {
   /** Deletes a grant: the live view refuses its token from now on; the run goes on. */
   deleteBrowserAccessGrant(grantId: string, requestOptions: RequestOptions = {}): ApiCall<void> {
     return this.#call(() =>
-      this.#send<object>(
-        {
-          method: "DELETE",
-          route: "/browser-access-grants/{grantId}",
-          path: path("/browser-access-grants/{grantId}", grantId),
-          accept: [200, 204],
-          parse: () => ({}),
-        },
-        requestOptions,
-      ),
+      this.#send(deleteGrantEndpoint(grantId), requestOptions),
     ) as unknown as ApiCall<void>;
   }
 }
 
-const encoder = new TextEncoder();
-const jsonBytes = (value: unknown) => encoder.encode(JSON.stringify(value));
-
 /** Creates a client for one environment of the Workflow Run API. */
 export function createClient(options: ClientOptions): WorkflowRunClient {
   return new WorkflowRunClient(options);
+}
+
+/** The deprecated `wfr.withResponse` object: each method's `.withResponse()`. */
+function deprecatedWithResponse(client: WorkflowRunClient): WithResponseMethods {
+  return {
+    launch: (workflow, launchOptions) => client.launch(workflow, launchOptions).withResponse(),
+    getRun: (runId, requestOptions) => client.getRun(runId, requestOptions).withResponse(),
+    getResult: ((first: AnyWorkflowDefinition | string, second?: unknown, third?: unknown) =>
+      (client.getResult as (...args: unknown[]) => ApiCall<unknown>)(
+        first,
+        second,
+        third,
+      ).withResponse()) as WithResponseMethods["getResult"],
+    getEvents: (runId, requestOptions) => client.getEvents(runId, requestOptions).withResponse(),
+    answerHumanInput: (runId, answer, requestOptions) =>
+      client.answerHumanInput(runId, answer, requestOptions).withResponse(),
+    downloadRecording: (runId, downloadOptions) =>
+      client.downloadRecording(runId, downloadOptions).withResponse(),
+  };
 }

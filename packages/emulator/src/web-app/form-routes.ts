@@ -3,12 +3,12 @@
 // carrying a message, or a page (a key or token shown once).
 
 import { CODE, RUN_STATUS } from "@wfr/protocol";
-import { type DeliveryFaultKind, isDeliveryFaultKind } from "../delivery-faults.js";
-import { HttpError, MAX_DEPTH } from "../http-kit.js";
-import { jsonTextDepth } from "../json-text.js";
-import type { RouteTable } from "../router.js";
-import type { Fault } from "../run-engine.js";
-import type { RunRecord } from "../types.js";
+import type { Fault } from "../engine/run-engine.js";
+import { type DeliveryFaultKind, isDeliveryFaultKind } from "../faults/delivery-faults.js";
+import { HttpError, MAX_DEPTH } from "../http/http-kit.js";
+import type { RouteTable } from "../http/router.js";
+import { jsonTextDepth } from "../model/json-text.js";
+import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import { keysPage, tokensPage } from "./pages.js";
 import { page, redirect } from "./respond.js";

@@ -4,11 +4,11 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
-import { HttpError, readBodyWithin } from "../http-kit.js";
-import type { Middleware, RequestContext } from "../router.js";
+import { HttpError, readBodyWithin } from "../http/http-kit.js";
+import type { Middleware, RequestContext } from "../http/router.js";
+import type { WebAppHost } from "./host.js";
 import { signInNeededPage } from "./pages.js";
 import { page } from "./respond.js";
-import type { WebAppHost } from "./web-app.js";
 
 const FORM_LIMIT = 1_048_576;
 

@@ -2,9 +2,9 @@
 // table web-app.ts builds.
 
 import { CODE } from "@wfr/protocol";
-import { HttpError } from "../http-kit.js";
-import type { RouteTable } from "../router.js";
-import type { EnvironmentDefView, RunRecord } from "../types.js";
+import { HttpError } from "../http/http-kit.js";
+import type { RouteTable } from "../http/router.js";
+import type { EnvironmentDefView, RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import {
   apiFaultsPage,

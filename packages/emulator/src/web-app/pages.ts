@@ -7,11 +7,11 @@ import {
   RUN_STATUS,
   RUN_STATUSES,
 } from "@wfr/protocol";
-import type { DeliveryAttempt } from "../callbacks.js";
-import { iso } from "../clock.js";
-import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../delivery-faults.js";
-import { humanAction, type Links } from "../run-views.js";
-import { isTerminal, type RunRecord, type Scenario, type WorkflowDef } from "../types.js";
+import type { DeliveryAttempt } from "../engine/callbacks.js";
+import { iso } from "../engine/clock.js";
+import { humanAction, type Links } from "../engine/run-views.js";
+import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../faults/delivery-faults.js";
+import { isTerminal, type RunRecord, type Scenario, type WorkflowDef } from "../model/types.js";
 import { html, jsonBlock, type SafeHtml } from "./html.js";
 
 export interface RunFilter {

@@ -2,8 +2,8 @@
 // traffic off the machine: public destinations are IP literals that are held, never resolved.
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCallbackUrl } from "../../src/callback-url.js";
-import { deliveryTarget } from "../../src/callbacks.js";
+import { checkCallbackUrl } from "../../src/engine/callback-url.js";
+import { deliveryTarget } from "../../src/engine/callbacks.js";
 import { Receiver } from "./receiver.js";
 import { Harness, type Json, PORTAL, portalBody, sleep } from "./support.js";
 

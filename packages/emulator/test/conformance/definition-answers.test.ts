@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATION_ERRORS, type OperationKind } from "../../src/definition-answers.js";
+import { OPERATION_ERRORS, type OperationKind } from "../../src/definition/definition-answers.js";
 import {
   DRAFT,
   Harness,

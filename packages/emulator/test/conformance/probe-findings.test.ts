@@ -6,8 +6,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { METADATA_MEMBER_LIMIT } from "../../src/api/launch-body.js";
 import { startEmulator } from "../../src/index.js";
-import { METADATA_MEMBER_LIMIT } from "../../src/launch-body.js";
 import { Receiver } from "./receiver.js";
 import { type Client, Harness, http, type Json, PORTAL, portalBody, sleep } from "./support.js";
 

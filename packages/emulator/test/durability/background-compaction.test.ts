@@ -5,11 +5,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BackgroundCompactor } from "../../src/background-compaction.js";
 import { startEmulator } from "../../src/index.js";
-import { Journal, replayJournal, type StoredRecord } from "../../src/journal.js";
-import { frozenRun } from "../../src/journal-records.js";
-import type { RunRecord } from "../../src/types.js";
+import { BackgroundCompactor } from "../../src/journal/background-compaction.js";
+import { Journal, replayJournal, type StoredRecord } from "../../src/journal/journal.js";
+import { frozenRun } from "../../src/journal/journal-records.js";
+import type { RunRecord } from "../../src/model/types.js";
 import { http } from "../conformance/support.js";
 import { BIN, Child, freePort } from "./child.js";
 

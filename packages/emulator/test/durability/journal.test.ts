@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/index.js";
-import { JournalCorruptError, replayJournal } from "../../src/journal.js";
+import { JournalCorruptError, replayJournal } from "../../src/journal/journal.js";
 import { http } from "../conformance/support.js";
 
 const CRM = "wf_P9hHc2Vb";

@@ -4,11 +4,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../../src/http-kit.js";
-import { requestContext } from "../../src/router.js";
+import { SignInLinks } from "../../src/access/sign-in.js";
+import { HttpError } from "../../src/http/http-kit.js";
+import { requestContext } from "../../src/http/router.js";
 import { type AppContext, developerSession, formGuard } from "../../src/web-app/guards.js";
-import { SignInLinks } from "../../src/web-app/sign-in.js";
-import type { WebAppHost } from "../../src/web-app/web-app.js";
+import type { WebAppHost } from "../../src/web-app/host.js";
 
 const signIn = new SignInLinks();
 const host = {

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { redactSignInPath, SIGN_IN_LINK_TTL_MS, SignInLinks } from "../../src/access/sign-in.js";
 import { startEmulator } from "../../src/index.js";
-import type { RunRecord } from "../../src/types.js";
+import type { RunRecord } from "../../src/model/types.js";
 import { html } from "../../src/web-app/html.js";
 import { runMatches } from "../../src/web-app/pages.js";
-import { redactSignInPath, SIGN_IN_LINK_TTL_MS, SignInLinks } from "../../src/web-app/sign-in.js";
 import { parseAnswer } from "../../src/web-app/web-app.js";
 import { Receiver } from "../conformance/receiver.js";
 import {

@@ -1,0 +1,195 @@
+// The agent (MCP) endpoint at /mcp: Streamable HTTP with sessions (the SDK's stateful pattern).
+// Why stateful: the server sends requests to the client (URL-mode elicitation offering the
+// person's link), which needs the client's capabilities from `initialize` and, outside
+// a tool call, the session's GET stream; a stateless server never learns either. Every request
+// is still authenticated on its own, and a session belongs to the token that opened it: another
+// token (or a revoked one) cannot use its id. Idle sessions are closed after 30 minutes.
+//
+// Who may call it:
+// - the emulator's Host check has already run (request-guard.ts, DNS rebinding); an `Origin`
+//   that is not the emulator's own is refused here (the MCP transport spec: servers MUST
+//   validate Origin), and the SDK's own Origin check is on as a second layer;
+// - docs/service-rules.md#authentication: `Authorization: Bearer <personal access token>`. An API key is
+//   refused (it belongs to a workspace, not a person); missing, wrong or revoked is 401 with
+//   `WWW-Authenticate: Bearer` (RFC 6750).
+
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
+import { CODE } from "@wfr/protocol";
+import type { PersonalAccessToken } from "../../access/credentials.js";
+import { HttpError, parseJsonBody } from "../../http/http-kit.js";
+import type { PersonalAccessTokenStore } from "../personal-access-tokens.js";
+
+interface McpEndpointOptions {
+  tokens: PersonalAccessTokenStore;
+  /** Whether the bearer token is an API key of this emulator (refused here, said so). */
+  isApiKey(token: string): boolean;
+  backendFor(person: PersonalAccessToken): WorkflowBackend;
+  /** Origins of the emulator itself. */
+  allowedOrigins(): string[];
+  /** wait_for_run's poll interval (default 500 ms). */
+  pollIntervalMs?: number;
+  /** Open sessions per workspace (default MAX_SESSIONS_PER_WORKSPACE). */
+  maxSessionsPerWorkspace?: number;
+}
+
+const REALM = 'Bearer realm="wfr-mcp"';
+
+function unauthorized(message: string, invalidToken: boolean): HttpError {
+  // RFC 6750 3.1: no error code when the request had no credentials at all.
+  const challenge = invalidToken
+    ? `${REALM}, error="invalid_token", error_description="${message}"`
+    : REALM;
+  return new HttpError(401, CODE.UNAUTHENTICATED, message, {}, { "WWW-Authenticate": challenge });
+}
+
+/** The person behind the request, or a 401 naming what is wrong (never echoing the token). */
+function authenticatePerson(
+  req: IncomingMessage,
+  opts: Pick<McpEndpointOptions, "tokens" | "isApiKey">,
+): PersonalAccessToken {
+  const header = req.headers.authorization;
+  if (header === undefined || header.trim() === "") {
+    throw unauthorized("a personal access token is required: Authorization: Bearer <token>", false);
+  }
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m?.[1]) throw unauthorized("the Authorization header must be Bearer <token>", true);
+  const person = opts.tokens.verify(m[1]);
+  if (person) return person;
+  if (opts.isApiKey(m[1])) {
+    throw unauthorized(
+      "an API key is not accepted here: the agent endpoint needs a personal access token",
+      true,
+    );
+  }
+  throw unauthorized("the personal access token is unknown or revoked", true);
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: ReturnType<typeof createWorkflowMcpServer>;
+  /** The personal access token (its id) that opened the session. */
+  tokenId: string;
+  /** Its environment and workspace: the cap counts sessions per workspace. */
+  tenant: string;
+  lastSeen: number;
+}
+
+/** Sessions idle this long are closed (wall clock: they are connections, not emulated time). */
+const MCP_SESSION_IDLE_MS = 30 * 60_000;
+/**
+ * Open sessions per workspace; opening one more closes that workspace's oldest. Per workspace, so
+ * one workspace's tokens cannot evict another's sessions by opening many.
+ */
+const MAX_SESSIONS_PER_WORKSPACE = 1000;
+
+export class McpEndpoint {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly opts: McpEndpointOptions) {}
+
+  /**
+   * Who may call: an `Origin` of the emulator itself (or none), and a person's token. Run as
+   * middleware before the body is read (surfaces.ts), so a stranger's body is never read.
+   */
+  authorize(req: IncomingMessage): PersonalAccessToken {
+    const origin = req.headers.origin;
+    if (typeof origin === "string" && !this.opts.allowedOrigins().includes(origin.toLowerCase())) {
+      throw new HttpError(
+        403,
+        CODE.ORIGIN_NOT_ALLOWED,
+        "the agent endpoint refuses requests from another origin",
+      );
+    }
+    return authenticatePerson(req, this.opts);
+  }
+
+  /** One request of `person` (from `authorize`), its body read within the limit by middleware. */
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    person: PersonalAccessToken,
+    rawBody: Buffer | undefined,
+  ): Promise<void> {
+    const body = req.method === "POST" ? parseJsonBody(rawBody ?? Buffer.alloc(0)) : undefined;
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const session = this.sessions.get(sessionId);
+      // A session of another token is as unknown as a closed one (no hint that it exists).
+      if (!session || session.tokenId !== person.id) {
+        throw new HttpError(404, CODE.MCP_SESSION_NOT_FOUND, "no such session: initialize again");
+      }
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      throw new HttpError(
+        400,
+        CODE.MCP_SESSION_REQUIRED,
+        "send initialize first; later requests carry its Mcp-Session-Id header",
+      );
+    }
+    const tenant = `${person.environment}/${person.workspace}`;
+    this.sweep(tenant);
+    const server = createWorkflowMcpServer(this.opts.backendFor(person), {
+      name: "wfr-emulator",
+      ...(this.opts.pollIntervalMs ? { pollIntervalMs: this.opts.pollIntervalMs } : {}),
+    });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, {
+          transport,
+          server,
+          tokenId: person.id,
+          tenant,
+          lastSeen: Date.now(),
+        });
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+      },
+      // The SDK's Origin check as a second layer. Not its Host check: it compares host:port
+      // exactly and would refuse a forwarded port that the emulator's own check accepts.
+      enableDnsRebindingProtection: true,
+      allowedOrigins: this.opts.allowedOrigins(),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** Closes every session (the emulator stops). */
+  async close(): Promise<void> {
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(open.map((s) => s.server.close().catch(() => undefined)));
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Closes idle sessions, and the oldest ones of `tenant` beyond its cap (one is opening). */
+  private sweep(tenant: string): void {
+    const now = Date.now();
+    const cap = this.opts.maxSessionsPerWorkspace ?? MAX_SESSIONS_PER_WORKSPACE;
+    const close = (id: string, s: Session) => {
+      this.sessions.delete(id);
+      s.server.close().catch(() => undefined);
+    };
+    const mine: [string, Session][] = [];
+    for (const [id, s] of this.sessions) {
+      if (now - s.lastSeen > MCP_SESSION_IDLE_MS) close(id, s);
+      else if (s.tenant === tenant) mine.push([id, s]);
+    }
+    mine.sort((a, b) => a[1].lastSeen - b[1].lastSeen);
+    for (let i = 0; mine.length - i >= cap; i++) close(...(mine[i] as [string, Session]));
+  }
+}

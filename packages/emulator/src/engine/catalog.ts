@@ -1,0 +1,122 @@
+// Catalog format (README "Catalog format"): environments, each with a workspace, a vault and
+// workflows with input/output schemas and an optional scenario.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { isObject } from "../model/json-text.js";
+import type { EnvironmentDef, WorkflowDef, WorkflowState } from "../model/types.js";
+import { parseScenario } from "./scenario.js";
+
+export class CatalogError extends Error {}
+
+export interface CatalogWorkflow {
+  id: string;
+  name: string;
+  description?: string;
+  state?: WorkflowState;
+  revision?: number;
+  model?: boolean;
+  inputs: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  example?: Record<string, unknown>;
+  scenario?: unknown;
+}
+
+export interface CatalogEnvironment {
+  workspace?: string;
+  vault?: Record<string, string>;
+  workflows: CatalogWorkflow[];
+}
+
+export interface CatalogObject {
+  environments: Record<string, CatalogEnvironment>;
+}
+
+const ENV_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
+const WF_ID = /^[A-Za-z0-9_-]+$/;
+
+export function catalogFromObject(raw: unknown, source = "catalog"): EnvironmentDef[] {
+  if (!isObject(raw) || !isObject(raw.environments)) {
+    throw new CatalogError(`${source}: expected an object with \`environments\``);
+  }
+  const envs: EnvironmentDef[] = [];
+  for (const [name, e] of Object.entries(raw.environments)) {
+    const where = `${source}: environments.${name}`;
+    if (!ENV_NAME.test(name) || name === "_emulator")
+      throw new CatalogError(`${where}: bad environment name`);
+    if (!isObject(e) || !Array.isArray(e.workflows))
+      throw new CatalogError(`${where}.workflows must be a list`);
+    const workflows = new Map<string, WorkflowDef>();
+    e.workflows.forEach((w: unknown, i: number) => {
+      const wl = `${where}.workflows[${i}]`;
+      if (!isObject(w) || typeof w.id !== "string" || !WF_ID.test(w.id)) {
+        throw new CatalogError(`${wl}.id must be a string of letters, digits, _ or -`);
+      }
+      if (workflows.has(w.id)) throw new CatalogError(`${wl}: duplicate id ${w.id}`);
+      if (!isObject(w.inputs)) throw new CatalogError(`${wl}.inputs must be an object schema`);
+      const state = (w.state ?? "enabled") as WorkflowState;
+      if (!["enabled", "draft", "disabled"].includes(state)) {
+        throw new CatalogError(`${wl}.state must be enabled, draft or disabled`);
+      }
+      let scenario: WorkflowDef["scenario"];
+      if (w.scenario !== undefined) {
+        try {
+          scenario = parseScenario(w.scenario);
+        } catch (err) {
+          throw new CatalogError(`${wl}.scenario: ${(err as Error).message}`);
+        }
+      }
+      workflows.set(w.id, {
+        id: w.id,
+        name: typeof w.name === "string" ? w.name : w.id,
+        description: typeof w.description === "string" ? w.description : "",
+        state,
+        revision: Number.isInteger(w.revision) ? (w.revision as number) : 1,
+        model: w.model === true,
+        inputs: w.inputs,
+        outputs: isObject(w.outputs) ? w.outputs : { type: "object", properties: {} },
+        ...(isObject(w.example) ? { example: w.example } : {}),
+        ...(scenario ? { scenario } : {}),
+      });
+    });
+    const vault: Record<string, string> = {};
+    if (isObject(e.vault)) {
+      for (const [k, v] of Object.entries(e.vault)) if (typeof v === "string") vault[k] = v;
+    }
+    envs.push({
+      name,
+      workspace: typeof e.workspace === "string" ? e.workspace : "ws_default",
+      workflows,
+      vault,
+    });
+  }
+  return envs;
+}
+
+export function loadCatalogFile(file: string): EnvironmentDef[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new CatalogError(`${file}: cannot read: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new CatalogError(`${file}: cannot parse: ${(e as Error).message}`);
+  }
+  return catalogFromObject(raw, file);
+}
+
+/** The sample catalog shipped in the package (fixtures/sample-catalog.yaml). */
+export function builtinCatalogPath(): string {
+  return join(
+    dirname(fileURLToPath(import.meta.url)),
+    "..",
+    "..",
+    "fixtures",
+    "sample-catalog.yaml",
+  );
+}

@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { emitDefinition } from "../../src/definition/definition-emit.js";
+import {
+  builtinCatalogPath,
+  CatalogError,
+  catalogFromObject,
+  loadCatalogFile,
+} from "../../src/engine/catalog.js";
+import type { JsonSchema } from "../../src/model/types.js";
+
+// The repository's committed downloads of the emulator's definitions (schemas/<env>), which
+// differ from the design's examples (/work/shared/examples/schemas) only by the responses each
+// operation declares (definition-answers.ts) and the header components those use.
+const EXAMPLES = fileURLToPath(new URL("../../../../schemas", import.meta.url));
+const DESIGN_EXAMPLES = "/work/shared/examples/schemas";
+// The repository's sample environments are named sample and sample-staging, so a team's own
+// production and staging fit beside them; the emulator's built-in catalog keeps those names.
+const REPO_CATALOG = fileURLToPath(new URL("../../../../catalog/sample.yaml", import.meta.url));
+const BUILTIN_NAME: Record<string, string> = { sample: "production", "sample-staging": "staging" };
+
+/** A definition without its operations' responses and the header components they use. */
+function withoutAnswers(doc: JsonSchema): JsonSchema {
+  const copy = structuredClone(doc);
+  for (const item of Object.values(copy.paths as Record<string, Record<string, JsonSchema>>))
+    for (const operation of Object.values(item)) delete operation.responses;
+  delete copy.components.headers;
+  return copy;
+}
+
+describe("sample catalog", () => {
+  it("holds exactly the workflows of the example definitions", () => {
+    const envs = loadCatalogFile(REPO_CATALOG);
+    expect(envs.map((e) => e.name)).toEqual(["sample", "sample-staging"]);
+    for (const env of envs) {
+      const doc = JSON.parse(readFileSync(join(EXAMPLES, env.name, "openapi.json"), "utf8"));
+      expect(emitDefinition(env, doc.servers[0].url)).toEqual(doc);
+      for (const wf of env.workflows.values()) expect(wf.scenario).toBeDefined();
+      const designName = BUILTIN_NAME[env.name] as string;
+      const design = JSON.parse(
+        readFileSync(join(DESIGN_EXAMPLES, designName, "openapi.json"), "utf8"),
+      );
+      // The design's examples are the same environments under the names production and staging.
+      const named = withoutAnswers(doc);
+      named.info = { ...named.info, title: design.info.title, "x-environment": designName };
+      expect(named).toEqual(withoutAnswers(design));
+    }
+  });
+
+  it("is the repo's catalog/sample.yaml with its environments named production and staging", () => {
+    const workflowsOf = (text: string) => text.slice(text.indexOf("\nenvironments:\n"));
+    const repo = workflowsOf(readFileSync(REPO_CATALOG, "utf8"))
+      .replace(/^ {2}sample:$/m, "  production:")
+      .replace(/^ {2}sample-staging:$/m, "  staging:");
+    expect(workflowsOf(readFileSync(builtinCatalogPath(), "utf8"))).toBe(repo);
+    expect(loadCatalogFile(builtinCatalogPath()).map((e) => e.name)).toEqual([
+      "production",
+      "staging",
+    ]);
+  });
+
+  it("shows a human checkpoint, a failure and a recording among its scenarios", () => {
+    const steps = loadCatalogFile(builtinCatalogPath()).flatMap((e) =>
+      [...e.workflows.values()].flatMap((w) => w.scenario?.steps ?? []),
+    );
+    expect(steps.some((s) => "human" in s)).toBe(true);
+    expect(steps.some((s) => "fail" in s)).toBe(true);
+  });
+});
+
+describe("catalog errors name what is wrong and where", () => {
+  it.each([
+    [{}, /environments/],
+    [{ environments: { prod: { workflows: "x" } } }, /prod\.workflows/],
+    [
+      { environments: { prod: { workflows: [{ id: "bad id", inputs: {} }] } } },
+      /workflows\[0\]\.id/,
+    ],
+    [{ environments: { prod: { workflows: [{ id: "wf_1" }] } } }, /workflows\[0\]\.inputs/],
+    [
+      { environments: { prod: { workflows: [{ id: "wf_1", inputs: {}, state: "paused" }] } } },
+      /state/,
+    ],
+    [
+      {
+        environments: {
+          prod: { workflows: [{ id: "wf_1", inputs: {}, scenario: { steps: [{ nap: 1 }] } }] },
+        },
+      },
+      /scenario: steps\[0\]/,
+    ],
+  ])("rejects %j", (raw, message) => {
+    expect(() => catalogFromObject(raw)).toThrow(CatalogError);
+    expect(() => catalogFromObject(raw)).toThrow(message);
+  });
+});
