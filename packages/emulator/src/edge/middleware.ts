@@ -98,7 +98,7 @@ export function bodyWithin<C extends BodyContext>(limit: number): Middleware<C> 
   return async (ctx, next) => {
     // GET and HEAD carry no body the emulator reads.
     if (ctx.method !== "GET" && ctx.method !== "HEAD")
-      ctx.body = await readBodyWithin(ctx.req, ctx.res, limit);
+      ctx.body = await readBodyWithin(ctx.req, limit);
     return next();
   };
 }

@@ -104,22 +104,34 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-export async function readBodyWithin(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limit: number,
-): Promise<Buffer> {
+/**
+ * What a refused body may still send after the 413: read and discarded (RFC 9112 §9.6: a server
+ * that answers before the body ended reads the rest before it closes, or the client, still
+ * uploading, meets a reset instead of the answer, and retries the whole upload). Past it, the
+ * connection is cut: the client has been told.
+ */
+export const DISCARD_AFTER_REFUSAL_BYTES = 256 * 1024 * 1024;
+
+/** Reads and discards the rest of a refused request's body; cuts the connection past `allowance`. */
+function discardRest(req: IncomingMessage, allowance: number): void {
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > allowance) req.socket.destroy();
+  });
+  req.on("error", () => {});
+  req.resume();
+}
+
+export async function readBodyWithin(req: IncomingMessage, limit: number): Promise<Buffer> {
   const buf = await readBody(req, limit);
   if (buf === null) {
-    // docs/service-rules.md#limits: 413 BODY_TOO_LARGE, no attachment_id; stop reading and close.
-    res.on("finish", () => setTimeout(() => req.socket.destroy(), 50).unref());
-    throw new HttpError(
-      413,
-      CODE.BODY_TOO_LARGE,
-      `request body exceeds ${limit} bytes`,
-      {},
-      { Connection: "close" },
-    );
+    // docs/service-rules.md#limits: 413 BODY_TOO_LARGE, no attachment_id. The rest of the body is
+    // read and thrown away (no memory kept), so the client reads this answer rather than a reset;
+    // the connection stays usable. (`Connection: close` would make node:http destroy the socket
+    // once the answer is written, while the client is still sending.)
+    discardRest(req, DISCARD_AFTER_REFUSAL_BYTES);
+    throw new HttpError(413, CODE.BODY_TOO_LARGE, `request body exceeds ${limit} bytes`);
   }
   return buf;
 }

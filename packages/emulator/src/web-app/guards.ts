@@ -50,7 +50,7 @@ function checkSameSite(req: IncomingMessage, sameOrigins: ReadonlySet<string>): 
     );
 }
 
-async function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLSearchParams> {
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded")
     throw new HttpError(
@@ -58,13 +58,13 @@ async function readForm(req: IncomingMessage, res: ServerResponse): Promise<URLS
       CODE.UNSUPPORTED_MEDIA_TYPE,
       "forms are sent as application/x-www-form-urlencoded",
     );
-  return new URLSearchParams((await readBodyWithin(req, res, FORM_LIMIT)).toString("utf8"));
+  return new URLSearchParams((await readBodyWithin(req, FORM_LIMIT)).toString("utf8"));
 }
 
 /** A form post: same site, a form body within its limit, then a valid CSRF token. */
 export const formGuard: Middleware<AppContext> = async (ctx, next) => {
   checkSameSite(ctx.req, ctx.host.sameOrigins());
-  const form = await readForm(ctx.req, ctx.res);
+  const form = await readForm(ctx.req);
   if (!ctx.host.signIn.csrfValid(ctx.session, form.get("csrf")))
     throw new HttpError(
       403,
