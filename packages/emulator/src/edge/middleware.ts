@@ -90,8 +90,9 @@ export interface BodyContext extends RequestContext {
 
 /**
  * The route's body limit (docs/service-rules.md#limits: refused before parsing): a declared Content-Length
- * over it is refused unread, a streamed body is read up to it; then `413 BODY_TOO_LARGE` and
- * the connection is closed. The body is kept for the handler (which parses it: http-kit.ts,
+ * over it is refused unread, a streamed body is read up to it; then `413 BODY_TOO_LARGE`, and
+ * the rest of the body is read and discarded so that a client still uploading reads the answer
+ * (http/http-kit.ts). The body is kept for the handler (which parses it: http-kit.ts,
  * depth and UTF-8, in the order the route documents).
  */
 export function bodyWithin<C extends BodyContext>(limit: number): Middleware<C> {
