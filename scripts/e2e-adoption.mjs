@@ -54,8 +54,12 @@ const npmFlags = [
   "--no-fund",
   "--loglevel=error",
 ];
-// The registry npm is configured with: every package but the @wfr scope comes from it.
+// The registry npm is configured with: every package but the @wfr scope comes from it, trusted
+// as npm trusts it (its `cafile`, where one is set).
 const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();
+const npmCaFile = execFileSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).trim();
+const caFile =
+  npmCaFile === "" || npmCaFile === "null" || npmCaFile === "undefined" ? undefined : npmCaFile;
 
 // --- the README's adoption block and app ---------------------------------------------------
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -362,6 +366,7 @@ const managers = packageManagers({
   cache,
   // Bun's cache is by name and version: one a run, or a run before's @wfr packages are reused.
   work,
+  caFile,
 });
 const penv = { WFR_PRODUCTION_API_KEY: env.WFR_PRODUCTION_API_KEY };
 const queue = Object.entries(managers);

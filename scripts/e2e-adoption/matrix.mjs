@@ -16,9 +16,12 @@ export function setPackageType(dir, type) {
  * Each package manager: the files a team writes to reach the scope's registry, how it adds
  * packages, runs a bin of the app's, and runs the built app.
  */
-export function packageManagers({ bins, versions, registry, scopeRegistry, cache, work }) {
+export function packageManagers({ bins, versions, registry, scopeRegistry, cache, work, caFile }) {
   const yarnrc = (linker) =>
     [
+      // The certificate authorities npm trusts (a proxy's, behind one): Yarn reads npm's
+      // configuration for none of it, nor NODE_EXTRA_CA_CERTS where a task runner drops it.
+      ...(caFile ? [`httpsCaFilePath: ${JSON.stringify(caFile)}`] : []),
       `nodeLinker: ${linker}`,
       `npmRegistryServer: ${JSON.stringify(registry)}`,
       "npmScopes:",
