@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // wfr-emulator: start the local twin of the Workflow Run service.
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { apiFaultFromFlag } from "./faults/api-faults.js";
 import { type EmulatorOptions, launchEmulator, startMessage } from "./index.js";
@@ -15,13 +16,20 @@ const USAGE = `Usage: wfr-emulator [options]
   --clock real|virtual       virtual: time moves only on POST /_emulator/clock/advance
   --no-admin                 disable the /_emulator admin API
   --cors-origin <origin>     permitted application origin (repeatable)
-  --webhook-secret <whsec_>  sign callbacks (Standard Webhooks)
+  --webhook-secret <whsec_>  sign callbacks (Standard Webhooks); visible in ps: prefer
+                             --webhook-secret-file or WFR_EMULATOR_WEBHOOK_SECRET
+  --webhook-secret-file <f>  the whsec_ secret, read from a file
   --log-format text|json     request log format on stdout (default text)
   --quiet                    no request log
   --forward-callbacks <url>  deliver every callback to this local receiver (original URL in
                              the X-Wfr-Callback-Url header)
   --deliver-public           send callbacks to public addresses (default: held, not sent)
-  --admin-token <token>      require Authorization: Bearer <token> on the admin API
+  --admin-token <token>      require Authorization: Bearer <token> on the admin API; visible
+                             in ps: prefer --admin-token-file or WFR_EMULATOR_ADMIN_TOKEN
+  --admin-token-file <file>  the admin token, read from a file
+  --expose-admin-without-token
+                             listen beyond loopback with the admin API open and no token
+                             (refused otherwise)
   --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
   --compact-after-bytes <n>  with --data: compact the journal in the background once n bytes
                              were appended since the last compaction (default 67108864)
@@ -30,6 +38,35 @@ const USAGE = `Usage: wfr-emulator [options]
                              "drop POST /automations/*/runs", "stall=2000 GET /runs/*" or the
                              JSON body of POST /_emulator/api-faults
 `;
+
+/**
+ * A secret from `--<name>`, `--<name>-file` (trailing newline dropped) or the environment
+ * variable, in that order; argv is visible to every user of the machine (`ps`), the other two
+ * are not. More than one of them is an error.
+ */
+function secretOption(
+  values: Record<string, unknown>,
+  name: string,
+  variable: string,
+): string | undefined {
+  const given = [
+    values[name] !== undefined ? "flag" : null,
+    values[`${name}-file`] !== undefined ? "file" : null,
+    process.env[variable] !== undefined ? "variable" : null,
+  ].filter((g) => g !== null);
+  if (given.length > 1)
+    throw new Error(`give the ${name} once: --${name}, --${name}-file or ${variable}`);
+  if (values[name] !== undefined) return String(values[name]);
+  const file = values[`${name}-file`];
+  if (file !== undefined) {
+    try {
+      return readFileSync(String(file), "utf8").replace(/\r?\n$/, "");
+    } catch (e) {
+      throw new Error(`--${name}-file ${String(file)}: ${(e as Error).message}`);
+    }
+  }
+  return process.env[variable];
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -47,6 +84,9 @@ async function main(): Promise<void> {
       "log-format": { type: "string", default: "text" },
       quiet: { type: "boolean", default: false },
       "admin-token": { type: "string" },
+      "admin-token-file": { type: "string" },
+      "webhook-secret-file": { type: "string" },
+      "expose-admin-without-token": { type: "boolean", default: false },
       "forward-callbacks": { type: "string" },
       "deliver-public": { type: "boolean", default: false },
       "allowed-host": { type: "string", multiple: true },
@@ -79,7 +119,10 @@ async function main(): Promise<void> {
   if (values.catalog) opts.catalog = values.catalog;
   if (values["from-schemas"]) opts.fromSchemas = values["from-schemas"];
   if (values.data) opts.data = values.data;
-  if (values["admin-token"]) opts.adminToken = values["admin-token"];
+  // An empty value is passed on, to be refused (an unset variable), never read as "no token".
+  const adminToken = secretOption(values, "admin-token", "WFR_EMULATOR_ADMIN_TOKEN");
+  if (adminToken !== undefined) opts.adminToken = adminToken;
+  opts.exposeAdminWithoutToken = values["expose-admin-without-token"];
   if (values["forward-callbacks"]) {
     const u = URL.canParse(values["forward-callbacks"])
       ? new URL(values["forward-callbacks"])
@@ -96,7 +139,12 @@ async function main(): Promise<void> {
       throw new Error("--compact-after-bytes must be a positive integer");
     opts.compactAfterBytes = n;
   }
-  if (values["webhook-secret"]) opts.webhookSecret = values["webhook-secret"];
+  const webhookSecret = secretOption(values, "webhook-secret", "WFR_EMULATOR_WEBHOOK_SECRET");
+  if (webhookSecret !== undefined) {
+    if (webhookSecret.trim() === "")
+      throw new Error("--webhook-secret is empty (an unset variable?): give a whsec_ secret");
+    opts.webhookSecret = webhookSecret;
+  }
   if (values["api-fault"]) {
     opts.apiFaults = values["api-fault"].map((text, i) => {
       try {

@@ -50,8 +50,11 @@ export {
   recordRun,
 } from "./engine/recorded-run.js";
 export type { Scenario, ScenarioStep } from "./model/types.js";
+export { EmulatorOptionError } from "./server/exposure.js";
 export type { StartKey } from "./server/start-keys.js";
 export { type StartedEmulator, startMessage } from "./server/start-message.js";
+
+import { EmulatorOptionError, exposureProblem } from "./server/exposure.js";
 
 export interface EmulatorOptions {
   /** 0 = a free port (default for in-process use). */
@@ -77,8 +80,13 @@ export interface EmulatorOptions {
   forwardCallbacks?: string;
   /** Send callbacks to public addresses; without it they are held (recorded, not sent). */
   deliverPublic?: boolean;
-  /** When set, the admin API needs `Authorization: Bearer <adminToken>`. */
+  /** When set, the admin API needs `Authorization: Bearer <adminToken>`; an empty one is refused. */
   adminToken?: string;
+  /**
+   * Listen beyond loopback with the admin API open and no admin token (default false: such a
+   * start is refused, server/exposure.ts).
+   */
+  exposeAdminWithoutToken?: boolean;
   /** Host header names accepted besides the listening address, localhost, 127.0.0.1, [::1]. */
   allowedHosts?: string[];
   /** With `data`: compact the journal in the background after this many appended bytes. */
@@ -143,6 +151,13 @@ export interface LaunchedEmulator extends StartedEmulator {
 
 /** Start the emulator; also returns what its start-up message needs (start-message.ts). */
 export async function launchEmulator(options: EmulatorOptions = {}): Promise<LaunchedEmulator> {
+  const exposure = exposureProblem({
+    host: options.host ?? "127.0.0.1",
+    admin: options.admin ?? true,
+    adminToken: options.adminToken,
+    exposeAdminWithoutToken: options.exposeAdminWithoutToken ?? false,
+  });
+  if (exposure !== null) throw new EmulatorOptionError(exposure);
   const emu = new Emulator({
     environments: loadEnvironments(options),
     clock: options.clock ?? "real",

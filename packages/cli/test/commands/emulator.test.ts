@@ -176,3 +176,24 @@ it("wfr emulator --data keeps its keys across a restart, so a team's .env keeps 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it("wfr emulator refuses an open admin API beyond loopback and an empty admin token: usage errors with the reason, no stack trace, nothing listening", () => {
+  const open = spawnSync(process.execPath, [BIN, "emulator", "--port", "0", "--host", "0.0.0.0"], {
+    encoding: "utf8",
+  });
+  expect(open.status).toBe(EXIT.USAGE);
+  expect(open.stderr).toMatch(/mint keys through the admin API/);
+  expect(open.stderr).not.toMatch(/\n\s+at /);
+  const empty = spawnSync(process.execPath, [BIN, "emulator", "--port", "0", "--admin-token", ""], {
+    encoding: "utf8",
+  });
+  expect(empty.status).toBe(EXIT.USAGE);
+  expect(empty.stderr).toMatch(/admin token is empty/);
+  const twice = spawnSync(
+    process.execPath,
+    [BIN, "emulator", "--port", "0", "--admin-token", "a"],
+    { encoding: "utf8", env: { ...process.env, WFR_EMULATOR_ADMIN_TOKEN: "b" } },
+  );
+  expect(twice.status).toBe(EXIT.USAGE);
+  expect(twice.stderr).toMatch(/give the admin token once/);
+});

@@ -13,7 +13,7 @@
 // - the swap (captured records appended, fsync, rename, reopen) is synchronous, so no record can
 //   be written between the snapshot's tail and the rename.
 import { open, rm } from "node:fs/promises";
-import type { Journal, Storable } from "./journal.js";
+import { JOURNAL_FILE_MODE, type Journal, type Storable } from "./journal.js";
 
 export const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 const CHUNK = 1 << 20;
@@ -86,7 +86,7 @@ export class BackgroundCompactor {
     let bytes = 0;
     let capturedRecords = 0;
     try {
-      const fh = await open(tmp, "w");
+      const fh = await open(tmp, "w", JOURNAL_FILE_MODE);
       try {
         // Serialize about 1 MiB at a time, yielding to the event loop between pieces.
         let piece: string[] = [];

@@ -11,6 +11,7 @@
 import {
   closeSync,
   existsSync,
+  fchmodSync,
   fstatSync,
   fsyncSync,
   ftruncateSync,
@@ -27,6 +28,9 @@ import { isObject } from "../model/json-text.js";
  * records are, and the one function that applies each, are journal-records.ts and
  * state-changes.ts; this file only keeps them durable.
  */
+
+/** The journal and its compaction files: owner read and write only (they hold run inputs and file bytes). */
+export const JOURNAL_FILE_MODE = 0o600;
 export type StoredRecord = { t: string; [k: string]: unknown };
 /** What the journal stores: any record with a string `t` (the typed union is one). */
 export type Storable = { readonly t: string; readonly [k: string]: unknown };
@@ -141,7 +145,10 @@ export class Journal {
   private capture: string[] | null = null;
 
   constructor(readonly file: string) {
-    this.fd = openSync(file, "a");
+    // 0600: the journal holds run inputs and file bytes; only its owner reads it (a journal an
+    // older version created readable by all is narrowed too).
+    this.fd = openSync(file, "a", JOURNAL_FILE_MODE);
+    fchmodSync(this.fd, JOURNAL_FILE_MODE);
   }
 
   append(record: Storable): void {
@@ -168,7 +175,7 @@ export class Journal {
    */
   swapIn(tmp: string): number {
     if (this.fd === null || this.capture === null) throw new Error("no compaction in progress");
-    const fd = openSync(tmp, "a");
+    const fd = openSync(tmp, "a", JOURNAL_FILE_MODE);
     try {
       if (this.capture.length > 0) writeSync(fd, this.capture.join(""));
       fsyncSync(fd);
@@ -178,7 +185,7 @@ export class Journal {
     renameSync(tmp, this.file);
     fsyncDir(this.file);
     closeSync(this.fd);
-    this.fd = openSync(this.file, "a");
+    this.fd = openSync(this.file, "a", JOURNAL_FILE_MODE);
     const captured = this.capture.length;
     this.capture = null;
     this.appendedBytes = 0;
@@ -196,7 +203,7 @@ export class Journal {
    */
   static rewrite(file: string, records: Iterable<Storable>): number {
     const tmp = `${file}.compacting`;
-    const fd = openSync(tmp, "w");
+    const fd = openSync(tmp, "w", JOURNAL_FILE_MODE);
     let bytes = 0;
     try {
       let batch: string[] = [];

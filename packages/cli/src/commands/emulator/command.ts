@@ -23,7 +23,15 @@ export function defineEmulatorCommand(program: Command): void {
         .default("text"),
     )
     .option("--quiet", "no request log")
-    .option("--admin-token <token>", "require Authorization: Bearer <token> on the admin API")
+    .option(
+      "--admin-token <token>",
+      "require Authorization: Bearer <token> on the admin API (visible in ps: prefer --admin-token-file or WFR_EMULATOR_ADMIN_TOKEN)",
+    )
+    .option("--admin-token-file <file>", "the admin token, read from this file")
+    .option(
+      "--expose-admin-without-token",
+      "listen beyond loopback with the admin API open and no token (refused otherwise)",
+    )
     .option(
       "--forward-callbacks <url>",
       "deliver every callback to this local receiver (original URL in X-Wfr-Callback-Url)",

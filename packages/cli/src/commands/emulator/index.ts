@@ -21,6 +21,8 @@ export async function emulatorCommand(options: {
   logFormat?: "text" | "json";
   quiet?: boolean;
   adminToken?: string;
+  adminTokenFile?: string;
+  exposeAdminWithoutToken?: boolean;
   forwardCallbacks?: string;
   deliverPublic?: boolean;
   allowedHost?: string[];
@@ -60,7 +62,10 @@ export async function emulatorCommand(options: {
     requestLog: options.quiet ? "off" : (options.logFormat ?? "text"),
     corsOrigins: options.corsOrigin ?? [],
     deliverPublic: options.deliverPublic === true,
-    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    // An empty token is passed on, to be refused by the emulator (an unset variable), never
+    // read as "no token"; a file or the environment keeps it out of argv (`ps`).
+    ...adminTokenOption(options),
+    exposeAdminWithoutToken: options.exposeAdminWithoutToken ?? false,
     ...(options.forwardCallbacks ? { forwardCallbacks: options.forwardCallbacks } : {}),
     ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     ...(compactAfterBytes !== undefined ? { compactAfterBytes } : {}),
@@ -77,6 +82,12 @@ export async function emulatorCommand(options: {
     ...(options.webhookSecretFile
       ? { webhookSecret: readFileSync(options.webhookSecretFile, "utf8").trim() }
       : {}),
+  }).catch((error: unknown) => {
+    // Options the emulator refuses (an open admin API beyond loopback, an empty token) are
+    // usage errors with their reason, not a crash.
+    if ((error as Error)?.name === "EmulatorOptionError")
+      throw new CliError((error as Error).message, EXIT.USAGE);
+    throw error;
   });
   // Stop on a signal from the moment the text is out: a supervisor that reads
   // the keys and sends SIGTERM at once must still get a clean stop.
@@ -92,4 +103,28 @@ export async function emulatorCommand(options: {
   process.stderr.write("wfr emulator: stopping\n");
   await launched.running.close();
   return EXIT.OK;
+}
+
+/** The admin token from `--admin-token`, `--admin-token-file` or WFR_EMULATOR_ADMIN_TOKEN (one of them). */
+function adminTokenOption(options: { adminToken?: string; adminTokenFile?: string }): {
+  adminToken?: string;
+} {
+  const fromEnv = process.env.WFR_EMULATOR_ADMIN_TOKEN;
+  const given = [options.adminToken, options.adminTokenFile, fromEnv].filter(
+    (v) => v !== undefined,
+  );
+  if (given.length > 1)
+    throw new CliError(
+      "give the admin token once: --admin-token, --admin-token-file or WFR_EMULATOR_ADMIN_TOKEN",
+      EXIT.USAGE,
+    );
+  if (options.adminToken !== undefined) return { adminToken: options.adminToken };
+  if (options.adminTokenFile !== undefined) {
+    try {
+      return { adminToken: readFileSync(options.adminTokenFile, "utf8").replace(/\r?\n$/, "") };
+    } catch (error) {
+      throw new CliError(`--admin-token-file: ${(error as Error).message}`, EXIT.USAGE);
+    }
+  }
+  return fromEnv !== undefined ? { adminToken: fromEnv } : {};
 }
