@@ -2,7 +2,7 @@
 // form, and for forms the same-site check, the form body and its CSRF token, in that order
 // (another site is refused before its body is read).
 
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { HttpError, readBodyWithin } from "../http/http-kit.js";
 import type { Middleware, RequestContext } from "../http/router.js";
