@@ -134,9 +134,24 @@ function definition(st: Pick<EmulatorState, "links">, ctx: EnvContext): void {
   throw notFound();
 }
 
-/** A synthesized file output, only at a link the run's outputs hold. */
+/** The `expires_at` the run's outputs announce for the file at `link`, if any. */
+function announcedExpiry(outputs: unknown, link: string): string | undefined {
+  if (outputs === null || typeof outputs !== "object") return undefined;
+  const o = outputs as Record<string, unknown>;
+  if (o.download_url === link && typeof o.expires_at === "string") return o.expires_at;
+  for (const value of Object.values(o)) {
+    const found = announcedExpiry(value, link);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A synthesized file output, only at a link the run's outputs hold, until the `expires_at` they
+ * announce for it; sent as an attachment that no browser sniffs into something else.
+ */
 function files(
-  st: Pick<EmulatorState, "links"> & { readonly engine: EngineView },
+  st: Pick<EmulatorState, "links" | "clock"> & { readonly engine: EngineView },
   ctx: EnvContext,
 ): void {
   const { runId = "", n = "", filename = "" } = ctx.params;
@@ -148,12 +163,16 @@ function files(
     !JSON.stringify(run.outputs ?? {}).includes(JSON.stringify(link))
   )
     throw notFound();
+  const expiresAt = announcedExpiry(run.outputs, link);
+  if (expiresAt !== undefined && Date.parse(expiresAt) <= st.clock.now())
+    throw new HttpError(404, CODE.NOT_FOUND, `this file link expired at ${expiresAt}`);
   const given = scenarioFile(run, Number(n), filename);
   const bytes = given ? markerBytes(given) : fileBytes(run.run_id, Number(n), filename);
   ctx.res.writeHead(200, {
     "Content-Type": given?.mime_type ?? "application/pdf",
     "Content-Length": bytes.length,
     "Content-Disposition": attachmentDisposition(filename),
+    "X-Content-Type-Options": "nosniff",
   });
   ctx.res.end(bytes);
 }

@@ -89,6 +89,39 @@ describe("file outputs given by a scenario", () => {
     }
   });
 
+  it("are sent with nosniff, and no longer after the expires_at their reference announced", async () => {
+    const h = await Harness.start();
+    try {
+      const c = await h.client();
+      await h.scenario("production", INVOICE, {
+        steps: [
+          {
+            succeed: {
+              outputs: outputs({ $file: { filename: "r.pdf", mime_type: "application/pdf" } }),
+            },
+          },
+        ],
+      });
+      const run = await c.start(INVOICE, invoiceBody());
+      await c.untilTerminal(run.run_id);
+      const result = await c.api("GET", `/runs/${run.run_id}/result`);
+      const { download_url: url, expires_at: expiresAt } = result.body.outputs.receipt;
+      expect(typeof expiresAt).toBe("string");
+      const headers = await fetch(url).then((r) => ({
+        status: r.status,
+        nosniff: r.headers.get("x-content-type-options"),
+      }));
+      expect(headers).toEqual({ status: 200, nosniff: "nosniff" });
+      const clock = (await h.admin("GET", "/clock")).body as { now: string };
+      await h.advance(Date.parse(expiresAt) - Date.parse(clock.now) + 1000);
+      const expired = await fetch(url);
+      expect(expired.status).toBe(404);
+      expect(((await expired.json()) as { error: string }).error).toContain("expired");
+    } finally {
+      await h.close();
+    }
+  });
+
   it("without bytes, a placeholder naming the recorded file is served", async () => {
     const h = await Harness.start();
     try {
