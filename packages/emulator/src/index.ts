@@ -87,6 +87,8 @@ export interface EmulatorOptions {
    * start is refused, server/exposure.ts).
    */
   exposeAdminWithoutToken?: boolean;
+  /** How long a portal session (the web app's sign-in, a live view's) lasts; default 12 hours. */
+  portalSessionTtlMs?: number;
   /** Host header names accepted besides the listening address, localhost, 127.0.0.1, [::1]. */
   allowedHosts?: string[];
   /** With `data`: compact the journal in the background after this many appended bytes. */
@@ -168,6 +170,9 @@ export async function launchEmulator(options: EmulatorOptions = {}): Promise<Lau
     ...(options.data ? { data: options.data } : {}),
     requestLog: options.requestLog ?? "off",
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.portalSessionTtlMs !== undefined
+      ? { portalSessionTtlMs: options.portalSessionTtlMs }
+      : {}),
     ...(options.forwardCallbacks ? { forwardCallbacks: options.forwardCallbacks } : {}),
     deliverPublic: options.deliverPublic ?? false,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),

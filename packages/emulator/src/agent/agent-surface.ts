@@ -12,6 +12,7 @@ import { emitDefinition } from "../definition/definition-emit.js";
 import { iso } from "../engine/clock.js";
 import type { Links } from "../engine/run-views.js";
 import { HttpError, parseJsonBody, sendJson } from "../http/http-kit.js";
+import { LIVE_VIEW_HEADERS } from "../http/page-headers.js";
 import type { JournalRecord } from "../journal/journal-records.js";
 import { isObject } from "../model/json-text.js";
 import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
@@ -198,7 +199,7 @@ export class AgentSurface {
     res.writeHead(200, {
       "Content-Type": "text/html; charset=utf-8",
       "Content-Length": Buffer.byteLength(html),
-      "Cache-Control": "no-store",
+      ...LIVE_VIEW_HEADERS,
     });
     res.end(html);
   }

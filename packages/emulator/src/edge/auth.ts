@@ -5,6 +5,7 @@ import type { IncomingMessage } from "node:http";
 import { CODE, type Scope } from "@wfr/protocol";
 import type { ApiKey } from "../access/credentials.js";
 import { tokenHash } from "../access/credentials.js";
+import { livePortalSession } from "../access/portal-sessions.js";
 import { HttpError } from "../http/http-kit.js";
 import type { AuthState, EnvView } from "../state/emulator-state.js";
 
@@ -65,5 +66,5 @@ export function refuseKeyInQuery(st: Pick<AuthState, "keys">, params: URLSearchP
  */
 export function portalSession(st: Pick<AuthState, "portalSessions">, req: IncomingMessage) {
   const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
-  return m?.[1] ? st.portalSessions.get(m[1]) : undefined;
+  return livePortalSession(st.portalSessions, m?.[1]);
 }

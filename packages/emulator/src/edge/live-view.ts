@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE } from "@wfr/protocol";
 import { GRANT_TOKEN_PREFIX, GrantError } from "../access/browser-access-grants.js";
 import { HttpError } from "../http/http-kit.js";
+import { LIVE_VIEW_HEADERS } from "../http/page-headers.js";
 import type { EnvView, LiveViewState, PortalSession } from "../state/emulator-state.js";
 
 /**
@@ -57,7 +58,7 @@ export function liveView(
   res.writeHead(200, {
     "Content-Type": "text/html; charset=utf-8",
     "Content-Length": Buffer.byteLength(html),
-    "Cache-Control": "no-store",
+    ...LIVE_VIEW_HEADERS,
   });
   res.end(html);
 }

@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { BrowserAccessGrants } from "../access/browser-access-grants.js";
 import type { ApiKey } from "../access/credentials.js";
 import { tokenHash } from "../access/credentials.js";
+import { PORTAL_SESSION_TTL_MS } from "../access/portal-sessions.js";
 import { SignInLinks } from "../access/sign-in.js";
 import { AgentSurface } from "../agent/agent-surface.js";
 import { allowedHostNames } from "../edge/request-guard.js";
@@ -84,9 +85,11 @@ export class Emulator implements SurfaceHost {
   private readonly sockets = new Set<Socket>();
   origin = "http://127.0.0.1:0";
   private hostNameSet: Set<string> = new Set();
+  private readonly portalSessionTtlMs: number;
   private sameOriginSet: Set<string> = new Set();
 
   constructor(readonly cfg: ServerConfig) {
+    this.portalSessionTtlMs = cfg.portalSessionTtlMs ?? PORTAL_SESSION_TTL_MS;
     this.clock = cfg.clock === "virtual" ? new VirtualClock() : new RealClock();
     for (const def of cfg.environments) {
       this.envs.set(def.name, { def, scenarios: new Map(), deliveries: [] });
@@ -141,8 +144,13 @@ export class Emulator implements SurfaceHost {
 
   openPortalSession(session: PortalSession): string {
     const id = randomBytes(24).toString("base64url");
-    this.portalSessions.set(id, session);
+    this.portalSessions.set(id, { ...session, expiresAt: Date.now() + this.portalSessionTtlMs });
     return id;
+  }
+
+  /** Ends a portal session (the web application's sign-out). */
+  closePortalSession(id: string): void {
+    this.portalSessions.delete(id);
   }
 
   holdCallback(cb: PendingCallback, payload: Record<string, unknown>): void {

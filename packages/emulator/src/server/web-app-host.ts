@@ -1,6 +1,7 @@
 // The web application's view of the emulator: the host object (web-app/host.ts) it is given.
 
 import { CODE, SCOPES, type Scope } from "@wfr/protocol";
+import { livePortalSession } from "../access/portal-sessions.js";
 import { parseFault } from "../admin/admin-routes.js";
 import {
   createPersonalAccessToken,
@@ -44,8 +45,9 @@ export function webAppHost(st: WebAppState): WebAppHost {
       st.openPortalSession({ environment: "*", workspace: "*", everywhere: true }),
     developerSession: (req) => {
       const m = /(?:^|;\s*)wfr_portal_session=([^;\s]+)/.exec(req.headers.cookie ?? "");
-      return m?.[1] && st.portalSessions.get(m[1])?.everywhere ? m[1] : null;
+      return m?.[1] && livePortalSession(st.portalSessions, m[1])?.everywhere ? m[1] : null;
     },
+    closeDeveloperSession: (id) => st.closePortalSession(id),
     sameOrigins: () => st.sameOrigins(),
     relaunch: async (run, inputs) => {
       // Through the public API with the web app's in-memory key of the run's workspace: the same

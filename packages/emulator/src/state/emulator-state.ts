@@ -57,6 +57,8 @@ export interface ServerConfig {
   data?: string;
   requestLog?: RequestLogFormat;
   adminToken?: string;
+  /** How long a portal session signs its bearer in (default access/portal-sessions.ts). */
+  portalSessionTtlMs?: number;
   forwardCallbacks?: string;
   deliverPublic?: boolean;
   /** Extra Host names accepted besides the listening address and localhost. */
@@ -89,6 +91,8 @@ export interface PortalSession {
   environment: string;
   workspace: string;
   everywhere?: true;
+  /** Wall-clock ms after which the session no longer signs anyone in (access/portal-sessions.ts). */
+  expiresAt?: number;
 }
 
 /** What the route modules, persistence and the web application's host share. */
@@ -131,6 +135,7 @@ export interface EmulatorState {
   commit(rec: JournalRecord): void;
   /** Open a portal session (not journalled: sessions end with the process); its cookie value. */
   openPortalSession(session: PortalSession): string;
+  closePortalSession(id: string): void;
   /**
    * Hold a callback for delivery and journal it: the one change made outside `commit`, because
    * the live callback keeps the run metadata its record leaves out (state-changes.ts).
@@ -226,7 +231,13 @@ export type WebAppState = EnvironmentsView &
   ApiFaultList &
   Pick<
     EmulatorState,
-    "clock" | "links" | "sameOrigins" | "signIn" | "openPortalSession" | "resendCallback"
+    | "clock"
+    | "links"
+    | "sameOrigins"
+    | "signIn"
+    | "openPortalSession"
+    | "closePortalSession"
+    | "resendCallback"
   > & {
     readonly engine: EngineView<"answer" | "inject" | "process" | "tick">;
     readonly agents: Pick<AgentSurface, "appKey" | "personalAccessTokens">;

@@ -3,6 +3,7 @@
 // carrying a message, or a page (a key or token shown once).
 
 import { CODE, RUN_STATUS } from "@wfr/protocol";
+import { CLEARED_PORTAL_SESSION_COOKIE } from "../access/portal-sessions.js";
 import type { Fault } from "../engine/run-engine.js";
 import { type DeliveryFaultKind, isDeliveryFaultKind } from "../faults/delivery-faults.js";
 import { HttpError, MAX_DEPTH } from "../http/http-kit.js";
@@ -10,7 +11,7 @@ import type { RouteTable } from "../http/router.js";
 import { jsonTextDepth } from "../model/json-text.js";
 import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
-import { keysPage, tokensPage } from "./pages.js";
+import { keysPage, signedOutPage, tokensPage } from "./pages.js";
 import { page, redirect } from "./respond.js";
 
 /**
@@ -59,6 +60,12 @@ function knownEnvironment(ctx: AppContext): string {
 
 export function addFormRoutes(table: RouteTable<AppContext>): void {
   table
+    .add("POST", "/_app/sign-out", "sign out: the session ends, the cookie is cleared", (ctx) => {
+      ctx.host.closeDeveloperSession(ctx.session);
+      page(ctx.res, 200, "Signed out", signedOutPage(), undefined, {
+        "Set-Cookie": CLEARED_PORTAL_SESSION_COOKIE,
+      });
+    })
     .add("POST", "/_app/runs/:env/:runId/relaunch", "launch a run again", (ctx) => {
       const run = runOf(ctx);
       const back = runPage(run);

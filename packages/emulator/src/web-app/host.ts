@@ -28,6 +28,8 @@ export interface WebAppHost {
   openDeveloperSession(): string;
   /** The portal session id of a request, when it has a valid developer session. */
   developerSession(req: IncomingMessage): string | null;
+  /** Ends a developer session (sign-out). */
+  closeDeveloperSession(id: string): void;
   sameOrigins(): ReadonlySet<string>;
   answer(run: RunRecord, checkpointId: string, response: unknown): { ok: boolean; message: string };
   /**

@@ -37,7 +37,7 @@ export function jsonBlock(value: unknown): SafeHtml {
 interface LayoutOptions {
   title: string;
   /** Which navigation entry is current. */
-  current?: "runs" | "docs" | "keys" | "vault" | "workflows" | "tokens" | "faults";
+  current?: "runs" | "docs" | "keys" | "vault" | "workflows" | "tokens" | "faults" | "sign-out";
   body: SafeHtml;
   signedIn: boolean;
 }
@@ -50,6 +50,7 @@ const NAV: [NonNullable<LayoutOptions["current"]>, string, string][] = [
   ["vault", "/_app/vault", "Vault"],
   ["tokens", "/_app/tokens", "Personal access tokens"],
   ["faults", "/_app/api-faults", "API faults"],
+  ["sign-out", "/_app/sign-out", "Sign out"],
 ];
 
 export function layout(o: LayoutOptions): string {

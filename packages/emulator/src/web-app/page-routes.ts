@@ -17,6 +17,7 @@ import {
   runMatches,
   runRows,
   runVersion,
+  signOutPage,
   tokensPage,
   vaultPage,
   workflowsPage,
@@ -81,6 +82,9 @@ const deliveriesOf = (ctx: AppContext, run: RunRecord) =>
 
 export function addPageRoutes(table: RouteTable<AppContext>): void {
   table
+    .add("GET", "/_app/sign-out", "sign out (a form)", (ctx) => {
+      page(ctx.res, 200, "Sign out", signOutPage(ctx.csrf), "sign-out");
+    })
     .add("GET", "/", "run history", (ctx) => {
       const envs = ctx.host.environments();
       const filter = filterOf(ctx.query);

@@ -432,6 +432,18 @@ ${o.environments.map(
 )}`;
 }
 
+/** Sign-out asks with a form (a POST with its CSRF token): a link could be followed by anyone's page. */
+export function signOutPage(csrf: string): SafeHtml {
+  return html`<h1>Sign out</h1>
+<p>This browser's portal session ends now; a new one needs a new sign-in link.</p>
+<form method="post" action="/_app/sign-out"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Sign out</button></form>`;
+}
+
+export function signedOutPage(): SafeHtml {
+  return html`<h1>Signed out</h1>
+<p>The session has ended. Open a new one-time sign-in link to come back.</p>`;
+}
+
 export function signInNeededPage(): SafeHtml {
   return html`<h1>Sign in</h1>
 <p>Open the one-time sign-in link that <code>wfr-emulator</code> (or <code>wfr emulator</code>) printed when it started.</p>

@@ -2,6 +2,8 @@
 // layout, and redirects after a form.
 
 import type { ServerResponse } from "node:http";
+import { CLEARED_PORTAL_SESSION_COOKIE } from "../access/portal-sessions.js";
+import { APP_PAGE_HEADERS } from "../http/page-headers.js";
 import { layout, type SafeHtml } from "./html.js";
 
 export function send(
@@ -14,12 +16,8 @@ export function send(
   res.writeHead(status, {
     "Content-Type": type,
     "Content-Length": Buffer.byteLength(body),
-    "Cache-Control": "no-store",
     // No external CDN, no inline script: everything the pages load comes from here.
-    "Content-Security-Policy":
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
+    ...APP_PAGE_HEADERS,
     ...extra,
   });
   res.end(body);
@@ -31,12 +29,15 @@ export function page(
   title: string,
   body: SafeHtml,
   current?: Parameters<typeof layout>[0]["current"],
+  extra: Record<string, string> = {},
 ): void {
+  const signedIn = status !== 401 && extra["Set-Cookie"] !== CLEARED_PORTAL_SESSION_COOKIE;
   send(
     res,
     status,
-    layout({ title, body, signedIn: status !== 401, ...(current ? { current } : {}) }),
+    layout({ title, body, signedIn, ...(current ? { current } : {}) }),
     "text/html; charset=utf-8",
+    extra,
   );
 }
 

@@ -7,6 +7,7 @@
 // same-site, form and CSRF guards (guards.ts).
 
 import { CODE } from "@wfr/protocol";
+import { PORTAL_SESSION_MAX_AGE_S } from "../access/portal-sessions.js";
 import { HttpError } from "../http/http-kit.js";
 import { compose, type RequestContext, RouteTable } from "../http/router.js";
 import { APP_CSS, APP_JS } from "./assets.js";
@@ -36,7 +37,7 @@ function openTable(): RouteTable<AppContext> {
       }
       const id = host.openDeveloperSession();
       redirect(ctx.res, "/", {
-        "Set-Cookie": `wfr_portal_session=${id}; Path=/; HttpOnly; SameSite=Strict`,
+        "Set-Cookie": `wfr_portal_session=${id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${PORTAL_SESSION_MAX_AGE_S}`,
       });
     });
 }
