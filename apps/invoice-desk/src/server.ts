@@ -69,6 +69,12 @@ export function createDeskApp(options: DeskServerOptions) {
 
   // Every request: only to this desk's own host names (DNS rebinding), bodies bounded per route.
   app.use("*", hostAllowList(options.allowedHosts));
+  // Every answer, downloads above all (a file output's or a recording's bytes come from the
+  // service): the browser takes the declared type and never sniffs HTML out of it.
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+  });
   app.use("/callbacks/*", tooLarge(BODY_LIMITS.callback));
   app.use("/login", tooLarge(BODY_LIMITS.login));
   app.post("/invoices", tooLarge(BODY_LIMITS.upload));

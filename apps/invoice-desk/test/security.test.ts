@@ -355,6 +355,7 @@ describe("file outputs", () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(file?.status).toBe(502);
+    expect(file?.headers.get("x-content-type-options")).toBe("nosniff");
     const text = (await file?.text()) ?? "";
     expect(text).toContain("points outside the environment");
     expect(text).not.toContain("run_");
