@@ -42,13 +42,16 @@ export { signWebhook } from "./engine/callbacks.js";
 export type { CatalogEnvironment, CatalogObject, CatalogWorkflow } from "./engine/catalog.js";
 export { CatalogError } from "./engine/catalog.js";
 export {
+  MAX_RECORDED_RUN_BYTES,
   parseRecordedRun,
   RECORDED_RUN_FORMAT,
   type RecordedRun,
   RecordedRunError,
   type RecordedRunInput,
+  readRecordedRunFile,
   recordRun,
 } from "./engine/recorded-run.js";
+export { MAX_SCENARIO_STEPS } from "./engine/scenario.js";
 export type { Scenario, ScenarioStep } from "./model/types.js";
 export { EmulatorOptionError } from "./server/exposure.js";
 export type { StartKey } from "./server/start-keys.js";

@@ -3,12 +3,11 @@
 // client bound to it. Everything it does to the emulator goes through the
 // emulator's admin API (packages/emulator/README.md "Admin API"), the same
 // one a test would call by hand.
-import { readFile } from "node:fs/promises";
 import {
   type CatalogObject,
   type EmulatorOptions,
-  parseRecordedRun,
   type RecordedRun,
+  readRecordedRunFile,
   startEmulator,
 } from "@wfr/emulator";
 import {
@@ -166,10 +165,7 @@ export async function createTestEnvironment(
         );
       },
       replay: async (workflow, recorded) => {
-        const file =
-          typeof recorded === "string"
-            ? parseRecordedRun(JSON.parse(await readFile(recorded, "utf8")), recorded)
-            : recorded;
+        const file = typeof recorded === "string" ? await readRecordedRunFile(recorded) : recorded;
         checkRecordedRun(workflow, file, found.name);
         await admin(
           "PUT",

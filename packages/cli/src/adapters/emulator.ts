@@ -18,17 +18,9 @@ export async function startMessage(
 
 /** Reads recorded-run files (`wfr runs export`) for `--scenario`; errors name the file. */
 export async function readRecordedRuns(files: readonly string[]) {
-  const { parseRecordedRun } = await import("@wfr/emulator");
-  const { readFileSync } = await import("node:fs");
-  return files.map((file) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      throw new Error(`${file}: ${(error as Error).message}`);
-    }
-    return parseRecordedRun(json, file);
-  });
+  const { readRecordedRunFile } = await import("@wfr/emulator");
+  // Each within the emulator's budget for a recorded run (its size, its steps).
+  return Promise.all(files.map((file) => readRecordedRunFile(file)));
 }
 
 /** `--api-fault` rules in the emulator's short form or JSON; errors name the rule. */

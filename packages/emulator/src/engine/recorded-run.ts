@@ -232,6 +232,37 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
   };
 }
 
+/**
+ * The largest recorded-run file read (docs/limits.md): a run with every step of
+ * MAX_SCENARIO_STEPS and generous event data fits; a file past it is refused by its size,
+ * before it is read or parsed (a 100 MB string cost 602 MiB and seconds to parse).
+ */
+export const MAX_RECORDED_RUN_BYTES = 16 * 1024 * 1024;
+
+/** Reads a recorded-run file (`wfr runs export`) within MAX_RECORDED_RUN_BYTES; errors name the file. */
+export async function readRecordedRunFile(file: string): Promise<RecordedRun> {
+  const { readFile, stat } = await import("node:fs/promises");
+  let text: string;
+  try {
+    const size = (await stat(file)).size;
+    if (size > MAX_RECORDED_RUN_BYTES)
+      throw new RecordedRunError(
+        `${file}: ${size} bytes; a recorded run is at most ${MAX_RECORDED_RUN_BYTES} bytes (docs/limits.md)`,
+      );
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if (error instanceof RecordedRunError) throw error;
+    throw new RecordedRunError(`${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RecordedRunError(`${file}: ${(error as Error).message}`);
+  }
+  return parseRecordedRun(json, file);
+}
+
 /** Reads a recorded-run file's JSON; errors name what is wrong. */
 export function parseRecordedRun(value: unknown, source: string): RecordedRun {
   if (!isObject(value) || value.format !== RECORDED_RUN_FORMAT)

@@ -10,6 +10,13 @@ class ScenarioError extends Error {}
 /** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
 export const MAX_SCENARIO_MS = 365 * 86_400_000;
 
+/**
+ * Steps in one scenario (docs/limits.md): a recorded run of a long workflow has hundreds; every
+ * step is replayed by the engine on the request path, and 300,000 blocked other callers for
+ * seconds.
+ */
+export const MAX_SCENARIO_STEPS = 10_000;
+
 function nonNegInt(v: unknown, where: string, max = MAX_SCENARIO_MS): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
     throw new ScenarioError(`${where} must be a number from 0 to ${max}`);
@@ -89,6 +96,10 @@ export function parseStep(raw: unknown, i: number): ScenarioStep {
 export function parseScenario(raw: unknown): Scenario {
   if (!isObject(raw)) throw new ScenarioError("scenario must be an object");
   if (!Array.isArray(raw.steps)) throw new ScenarioError("scenario.steps must be an array");
+  if (raw.steps.length > MAX_SCENARIO_STEPS)
+    throw new ScenarioError(
+      `scenario.steps has ${raw.steps.length} steps; at most ${MAX_SCENARIO_STEPS} (docs/limits.md)`,
+    );
   const out: Scenario = { steps: raw.steps.map(parseStep) };
   if (raw.recording !== undefined) {
     const r = raw.recording;
