@@ -52,6 +52,27 @@ describe("pure parts", () => {
     expect(runMatches(row, { ...none, q: "contoso" })).toBe(false);
   });
 
+  it("a run's metadata is serialised for the search once, not on every search (the list re-searches every 1.5 s)", () => {
+    const run = {
+      run_id: "run_big",
+      status: "succeeded",
+      workflow_id: "wf_1",
+      environment: "production",
+      idempotency_key: null,
+      metadata: { notes: "x".repeat(100_000), customer: "Contoso" },
+    } as unknown as RunRecord;
+    const row = { run, workflowName: "Invoice intake" };
+    const none = { status: "", workflow: "", environment: "", q: "" };
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      for (let i = 0; i < 5; i++) expect(runMatches(row, { ...none, q: "contoso" })).toBe(true);
+      expect(runMatches(row, { ...none, q: "northwind" })).toBe(false);
+      expect(stringify.mock.calls.filter(([value]) => value === run.metadata)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it("sign-in links work once and expire; their tokens are not logged", () => {
     const links = new SignInLinks();
     const url = links.create("http://127.0.0.1:1", 0);
