@@ -5,7 +5,7 @@ import { isObject } from "../model/json-text.js";
 import type { RecordingConfig, Scenario, ScenarioStep } from "../model/types.js";
 import { fileMarkerProblem } from "./file-markers.js";
 
-class ScenarioError extends Error {}
+export class ScenarioError extends Error {}
 
 /** Longest duration a scenario may name (one year): longer ones overflow timers and dates. */
 export const MAX_SCENARIO_MS = 365 * 86_400_000;
