@@ -179,24 +179,18 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
   },
   object: {
     type: (f, ctx) => {
-      if (f.values !== undefined) {
+      const fields = f.fields ?? [];
+      if (f.values !== undefined && fields.length === 0) {
         const readonly = ctx.side === "output" ? "readonly " : "";
         return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
       }
-      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+      if (fields.length === 0 && f.additionalProperties !== false) {
         // A free-form object: any JSON object.
         ctx.imports.json = true;
         return "JsonObject";
       }
-      if (f.values !== undefined && (f.fields ?? []).length === 0) {
-        const readonly = ctx.side === "output" ? "readonly " : "";
-        return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
-      }
-      return objectType(
-        f.fields ?? [],
-        ctx,
-        ctx.side === "input" && (f.additionalProperties === true || f.values !== undefined),
-      );
+      if (f.values !== undefined) return objectType(fields, ctx, { values: f.values });
+      return objectType(fields, ctx, ctx.side === "input" && f.additionalProperties === true);
     },
     schema: (f, ctx, rules) => {
       const fields = f.fields ?? [];
@@ -208,10 +202,13 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
       const object = `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(fields, ctx)})`;
       const extra = f.values !== undefined ? `.catchall(${fieldSchema(f.values, ctx)})` : "";
       const proto = protoRefinement(f, ctx, strict);
-      // zod's object output no longer holds `__proto__`: the key is checked on the way in.
-      return proto === ""
-        ? `${object}${extra}${rules}`
-        : `z.unknown()${proto}.pipe(${object}${extra})${rules}`;
+      if (proto === "") return `${object}${extra}${rules}`;
+      // zod's object output no longer holds `__proto__`: the key is checked on the way in. A
+      // strict object reports an own `__proto__` key as unrecognized, so where one is declared
+      // the strict check sees the object without it.
+      const declared = fields.some((x) => x.name === "__proto__");
+      const without = strict && declared ? ".transform(withoutProtoKey$)" : "";
+      return `z.unknown()${proto}${without}.pipe(${object}${extra})${rules}`;
     },
     docs: () => [],
     label: () => "object",
@@ -249,9 +246,10 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
 };
 
 /**
- * zod's object shapes cannot hold a `__proto__` key (it is skipped, even by a
- * strict object's unknown-key check), so an input object checks that key
- * itself: as its field when it declares one, as an unknown key when closed.
+ * zod's object shapes cannot hold a `__proto__` key (a shape skips it), so an
+ * input object checks that key itself: as its field when it declares one, as
+ * an unknown key when closed (where it declares one, the strict object is
+ * handed the value without that key, see `withoutProtoKey`).
  */
 function protoRefinement(f: FieldModel, ctx: SchemaContext, strict: boolean): string {
   if (ctx.side !== "input") return "";
@@ -446,13 +444,30 @@ export function members(fields: readonly FieldModel[], ctx: TypeContext): string
   );
 }
 
-function objectType(fields: readonly FieldModel[], ctx: TypeContext, open: boolean): string {
+/**
+ * An object type: its members, and an index signature when other keys are
+ * allowed. With a schema for the other keys (`values`), TypeScript requires
+ * every declared member to fit the index signature too, so the signature is
+ * the union of the values' type and the members' types: each declared key
+ * keeps its own type, any other key reads as one of them.
+ */
+function objectType(
+  fields: readonly FieldModel[],
+  ctx: TypeContext,
+  open: boolean | { readonly values: FieldModel },
+): string {
   // A closed object without properties: nothing may be sent; outputs stay open (the service may add fields).
-  if (fields.length === 0 && !open)
+  if (fields.length === 0 && open === false)
     return ctx.side === "input" ? "Record<string, never>" : "{ readonly [key: string]: unknown }";
   const inner = { ...ctx, indent: `${ctx.indent}  ` };
   const lines = members(fields, inner);
-  if (open) lines.push(`${inner.indent}[key: string]: unknown;`);
+  if (open === true) lines.push(`${inner.indent}[key: string]: unknown;`);
+  else if (open !== false) {
+    const types = [fieldType(open.values, ctx), ...fields.map((f) => memberType(f, ctx))];
+    const index = types.filter((t, i) => types.indexOf(t) === i).join(" | ");
+    const readonly = ctx.side === "output" ? "readonly " : "";
+    lines.push(`${inner.indent}${readonly}[key: string]: ${index};`);
+  }
   return `{\n${lines.join("\n")}\n${ctx.indent}}`;
 }
 

@@ -334,6 +334,13 @@ interface Normalized {
   readonly schema: Record<string, unknown>;
   readonly at: Located;
   readonly nullable: boolean;
+  /**
+   * Null is allowed beside the schema, whatever its `enum` lists: a null
+   * branch of an `anyOf`/`oneOf` around it, or OpenAPI 3.0's `nullable: true`
+   * (which adds null to an enum, as `nullableAsJsonSchema` hands it to Ajv).
+   * A `"null"` in a 3.1 `type` list is not: there the enum decides.
+   */
+  readonly nullBeside?: boolean;
   /** The `false` schema, or an `allOf` with a `false` branch: no value. */
   readonly never?: boolean;
   /** An `allOf` whose branches cannot be merged into one schema: each must hold. */
@@ -468,6 +475,7 @@ class FieldReader {
       return { schema: {}, at: d, nullable: false, stack: nextStack, never: d.node === false };
     if (!isRecord(d.node)) this.fail(d, "a schema must be an object");
     let { schema, nullable } = splitNullType(d.node);
+    let nullBeside = d.node.nullable === true;
     for (const combiner of ["anyOf", "oneOf"] as const) {
       const branches = schema[combiner];
       if (!Array.isArray(branches)) continue;
@@ -476,6 +484,7 @@ class FieldReader {
       const nonNull = branches.map((_, i) => i).filter((i) => !isNull(resolved[i] as Located));
       if (nonNull.length === branches.length) continue;
       nullable = true;
+      nullBeside = true;
       if (nonNull.length === 0)
         return { schema: {}, at: d, nullable: true, stack: nextStack, never: true };
       const { [combiner]: _drop, ...outer } = schema;
@@ -485,6 +494,7 @@ class FieldReader {
           schema: { ...only.schema, ...outer },
           at: only.at,
           nullable: true,
+          nullBeside: true,
           stack: only.stack,
         };
       }
@@ -535,7 +545,7 @@ class FieldReader {
       nullable ||= branches.length > 0 && branches.every((b) => b.nullable);
       return { schema: merged, at: d, nullable, stack: nextStack };
     }
-    return { schema, at: d, nullable, stack: nextStack };
+    return { schema, at: d, nullable, nullBeside, stack: nextStack };
   }
 
   /** The values `model` may take in this environment's launch body, when it lists them. */
@@ -731,7 +741,9 @@ class FieldReader {
       );
       const values = ofType.filter((v) => v !== null) as EnumValue[];
       base.nullable =
-        ofType.includes(null) || (base.nullable && types === undefined && s.enum.includes(null));
+        ofType.includes(null) ||
+        n.nullBeside === true ||
+        (base.nullable && types === undefined && s.enum.includes(null));
       if (values.length === 0) {
         // `const: null`, `enum: [null]`: null only; a list none of whose values has the type: nothing.
         kind = "never";

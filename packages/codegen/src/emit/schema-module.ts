@@ -63,6 +63,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       quick.uses.has(name) ? [spec] : [],
     ),
     ...(inputsBody.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
+    ...(inputsBody.includes("withoutProtoKey$") ? ["withoutProtoKey as withoutProtoKey$"] : []),
     ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
     "ownProperties",
     "toInputIssues",

@@ -522,6 +522,18 @@ export function protoKey(
 }
 
 /**
+ * A closed object's value without its own `__proto__` key, for the strict
+ * unknown-key check of an object that declares such a field (`protoKey`
+ * checks that field; the strict object schema would report the key as unknown).
+ */
+export function withoutProtoKey(value: unknown): unknown {
+  if (!isPlainRecord(value) || !Object.hasOwn(value, "__proto__")) return value;
+  const out = Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>;
+  for (const key of Object.keys(value)) if (key !== "__proto__") out[key] = value[key];
+  return out;
+}
+
+/**
  * Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes.
  * The runtime's InputValidationError (an InvalidInputsError, code INVALID_INPUTS, status null),
  * so one `catch` handles a builder's refusal and the runtime's alike.

@@ -104,6 +104,12 @@ interface IssueSink {
  */
 export declare function protoKey(schema: SafeParser | undefined, required: boolean): (value: unknown, ctx: IssueSink) => void;
 /**
+ * A closed object's value without its own `__proto__` key, for the strict
+ * unknown-key check of an object that declares such a field (`protoKey`
+ * checks that field; the strict object schema would report the key as unknown).
+ */
+export declare function withoutProtoKey(value: unknown): unknown;
+/**
  * Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes.
  * The runtime's InputValidationError (an InvalidInputsError, code INVALID_INPUTS, status null),
  * so one `catch` handles a builder's refusal and the runtime's alike.
