@@ -13,7 +13,9 @@ import {
   isNullOnlySchema,
   isRecord,
   type Located,
+  MAX_SCHEMA_NESTING,
   mergeAllOf,
+  nestingLimitDetail,
   parseDocument,
   RefResolver,
   type SchemaPart,
@@ -350,6 +352,8 @@ interface Normalized {
 class FieldReader {
   /** The fields being read, outermost first, so errors can name the field that reached them. */
   private readonly reading: { readonly side: Side; readonly name: string }[] = [];
+  /** How many branches (`allOf`, a lone non-null alternative) deep `normalize` is, inside the fields being read. */
+  private branchDepth = 0;
 
   constructor(
     readonly resolver: RefResolver,
@@ -419,6 +423,12 @@ class FieldReader {
     return `${first.side} \`${path}\``;
   }
 
+  /** `input \`tree\``: the top-level field being read (a deep path would fill the message). */
+  private outermostLabel(): string {
+    const first = this.reading[0];
+    return first === undefined ? "the schema" : `${first.side} \`${first.name}\``;
+  }
+
   private fail(at: Located, message: string): never {
     throw new DefinitionError(this.resolver.display(at.file), at.pointer, message);
   }
@@ -456,6 +466,27 @@ class FieldReader {
     return fields;
   }
 
+  /**
+   * Fails at `at` when the schemas being read nest deeper than the one limit
+   * every reader keeps (docs/definition-format.md#schema-nesting): a field,
+   * or a branch read into it, is one level.
+   */
+  private checkNesting(at: Located): void {
+    if (this.reading.length + this.branchDepth > MAX_SCHEMA_NESTING)
+      this.fail(at, nestingLimitDetail(this.outermostLabel()));
+  }
+
+  /** `normalize` of a branch (`allOf`, the one non-null `anyOf`/`oneOf` alternative): a level deeper. */
+  private nested(at: Located, stack: readonly string[]): Normalized & { stack: readonly string[] } {
+    this.branchDepth++;
+    try {
+      this.checkNesting(at);
+      return this.normalize(at, stack);
+    } finally {
+      this.branchDepth--;
+    }
+  }
+
   /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
   private normalize(
     at: Located,
@@ -489,7 +520,7 @@ class FieldReader {
         return { schema: {}, at: d, nullable: true, stack: nextStack, never: true };
       const { [combiner]: _drop, ...outer } = schema;
       if (nonNull.length === 1) {
-        const only = this.normalize(child(d, combiner, nonNull[0] as number), nextStack);
+        const only = this.nested(child(d, combiner, nonNull[0] as number), nextStack);
         return {
           schema: { ...only.schema, ...outer },
           at: only.at,
@@ -503,7 +534,7 @@ class FieldReader {
     if (Array.isArray(schema.allOf)) {
       const allOf = schema.allOf;
       const { allOf: _drop, nullable: _nullable, ...outer } = schema;
-      const branches = allOf.map((_, i) => this.normalize(child(d, "allOf", i), nextStack));
+      const branches = allOf.map((_, i) => this.nested(child(d, "allOf", i), nextStack));
       if (branches.some((b) => b.never === true && !b.nullable))
         return { schema: {}, at: d, nullable: false, stack: nextStack, never: true };
       const parts: SchemaPart[] = [
@@ -595,6 +626,7 @@ class FieldReader {
   ): FieldModel {
     this.reading.push({ side, name });
     try {
+      this.checkNesting(at);
       return this.readField(name, at, inRequired, side, stack);
     } finally {
       this.reading.pop();

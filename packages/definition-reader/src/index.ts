@@ -12,6 +12,7 @@ export {
   resolveJsonPointer,
 } from "./json-pointer.js";
 export { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
+export { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 export { isNullOnlySchema, nullableAsJsonSchema, splitNullType } from "./nullable.js";
 export { parseDocument } from "./parse-document.js";
 export {

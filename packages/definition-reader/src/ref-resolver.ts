@@ -11,6 +11,7 @@ import {
   parseFragmentPointer,
   resolveJsonPointer,
 } from "./json-pointer.js";
+import { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 import { parseDocument } from "./parse-document.js";
 import { isConstraining } from "./schema-keywords.js";
 
@@ -229,6 +230,12 @@ export class RefResolver {
     if (seen.has(key)) {
       throw new DefinitionError(this.display(located.file), located.pointer, `cyclic $ref: ${ref}`);
     }
+    if (seen.size >= MAX_SCHEMA_NESTING)
+      throw new DefinitionError(
+        this.display(located.file),
+        located.pointer,
+        nestingLimitDetail("this chain of `$ref`s to `$ref`s"),
+      );
     const target = this.deref(this.lookup(file, pointer, located), new Set([...seen, key]));
     if (Object.keys(siblings).length === 0) return target;
     if (!isRecord(target.node))
