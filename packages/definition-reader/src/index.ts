@@ -27,6 +27,11 @@ export {
   standInTarget,
 } from "./ref-resolver.js";
 export {
+  DEFINITION_CONTAINERS,
+  IDENTITY_KEYWORDS,
+  refuseIdentityInDefinitions,
+} from "./schema-definitions.js";
+export {
   ANNOTATION_KEYWORDS,
   DRAFT4_UNSUPPORTED_KEYWORDS,
   isConstraining,

@@ -6,6 +6,7 @@ import { DefinitionError } from "./definition-error.js";
 import { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 import { nullableAsJsonSchema } from "./nullable.js";
 import { child, isRecord, type Located, type RefResolver } from "./ref-resolver.js";
+import { refuseIdentityInDefinitions } from "./schema-definitions.js";
 
 /** Keywords whose value is one subschema. */
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -24,13 +25,7 @@ const SUBSCHEMA_KEYWORDS = new Set([
 /** Keywords whose value is a list of subschemas. */
 const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords whose value maps names to subschemas (a name may be `__proto__`). */
-const SUBSCHEMA_MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-]);
+const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "dependentSchemas"]);
 
 export interface InlineOptions {
   /**
@@ -80,6 +75,7 @@ function inline(
       nestingLimitDetail("the schema"),
     );
   options.visit?.(node, at);
+  refuseIdentityInDefinitions(at, (file) => resolver.display(file), options.dialect === "draft-04");
   if (typeof node.$ref === "string") {
     const ref = node.$ref;
     const { key, target } = resolver.refTarget(at);
@@ -113,6 +109,9 @@ function inlineKeywords(
   const node = at.node as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of keys) {
+    // A schema's definitions are read where a `$ref` reaches them, and every `$ref` is inlined:
+    // they are left out, so a definition nothing refers to is never read (schema-definitions.ts).
+    if (key === "$defs" || key === "definitions") continue;
     const value = node[key];
     let inlined: unknown = value;
     if (SUBSCHEMA_KEYWORDS.has(key) && !Array.isArray(value)) {

@@ -162,7 +162,17 @@ export class RefResolver {
 
   private lookup(file: string, pointer: string, from: Located): Located {
     const doc = this.load(file, from);
-    if (pointer === "" || pointer === "/") return { node: doc, file, pointer: "" };
+    if (pointer === "" || pointer === "/") {
+      // `#` in a definition is the OpenAPI document, not a schema (JSON Schema's "the root schema"
+      // has no meaning inside OpenAPI): read as a schema it would accept any JSON value.
+      if (isRecord(doc) && typeof doc.openapi === "string")
+        throw new DefinitionError(
+          this.display(from.file),
+          from.pointer,
+          `\`$ref\` to ${JSON.stringify(`${file === from.file ? "" : this.display(file)}#${pointer}`)} points at the whole OpenAPI document, which is not a schema; point at a schema in it (#/components/schemas/...)`,
+        );
+      return { node: doc, file, pointer: "" };
+    }
     if (!pointer.startsWith("/")) {
       throw new DefinitionError(
         this.display(from.file),

@@ -43,6 +43,8 @@ const SIMPLE_TYPES = new Set(["string", "number", "integer", "boolean", "object"
 
 export class FieldReader extends SchemaNormalizer {
   objectFields(at: Located, side: Side, stack: readonly string[]): FieldModel[] {
+    // The inputs and outputs roots come here without `normalize`: their keywords are checked too.
+    this.refuseUnsupportedIn(at);
     const node = at.node as Record<string, unknown>;
     const props = child(at, "properties");
     if (props.node !== undefined && !isRecord(props.node))

@@ -14,6 +14,7 @@ import {
   mergeAllOf,
   nestingLimitDetail,
   type RefResolver,
+  refuseIdentityInDefinitions,
   type SchemaPart,
   splitNullType,
   standInTarget,
@@ -62,25 +63,18 @@ export class SchemaNormalizer {
 
   /**
    * Refuses an unsupported keyword on a schema before its `$ref` is followed,
-   * and in the definitions it carries (`$defs`, `definitions`), so that an
-   * `$id` or `$anchor` is named rather than a reference it changes.
+   * and an identity keyword (`$id`, `$anchor`) in the definitions it carries
+   * (`$defs`, `definitions`), which would change what a reference names; the
+   * rest of a definition is read only where a `$ref` reaches it.
    */
   protected refuseUnsupportedIn(at: Located): void {
     let raw = at;
     for (let next = standInTarget(raw.node); next !== undefined; next = standInTarget(raw.node))
       raw = next;
-    const visit = (node: unknown, where: Located, depth: number) => {
-      if (!isRecord(node) || depth > 8) return;
-      for (const keyword of this.unsupportedKeywords())
-        if (Object.hasOwn(node, keyword)) this.unsupported(where, node);
-      for (const container of ["$defs", "definitions"]) {
-        const defs = node[container];
-        if (isRecord(defs))
-          for (const name of Object.keys(defs))
-            visit(defs[name], child(where, container, name), depth + 1);
-      }
-    };
-    visit(raw.node, raw, 0);
+    if (!isRecord(raw.node)) return;
+    for (const keyword of this.unsupportedKeywords())
+      if (Object.hasOwn(raw.node, keyword)) this.unsupported(raw, raw.node);
+    refuseIdentityInDefinitions(raw, (file) => this.resolver.display(file), this.openapi30);
   }
 
   /** The unsupported keywords of this definition's version (`id` is draft 4's `$id`). */
