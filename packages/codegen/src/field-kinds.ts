@@ -3,7 +3,10 @@
 // through these functions only, so a new kind is one entry here (a missing
 // entry is a type error) instead of a case in five parallel switches.
 import { docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
+import { isPrimitive, rulesRefinement } from "./field-rules.js";
 import type { FieldKind, FieldModel } from "./model.js";
+
+export { hasJsonEnum, hasRules, isPrimitive, rulesLiteral, usesKind } from "./field-rules.js";
 
 export type Side = "input" | "output";
 
@@ -51,10 +54,6 @@ function arrayOf(element: string): string {
  */
 function itemsChecked(item: string, rules: string): string {
   return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
-}
-
-export function isPrimitive(value: unknown): value is string | number | boolean {
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 /** A JSON value as a TypeScript type: literals, readonly tuples and object types. */
@@ -180,20 +179,35 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
   object: {
     type: (f, ctx) => {
       const fields = f.fields ?? [];
-      if (f.values !== undefined && fields.length === 0) {
+      if (f.values !== undefined && fields.length === 0 && f.patternValues === undefined) {
         const readonly = ctx.side === "output" ? "readonly " : "";
         return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
       }
-      if (fields.length === 0 && f.additionalProperties !== false) {
+      if (fields.length === 0 && f.additionalProperties !== false && f.values === undefined) {
         // A free-form object: any JSON object.
         ctx.imports.json = true;
         return "JsonObject";
       }
-      if (f.values !== undefined) return objectType(fields, ctx, { values: f.values });
+      const rest = restValues(f);
+      if (rest !== undefined) return objectType(fields, ctx, { values: rest });
       return objectType(fields, ctx, ctx.side === "input" && f.additionalProperties === true);
     },
     schema: (f, ctx, rules) => {
       const fields = f.fields ?? [];
+      if (f.patternValues !== undefined || f.propertyNames !== undefined) {
+        // Keys checked one by one (objectKeys); the shape checks the declared fields only.
+        const proto = fields.some((x) => x.name === "__proto__")
+          ? protoRefinement(f, ctx, false)
+          : "";
+        // The catch-all only carries the index signature's type: objectKeys is the exact check.
+        const rest = (restValues(f) ?? []).map((v) => fieldSchema(v, ctx));
+        const catchall =
+          rest.length === 0
+            ? ""
+            : `.catchall(${rest.length === 1 ? rest[0] : `z.union([${rest.join(", ")}])`})`;
+        const object = `z.looseObject(${objectShape(fields, ctx)})${catchall}`;
+        return `z.unknown().superRefine(objectKeys$(${keyRules(f, ctx)}))${proto}.pipe(${object})${rules}`;
+      }
       if (f.values !== undefined && fields.length === 0)
         return `z.record(z.string(), ${fieldSchema(f.values, ctx)})${rules}`;
       if (fields.length === 0 && f.additionalProperties !== false)
@@ -264,6 +278,35 @@ function protoRefinement(f: FieldModel, ctx: SchemaContext, strict: boolean): st
   return `.superRefine(protoKey$(${valueSchema ?? "undefined"}, ${field?.required === true}))`;
 }
 
+/**
+ * The schemas the values of undeclared keys may have, when they are known:
+ * the rest's (`additionalProperties: {schema}`) and the patterns' when no
+ * other key is allowed. Undefined when any value may come (an open object).
+ * Patterns say nothing TypeScript can use about the keys themselves.
+ */
+function restValues(f: FieldModel): FieldModel[] | undefined {
+  const patterns = (f.patternValues ?? []).map((p) => p.field);
+  if (f.values !== undefined) return [f.values, ...patterns];
+  return patterns.length > 0 && f.additionalProperties === false ? patterns : undefined;
+}
+
+/** The `KeyRules` of an object with `patternProperties` or `propertyNames` (see objectKeys). */
+function keyRules(f: FieldModel, ctx: SchemaContext): string {
+  const inner = `${ctx.indent}  `;
+  const at = { ...ctx, indent: inner };
+  const entries = [`declared: ${jsonLiteral((f.fields ?? []).map((x) => x.name))}`];
+  if (f.patternValues !== undefined)
+    entries.push(
+      `patterns: [${f.patternValues.map((p) => `[${stringLiteral(p.pattern)}, ${fieldSchema(p.field, at)}]`).join(", ")}]`,
+    );
+  // Outputs keep the keys the service adds: only inputs refuse unknown ones.
+  if (f.values !== undefined) entries.push(`additional: ${fieldSchema(f.values, at)}`);
+  else if (f.additionalProperties === false && ctx.side === "input")
+    entries.push("additional: false");
+  if (f.propertyNames !== undefined) entries.push(`names: ${fieldSchema(f.propertyNames, at)}`);
+  return `{ ${entries.join(", ")} }`;
+}
+
 /** The input object schema of a workflow's `inputs` (closed: unknown keys are rejected). */
 export function inputsObjectSchema(fields: readonly FieldModel[], ctx: SchemaContext): string {
   return FIELD_KINDS.object.schema(
@@ -295,43 +338,6 @@ export function kindLabel(f: FieldModel): string {
 function fieldType(f: FieldModel, ctx: TypeContext): string {
   const t = FIELD_KINDS[f.kind].type(f, ctx);
   return f.nullable && t !== "unknown" ? `${t} | null` : t;
-}
-
-/** The value constraints a validator checks, in the order the emulator checks them. */
-const RULE_KEYS = [
-  "maxLength",
-  "minLength",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "maxItems",
-  "minItems",
-  "uniqueItems",
-  "maxProperties",
-  "minProperties",
-] as const;
-
-/**
- * The `constraints(...)` refinement of an input field, or "" when it has
- * none. Outputs are read, not policed: their constraints go to the docs only.
- */
-function rulesRefinement(f: FieldModel, side: Side): string {
-  if (side !== "input") return "";
-  const rules = rulesLiteral(f);
-  return rules === "" ? "" : `.superRefine(constraints$(${rules}))`;
-}
-
-/** The `ValueRules` object literal of an input field (`{ integer: true, maxLength: 3 }`), or "" when it has none. */
-export function rulesLiteral(f: FieldModel): string {
-  const entries = [
-    ...(f.kind === "integer" ? ["integer: true"] : []),
-    ...RULE_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}: ${jsonLiteral(f[k])}`),
-  ];
-  return entries.length === 0 ? "" : `{ ${entries.join(", ")} }`;
 }
 
 /** The zod schema of a field (`.nullable()` and `.optional()` included). */
@@ -366,38 +372,6 @@ function fieldDocs(f: FieldModel, side: Side): string[] {
   if (f.uniqueItems === true) lines.push("Items are unique.");
   if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
   return lines;
-}
-
-/** Every field nested in these (object properties, items, map values, alternatives), depth first. */
-function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
-  for (const f of fields) {
-    yield f;
-    yield* allFields([
-      ...(f.fields ?? []),
-      ...(f.items ? [f.items] : []),
-      ...(f.values ? [f.values] : []),
-      ...(f.variants ?? []),
-    ]);
-  }
-}
-
-/** Whether any field here or nested has one of the kinds. */
-export function usesKind(fields: readonly FieldModel[], kinds: readonly FieldKind[]): boolean {
-  for (const f of allFields(fields)) if (kinds.includes(f.kind)) return true;
-  return false;
-}
-
-/** Whether any input here or nested has value constraints (the schema module then imports `constraints`). */
-export function hasRules(fields: readonly FieldModel[]): boolean {
-  for (const f of allFields(fields)) if (rulesRefinement(f, "input") !== "") return true;
-  return false;
-}
-
-/** Whether any enum here or nested lists objects or arrays (compared as JSON). */
-export function hasJsonEnum(fields: readonly FieldModel[]): boolean {
-  for (const f of allFields(fields))
-    if (f.kind === "enum" && !(f.enumValues ?? []).every(isPrimitive)) return true;
-  return false;
 }
 
 // ---------------------------------------------------------------- objects
@@ -454,7 +428,7 @@ export function members(fields: readonly FieldModel[], ctx: TypeContext): string
 function objectType(
   fields: readonly FieldModel[],
   ctx: TypeContext,
-  open: boolean | { readonly values: FieldModel },
+  open: boolean | { readonly values: readonly FieldModel[] },
 ): string {
   // A closed object without properties: nothing may be sent; outputs stay open (the service may add fields).
   if (fields.length === 0 && open === false)
@@ -463,7 +437,10 @@ function objectType(
   const lines = members(fields, inner);
   if (open === true) lines.push(`${inner.indent}[key: string]: unknown;`);
   else if (open !== false) {
-    const types = [fieldType(open.values, ctx), ...fields.map((f) => memberType(f, ctx))];
+    const types = [
+      ...open.values.map((v) => fieldType(v, ctx)),
+      ...fields.map((f) => memberType(f, ctx)),
+    ];
     const index = types.filter((t, i) => types.indexOf(t) === i).join(" | ");
     const readonly = ctx.side === "output" ? "readonly " : "";
     lines.push(`${inner.indent}${readonly}[key: string]: ${index};`);

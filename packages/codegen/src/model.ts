@@ -73,6 +73,15 @@ export interface FieldModel {
    * Its `name` is "{}".
    */
   readonly values?: FieldModel;
+  /**
+   * For kind `object`: `patternProperties`, in definition order: the schema
+   * of every value whose key matches `pattern` (ECMA-262 with the `u` flag),
+   * declared or not; a key no pattern matches and `fields` does not list is
+   * left to `values` / `additionalProperties`. Each `field.name` is "{}".
+   */
+  readonly patternValues?: readonly { readonly pattern: string; readonly field: FieldModel }[];
+  /** For kind `object`: `propertyNames`, the schema every key (a string) must match; its `name` is "{}". */
+  readonly propertyNames?: FieldModel;
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
   /** The alternatives, for kind `union`, or the parts, for kind `all` (each `name` is "|"), in definition order; at least two. */

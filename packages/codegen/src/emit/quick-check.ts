@@ -94,7 +94,13 @@ function fileCheck(ctx: QuickContext): "isFileInput$" | "isFileOutput$" {
 /** The check of an object field: a helper function for declared fields, the JSON check for a free-form one. */
 function objectCheck(f: FieldModel, x: string, ctx: QuickContext): string {
   const fields = f.fields ?? [];
-  if (f.values !== undefined || fields.some((field) => field.name === "__proto__")) return "false";
+  if (
+    f.values !== undefined ||
+    f.patternValues !== undefined ||
+    f.propertyNames !== undefined ||
+    fields.some((field) => field.name === "__proto__")
+  )
+    return "false";
   if (fields.length === 0 && f.additionalProperties !== false)
     return `${use(ctx, "isPlainJsonRecord$")}(${x})`;
   // The outputs' objects are loose: a key the service adds is kept, never a failure.

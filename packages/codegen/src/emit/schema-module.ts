@@ -57,6 +57,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   ];
   const ctx = (side: Side) => ({ side, indent: "    ", flavour });
   const inputsBody = `z.preprocess(ownProperties, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
+  const outputsBody = `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
   const supportImports = [
     ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
     ...Object.entries(QUICK_SUPPORT).flatMap(([name, spec]) =>
@@ -64,6 +65,9 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     ),
     ...(inputsBody.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
     ...(inputsBody.includes("withoutProtoKey$") ? ["withoutProtoKey as withoutProtoKey$"] : []),
+    ...(`${inputsBody}${outputsBody}`.includes("objectKeys$(")
+      ? ["objectKeys as objectKeys$"]
+      : []),
     ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
     "ownProperties",
     "toInputIssues",
@@ -108,7 +112,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       "outputSchema",
       "Outputs$",
       "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
-      `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`,
+      outputsBody,
     ),
     "",
     ...quick.declarations.flatMap((declaration) => [declaration, ""]),

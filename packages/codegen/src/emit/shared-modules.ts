@@ -11,6 +11,7 @@ const COMPILED = new URL("../../dist/shared-modules/", import.meta.url);
 export const SHARED_MODULES = [
   "formats",
   "json",
+  "object-keys",
   "plain-data",
   "proto-key",
   "support",

@@ -13,7 +13,7 @@ import type { Side } from "../field-kinds.js";
 import type { EnumValue, FieldKind, FieldModel } from "../model.js";
 import { enumBase, jsonTypeOf } from "./enum-values.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
-import { valueConstraints } from "./value-constraints.js";
+import { checkedPattern, valueConstraints } from "./value-constraints.js";
 
 /** Keywords that hold only for values of one JSON type (JSON Schema: other values pass them). */
 const TYPED_KEYWORDS = [
@@ -33,6 +33,8 @@ const TYPED_KEYWORDS = [
   "properties",
   "required",
   "additionalProperties",
+  "patternProperties",
+  "propertyNames",
   "minProperties",
   "maxProperties",
 ];
@@ -319,6 +321,18 @@ export class FieldReader extends SchemaNormalizer {
       if (isRecord(additional) && Object.keys(additional).length > 0) {
         extra.values = this.field("{}", child(here, "additionalProperties"), true, side, n.stack);
       }
+      const patterns = child(here, "patternProperties");
+      if (patterns.node !== undefined) {
+        if (!isRecord(patterns.node)) this.fail(patterns, "`patternProperties` is not an object");
+        extra.patternValues = Object.keys(patterns.node).map((pattern) => ({
+          pattern: checkedPattern(pattern, "this `patternProperties` key", (message) =>
+            this.fail(child(patterns, pattern), message),
+          ),
+          field: this.field("{}", child(patterns, pattern), true, side, n.stack),
+        }));
+      }
+      if (s.propertyNames !== undefined)
+        extra.propertyNames = this.field("{}", child(here, "propertyNames"), true, side, n.stack);
     } else if (type === "array") {
       kind = "array";
       extra.items = this.field("[]", child(here, "items"), true, side, n.stack);

@@ -35,12 +35,7 @@ export function valueConstraints(
     if (minLength !== undefined) out.minLength = minLength;
     if (s.pattern !== undefined) {
       if (typeof s.pattern !== "string") fail("`pattern` must be a string");
-      try {
-        new RegExp(s.pattern, "u");
-      } catch (error) {
-        fail(`\`pattern\` is not a valid regular expression: ${(error as Error).message}`);
-      }
-      out.pattern = s.pattern;
+      out.pattern = checkedPattern(s.pattern, "`pattern`", fail);
     }
   }
   if (kind === "number" || kind === "integer" || kind === "enum") {
@@ -79,4 +74,18 @@ export function valueConstraints(
     if (maxProperties !== undefined) out.maxProperties = maxProperties;
   }
   return out as Partial<FieldModel>;
+}
+
+/** A regular expression of the definition (`pattern`, a `patternProperties` key), compiled as the validators compile it. */
+export function checkedPattern(
+  source: string,
+  what: string,
+  fail: (message: string) => never,
+): string {
+  try {
+    new RegExp(source, "u");
+  } catch (error) {
+    fail(`${what} is not a valid regular expression: ${(error as Error).message}`);
+  }
+  return source;
 }

@@ -1,8 +1,8 @@
 // Copied into every generated package as `_shared/support` (compiled: `.js`
 // and `.d.ts`, see emit/shared-modules.ts): what the generated schema and
 // definition modules share: here the issue mapping and the errors, and,
-// re-exported, the plain-data checks, the `__proto__` key check and the value
-// rules (each its own `_shared/` module). They import only @wfr/runtime and
+// re-exported, the plain-data checks, the `__proto__` key check, the key
+// checks of patternProperties / propertyNames and the value rules (each its own `_shared/` module). They import only @wfr/runtime and
 // each other: the generated package depends on @wfr/runtime and zod, nothing
 // else. Its errors extend the runtime's, so everything a wfr package throws is
 // a WorkflowRunApiError.
@@ -15,6 +15,7 @@ import {
   WorkflowRunApiError,
 } from "@wfr/runtime";
 
+export { type KeyRules, objectKeys } from "./object-keys.js";
 export {
   allItems,
   isFileOutput,

@@ -49,7 +49,7 @@ export interface ValueRules {
 /** Each `pattern` compiled once (a non-global RegExp's `test` keeps no state between calls). */
 const patterns = new Map<string, RegExp>();
 
-function patternOf(source: string): RegExp {
+export function patternOf(source: string): RegExp {
   let compiled = patterns.get(source);
   if (compiled === undefined) {
     compiled = new RegExp(source, "u");

@@ -63,6 +63,8 @@ const SUPPORTED = new Set([
   "properties",
   "required",
   "additionalProperties",
+  "patternProperties",
+  "propertyNames",
   "items",
   "default",
   "description",

@@ -22,6 +22,7 @@ export interface ValueRules {
     readonly minProperties?: number;
     readonly maxProperties?: number;
 }
+export declare function patternOf(source: string): RegExp;
 /** A schema refinement reporting the first broken rule, in the server's order and with its message. */
 export declare function constraints(rules: ValueRules): (value: unknown, ctx: {
     addIssue(issue: {

@@ -27,7 +27,7 @@ export function isOneOf(values) {
 }
 /** Each `pattern` compiled once (a non-global RegExp's `test` keeps no state between calls). */
 const patterns = new Map();
-function patternOf(source) {
+export function patternOf(source) {
     let compiled = patterns.get(source);
     if (compiled === undefined) {
         compiled = new RegExp(source, "u");

@@ -1,0 +1,80 @@
+// The value rules a generated validator checks on a field, and what a
+// module needs to import for its fields (walked through every nested field).
+import { jsonLiteral } from "./escape.js";
+import type { Side } from "./field-kinds.js";
+import type { FieldKind, FieldModel } from "./model.js";
+
+export function isPrimitive(value: unknown): value is string | number | boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+/** The value constraints a validator checks, in the order the emulator checks them. */
+const RULE_KEYS = [
+  "maxLength",
+  "minLength",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxProperties",
+  "minProperties",
+] as const;
+
+/**
+ * The `constraints(...)` refinement of an input field, or "" when it has
+ * none. Outputs are read, not policed: their constraints go to the docs only.
+ */
+export function rulesRefinement(f: FieldModel, side: Side): string {
+  if (side !== "input") return "";
+  const rules = rulesLiteral(f);
+  return rules === "" ? "" : `.superRefine(constraints$(${rules}))`;
+}
+
+/** The `ValueRules` object literal of an input field (`{ integer: true, maxLength: 3 }`), or "" when it has none. */
+export function rulesLiteral(f: FieldModel): string {
+  const entries = [
+    ...(f.kind === "integer" ? ["integer: true"] : []),
+    ...RULE_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}: ${jsonLiteral(f[k])}`),
+  ];
+  return entries.length === 0 ? "" : `{ ${entries.join(", ")} }`;
+}
+
+/** Every field nested in these (object properties, items, map values, alternatives), depth first. */
+function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
+  for (const f of fields) {
+    yield f;
+    yield* allFields([
+      ...(f.fields ?? []),
+      ...(f.items ? [f.items] : []),
+      ...(f.values ? [f.values] : []),
+      ...(f.patternValues ?? []).map((p) => p.field),
+      ...(f.propertyNames ? [f.propertyNames] : []),
+      ...(f.variants ?? []),
+    ]);
+  }
+}
+
+/** Whether any field here or nested has one of the kinds. */
+export function usesKind(fields: readonly FieldModel[], kinds: readonly FieldKind[]): boolean {
+  for (const f of allFields(fields)) if (kinds.includes(f.kind)) return true;
+  return false;
+}
+
+/** Whether any input here or nested has value constraints (the schema module then imports `constraints`). */
+export function hasRules(fields: readonly FieldModel[]): boolean {
+  for (const f of allFields(fields)) if (rulesRefinement(f, "input") !== "") return true;
+  return false;
+}
+
+/** Whether any enum here or nested lists objects or arrays (compared as JSON). */
+export function hasJsonEnum(fields: readonly FieldModel[]): boolean {
+  for (const f of allFields(fields))
+    if (f.kind === "enum" && !(f.enumValues ?? []).every(isPrimitive)) return true;
+  return false;
+}
