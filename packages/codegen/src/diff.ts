@@ -362,6 +362,7 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   // No dedicated rule yet: any change is reported for review (diffUnclassifiedKeys).
   patternValues: "parts",
   propertyNames: "parts",
+  conditions: "parts",
   items: "compared",
   variants: "compared",
   exclusive: "compared",

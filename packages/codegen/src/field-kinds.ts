@@ -3,7 +3,12 @@
 // through these functions only, so a new kind is one entry here (a missing
 // entry is a type error) instead of a case in five parallel switches.
 import { docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
-import { isPrimitive, rulesRefinement } from "./field-rules.js";
+import {
+  conditionLabel,
+  conditionsRefinement,
+  isPrimitive,
+  rulesRefinement,
+} from "./field-rules.js";
 import type { FieldKind, FieldModel } from "./model.js";
 
 export { hasJsonEnum, hasRules, isPrimitive, rulesLiteral, usesKind } from "./field-rules.js";
@@ -344,6 +349,8 @@ function fieldType(f: FieldModel, ctx: TypeContext): string {
 function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
   let z = FIELD_KINDS[f.kind].schema(f, ctx, rulesRefinement(f, ctx.side));
   if (f.nullable && f.kind !== "unknown") z += ".nullable()";
+  // After `.nullable()`: a condition holds for null too.
+  z += conditionsRefinement(f, ctx.side, (schema) => fieldSchema(schema, ctx));
   // zod lets a missing key through `z.unknown()`; a required one must be there.
   if (f.required && f.kind === "unknown" && !["[]", "|", "{}"].includes(f.name))
     z += `.refine((v${ctx.flavour === "ts" ? ": unknown" : ""}) => v !== undefined, "Required input is missing")`;
@@ -370,6 +377,10 @@ function fieldDocs(f: FieldModel, side: Side): string[] {
   if (f.minProperties !== undefined) lines.push(`At least ${f.minProperties} properties.`);
   if (f.maxProperties !== undefined) lines.push(`At most ${f.maxProperties} properties.`);
   if (f.uniqueItems === true) lines.push("Items are unique.");
+  if ((f.conditions ?? []).length > 0)
+    lines.push(
+      `Also checked by the input validator (no type says it): ${(f.conditions ?? []).map(conditionLabel).join("; ")}.`,
+    );
   if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
   return lines;
 }

@@ -1,8 +1,8 @@
 // The value rules a generated validator checks on a field, and what a
 // module needs to import for its fields (walked through every nested field).
-import { jsonLiteral } from "./escape.js";
+import { jsonLiteral, stringLiteral } from "./escape.js";
 import type { Side } from "./field-kinds.js";
-import type { FieldKind, FieldModel } from "./model.js";
+import type { FieldCondition, FieldKind, FieldModel } from "./model.js";
 
 export function isPrimitive(value: unknown): value is string | number | boolean {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
@@ -55,6 +55,7 @@ function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
       ...(f.values ? [f.values] : []),
       ...(f.patternValues ?? []).map((p) => p.field),
       ...(f.propertyNames ? [f.propertyNames] : []),
+      ...(f.conditions ?? []).flatMap(conditionSchemas),
       ...(f.variants ?? []),
     ]);
   }
@@ -77,4 +78,56 @@ export function hasJsonEnum(fields: readonly FieldModel[]): boolean {
   for (const f of allFields(fields))
     if (f.kind === "enum" && !(f.enumValues ?? []).every(isPrimitive)) return true;
   return false;
+}
+
+/** The schemas a condition holds. */
+export function conditionSchemas(c: FieldCondition): FieldModel[] {
+  switch (c.kind) {
+    case "not":
+    case "dependentSchema":
+      return [c.schema];
+    case "if":
+      return [c.if, ...(c.then ? [c.then] : []), ...(c.else ? [c.else] : [])];
+    case "dependentRequired":
+      return [];
+  }
+}
+
+/**
+ * The `conditions(...)` refinement of an input field, or "" when it has none
+ * (outputs are read, not policed). `schemaOf` writes a condition's schema.
+ */
+export function conditionsRefinement(
+  f: FieldModel,
+  side: Side,
+  schemaOf: (schema: FieldModel) => string,
+): string {
+  if (side !== "input" || (f.conditions ?? []).length === 0) return "";
+  const entries = (f.conditions ?? []).map((c) => {
+    switch (c.kind) {
+      case "not":
+        return `{ not: ${schemaOf(c.schema)} }`;
+      case "if":
+        return `{ ifSchema: ${schemaOf(c.if)}${c.then ? `, thenSchema: ${schemaOf(c.then)}` : ""}${c.else ? `, elseSchema: ${schemaOf(c.else)}` : ""} }`;
+      case "dependentRequired":
+        return `{ key: ${stringLiteral(c.key)}, names: ${jsonLiteral(c.names)} }`;
+      case "dependentSchema":
+        return `{ key: ${stringLiteral(c.key)}, schema: ${schemaOf(c.schema)} }`;
+    }
+  });
+  return `.superRefine(conditions$([${entries.join(", ")}]))`;
+}
+
+/** How the docs name a condition. */
+export function conditionLabel(c: FieldCondition): string {
+  switch (c.kind) {
+    case "not":
+      return "`not` a schema";
+    case "if":
+      return "`if`/`then`/`else`";
+    case "dependentRequired":
+      return `with ${JSON.stringify(c.key)}, also ${c.names.map((n) => JSON.stringify(n)).join(", ")}`;
+    case "dependentSchema":
+      return `with ${JSON.stringify(c.key)}, a schema for the whole object`;
+  }
 }

@@ -82,6 +82,13 @@ export interface FieldModel {
   readonly patternValues?: readonly { readonly pattern: string; readonly field: FieldModel }[];
   /** For kind `object`: `propertyNames`, the schema every key (a string) must match; its `name` is "{}". */
   readonly propertyNames?: FieldModel;
+  /**
+   * Rules on the whole value that no TypeScript type expresses (`not`,
+   * `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, draft 4's
+   * `dependencies`), checked by the input validator; the type stays as wide
+   * as the field's kind. Each schema's `name` is "|".
+   */
+  readonly conditions?: readonly FieldCondition[];
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
   /** The alternatives, for kind `union`, or the parts, for kind `all` (each `name` is "|"), in definition order; at least two. */
@@ -91,6 +98,22 @@ export interface FieldModel {
   /** JSON pointer of the field's schema in the source definition, for error messages. */
   readonly pointer: string;
 }
+
+/** One rule of `FieldModel.conditions`. */
+export type FieldCondition =
+  /** `not`: the value must not be valid for `schema`. */
+  | { readonly kind: "not"; readonly schema: FieldModel }
+  /** `if`/`then`/`else`: `then` must hold when `if` does, `else` when it does not. */
+  | {
+      readonly kind: "if";
+      readonly if: FieldModel;
+      readonly then?: FieldModel;
+      readonly else?: FieldModel;
+    }
+  /** `dependentRequired` (and a draft 4 `dependencies` list): when `key` is there, so are `names`. */
+  | { readonly kind: "dependentRequired"; readonly key: string; readonly names: readonly string[] }
+  /** `dependentSchemas` (and a draft 4 `dependencies` schema): when `key` is there, the object holds `schema`. */
+  | { readonly kind: "dependentSchema"; readonly key: string; readonly schema: FieldModel };
 
 export interface WorkflowModel {
   /** `x-workflow.id`, the literal workflowId. */

@@ -8,17 +8,10 @@
  * that uses one is refused, naming it, rather than read without it.
  */
 export const UNSUPPORTED_KEYWORDS = [
-  "not",
-  "if",
-  "then",
-  "else",
   "prefixItems",
   "additionalItems",
   "unevaluatedProperties",
   "unevaluatedItems",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
   "contains",
   "minContains",
   "maxContains",

@@ -155,6 +155,8 @@ export function objectFunction(
 
 /** The check of a value with its nullability and rules. */
 function valueCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): string {
+  // Conditions (`not`, `if`, dependencies) are the schema's to check.
+  if (ctx.side === "input" && (f.conditions ?? []).length > 0) return "false";
   let check = kindCheck(f, x, ctx, depth);
   if (check === "false") return check;
   // Outputs are read, not policed: their schema checks no constraints, so neither does this.

@@ -60,6 +60,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const outputsBody = `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
   const supportImports = [
     ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
+    ...(inputsBody.includes("conditions$(") ? ["conditions as conditions$"] : []),
     ...Object.entries(QUICK_SUPPORT).flatMap(([name, spec]) =>
       quick.uses.has(name) ? [spec] : [],
     ),

@@ -9,6 +9,7 @@ const COMPILED = new URL("../../dist/shared-modules/", import.meta.url);
 
 /** The shared module names, as `_shared/<name>.js` / `.d.ts`. */
 export const SHARED_MODULES = [
+  "conditions",
   "formats",
   "json",
   "object-keys",

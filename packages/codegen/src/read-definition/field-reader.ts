@@ -10,7 +10,7 @@ import {
   standInTarget,
 } from "@wfr/definition-reader";
 import type { Side } from "../field-kinds.js";
-import type { EnumValue, FieldKind, FieldModel } from "../model.js";
+import type { EnumValue, FieldCondition, FieldKind, FieldModel } from "../model.js";
 import { enumBase, jsonTypeOf } from "./enum-values.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { checkedPattern, valueConstraints } from "./value-constraints.js";
@@ -35,6 +35,9 @@ const TYPED_KEYWORDS = [
   "additionalProperties",
   "patternProperties",
   "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
   "minProperties",
   "maxProperties",
 ];
@@ -356,7 +359,47 @@ export class FieldReader extends SchemaNormalizer {
       extra,
       valueConstraints(s, kind, (message) => this.fail(n.at, message)),
     );
+    // A union or an intersection made here carries them in its variants already.
+    if (kind !== "union" && kind !== "all") {
+      const conditions = this.conditions(here, side, n.stack);
+      if (conditions.length > 0) extra.conditions = conditions;
+    }
     return { ...base, kind, ...extra } as FieldModel;
+  }
+
+  /**
+   * `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas` and
+   * draft 4's `dependencies`: rules on the whole value, read into conditions
+   * (each schema a field of its own, refused keywords and all).
+   */
+  private conditions(at: Located, side: Side, stack: readonly string[]): FieldCondition[] {
+    const s = at.node as Record<string, unknown>;
+    const out: FieldCondition[] = [];
+    const part = (key: string, ...more: string[]) =>
+      this.field("|", child(at, key, ...more), true, side, stack);
+    if (Object.hasOwn(s, "not")) out.push({ kind: "not", schema: part("not") });
+    if (Object.hasOwn(s, "if") && (Object.hasOwn(s, "then") || Object.hasOwn(s, "else")))
+      out.push({
+        kind: "if",
+        if: part("if"),
+        ...(Object.hasOwn(s, "then") ? { then: part("then") } : {}),
+        ...(Object.hasOwn(s, "else") ? { else: part("else") } : {}),
+      });
+    for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
+      const map = child(at, keyword);
+      if (map.node === undefined) continue;
+      if (!isRecord(map.node)) this.fail(map, `\`${keyword}\` is not an object`);
+      for (const [key, value] of Object.entries(map.node)) {
+        if (keyword !== "dependentSchemas" && Array.isArray(value)) {
+          if (!value.every((name) => typeof name === "string"))
+            this.fail(child(map, key), `\`${keyword}\` lists must hold property names`);
+          out.push({ kind: "dependentRequired", key, names: value as string[] });
+        } else if (keyword === "dependentRequired")
+          this.fail(child(map, key), "`dependentRequired` values must be lists of property names");
+        else out.push({ kind: "dependentSchema", key, schema: part(keyword, key) });
+      }
+    }
+    return out;
   }
 
   private itemsAreFiles(at: Located): boolean {

@@ -2,7 +2,8 @@
 // and `.d.ts`, see emit/shared-modules.ts): what the generated schema and
 // definition modules share: here the issue mapping and the errors, and,
 // re-exported, the plain-data checks, the `__proto__` key check, the key
-// checks of patternProperties / propertyNames and the value rules (each its own `_shared/` module). They import only @wfr/runtime and
+// checks of patternProperties / propertyNames, the conditions (not, if/then/else,
+// dependentRequired, dependentSchemas) and the value rules (each its own `_shared/` module). They import only @wfr/runtime and
 // each other: the generated package depends on @wfr/runtime and zod, nothing
 // else. Its errors extend the runtime's, so everything a wfr package throws is
 // a WorkflowRunApiError.
@@ -15,6 +16,7 @@ import {
   WorkflowRunApiError,
 } from "@wfr/runtime";
 
+export { type Condition, conditions } from "./conditions.js";
 export { type KeyRules, objectKeys } from "./object-keys.js";
 export {
   allItems,
