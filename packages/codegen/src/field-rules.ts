@@ -87,7 +87,11 @@ export function conditionSchemas(c: FieldCondition): FieldModel[] {
     case "dependentSchema":
       return [c.schema];
     case "if":
-      return [c.if, ...(c.then ? [c.then] : []), ...(c.else ? [c.else] : [])];
+      return [
+        c.ifSchema,
+        ...(c.thenSchema ? [c.thenSchema] : []),
+        ...(c.elseSchema ? [c.elseSchema] : []),
+      ];
     case "dependentRequired":
       return [];
   }
@@ -103,17 +107,16 @@ export function conditionsRefinement(
   schemaOf: (schema: FieldModel) => string,
 ): string {
   if (side !== "input" || (f.conditions ?? []).length === 0) return "";
-  const entries = (f.conditions ?? []).map((c) => {
-    switch (c.kind) {
-      case "not":
-        return `{ not: ${schemaOf(c.schema)} }`;
-      case "if":
-        return `{ ifSchema: ${schemaOf(c.if)}${c.then ? `, thenSchema: ${schemaOf(c.then)}` : ""}${c.else ? `, elseSchema: ${schemaOf(c.else)}` : ""} }`;
-      case "dependentRequired":
-        return `{ key: ${stringLiteral(c.key)}, names: ${jsonLiteral(c.names)} }`;
-      case "dependentSchema":
-        return `{ key: ${stringLiteral(c.key)}, schema: ${schemaOf(c.schema)} }`;
+  const entries = (f.conditions ?? []).map((c): string => {
+    if (c.kind === "not") return `{ not: ${schemaOf(c.schema)} }`;
+    if (c.kind === "if") {
+      const then = c.thenSchema ? `, thenSchema: ${schemaOf(c.thenSchema)}` : "";
+      const otherwise = c.elseSchema ? `, elseSchema: ${schemaOf(c.elseSchema)}` : "";
+      return `{ ifSchema: ${schemaOf(c.ifSchema)}${then}${otherwise} }`;
     }
+    if (c.kind === "dependentRequired")
+      return `{ key: ${stringLiteral(c.key)}, names: ${jsonLiteral(c.names)} }`;
+    return `{ key: ${stringLiteral(c.key)}, schema: ${schemaOf(c.schema)} }`;
   });
   return `.superRefine(conditions$([${entries.join(", ")}]))`;
 }

@@ -106,9 +106,9 @@ export type FieldCondition =
   /** `if`/`then`/`else`: `then` must hold when `if` does, `else` when it does not. */
   | {
       readonly kind: "if";
-      readonly if: FieldModel;
-      readonly then?: FieldModel;
-      readonly else?: FieldModel;
+      readonly ifSchema: FieldModel;
+      readonly thenSchema?: FieldModel;
+      readonly elseSchema?: FieldModel;
     }
   /** `dependentRequired` (and a draft 4 `dependencies` list): when `key` is there, so are `names`. */
   | { readonly kind: "dependentRequired"; readonly key: string; readonly names: readonly string[] }

@@ -381,9 +381,9 @@ export class FieldReader extends SchemaNormalizer {
     if (Object.hasOwn(s, "if") && (Object.hasOwn(s, "then") || Object.hasOwn(s, "else")))
       out.push({
         kind: "if",
-        if: part("if"),
-        ...(Object.hasOwn(s, "then") ? { then: part("then") } : {}),
-        ...(Object.hasOwn(s, "else") ? { else: part("else") } : {}),
+        ifSchema: part("if"),
+        ...(Object.hasOwn(s, "then") ? { thenSchema: part("then") } : {}),
+        ...(Object.hasOwn(s, "else") ? { elseSchema: part("else") } : {}),
       });
     for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
       const map = child(at, keyword);

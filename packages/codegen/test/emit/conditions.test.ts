@@ -34,6 +34,7 @@ const CASES_31: Record<string, Case> = {
       type: "object",
       properties: { kind: { enum: ["card", "bank"] }, number: { type: "string" } },
       if: { properties: { kind: { const: "card" } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword
       then: { required: ["number"] },
       else: { not: { required: ["number"] } },
     },
