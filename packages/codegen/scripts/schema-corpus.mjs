@@ -148,6 +148,7 @@ export async function runCorpus(entries, { keep = false } = {}) {
   );
 
   const disagreements = [];
+  const badDocuments = [];
   const app = [];
   const typed = new Map();
   let documents = 0;
@@ -175,6 +176,10 @@ export async function runCorpus(entries, { keep = false } = {}) {
         crashes.push(`${entry.name} ${doc.file}: validateInputs threw ${error?.stack ?? error}`);
         continue;
       }
+      if (label === "invalid" && reference)
+        badDocuments.push(`${entry.name} ${doc.file}: listed as invalid, yet Ajv accepts it`);
+      if (label === "valid" && !reference)
+        badDocuments.push(`${entry.name} ${doc.file}: listed as valid, yet Ajv rejects it`);
       if (ours !== reference)
         disagreements.push(
           `${entry.name} ${doc.file} (${label}): Ajv ${reference ? "accepts" : "rejects"}, the generated validator ${ours ? "accepts" : "rejects"}`,
@@ -219,6 +224,7 @@ export async function runCorpus(entries, { keep = false } = {}) {
     refused,
     documents,
     disagreements,
+    badDocuments,
     typeErrors,
     crashes,
     ...(keep ? { dir } : {}),

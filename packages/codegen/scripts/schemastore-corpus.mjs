@@ -96,6 +96,7 @@ const show = (title, lines) => {
 show("disagreements", result.disagreements);
 show("type errors", result.typeErrors);
 show("crashes", result.crashes);
+show("documents Ajv judges otherwise than their folder says", result.badDocuments);
 if (list)
   show(
     "refused",
