@@ -36,13 +36,31 @@ async function ajvFor(schema, checkFormat) {
   return ajv;
 }
 
-/** The schema with its root identity dropped and its local `$ref`s rebased under `base` (a JSON pointer). */
+/**
+ * The schema as the 3.1 (2020-12) definition holds it: its root identity dropped, its local
+ * `$ref`s rebased under `base` (a JSON pointer), and, for drafts 4 to 7, their own spelling
+ * translated: a tuple (`items` as a list, the rest in `additionalItems`) becomes `prefixItems`
+ * and `items`, and the keywords beside a `$ref`, which those drafts ignore, are left out.
+ */
 function placed(schema, base) {
+  const olderDraft = /draft-0[3-7]/.test(String(schema.$schema ?? ""));
   const walk = (node) => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== "object") return node;
+    let entries = Object.entries(node);
+    if (olderDraft && typeof node.$ref === "string")
+      entries = entries.filter(([key]) => key === "$ref" || ["description", "title"].includes(key));
+    if (olderDraft && Array.isArray(node.items))
+      entries = entries.flatMap(([key, value]) =>
+        key === "items"
+          ? [["prefixItems", value]]
+          : key === "additionalItems"
+            ? [["items", value]]
+            : [[key, value]],
+      );
+    else if (olderDraft) entries = entries.filter(([key]) => key !== "additionalItems");
     return Object.fromEntries(
-      Object.entries(node).map(([key, value]) =>
+      entries.map(([key, value]) =>
         key === "$ref" && typeof value === "string" && value.startsWith("#")
           ? [key, `#${base}${value.slice(1)}`]
           : [key, walk(value)],

@@ -363,6 +363,7 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   patternValues: "parts",
   propertyNames: "parts",
   conditions: "parts",
+  prefixItems: "parts",
   items: "compared",
   variants: "compared",
   exclusive: "compared",

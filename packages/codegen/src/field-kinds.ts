@@ -175,9 +175,36 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
     label: (f) => `one of (${(f.variants ?? []).map(kindLabel).join(" | ")})`,
   },
   array: {
-    type: (f, ctx) => arrayOf(f.items ? fieldType(f.items, ctx) : "unknown"),
-    schema: (f, ctx, rules) =>
-      itemsChecked(f.items ? fieldSchema(f.items, ctx) : "z.unknown()", rules),
+    type: (f, ctx) => {
+      if (f.prefixItems === undefined)
+        return arrayOf(f.items ? fieldType(f.items, ctx) : "unknown");
+      // A tuple: the items before `minItems` are there, the others may be missing.
+      const elements = f.prefixItems.map((p, i) => {
+        const t = fieldType(p, ctx);
+        return i < (f.minItems ?? 0) ? t : `(${t})?`;
+      });
+      if (f.items === undefined) elements.push("...unknown[]");
+      else if (f.items.kind !== "never" || f.items.nullable)
+        elements.push(`...Array<${fieldType(f.items, ctx)}>`);
+      return `readonly [${elements.join(", ")}]`;
+    },
+    schema: (f, ctx, rules) => {
+      if (f.prefixItems === undefined)
+        return itemsChecked(f.items ? fieldSchema(f.items, ctx) : "z.unknown()", rules);
+      const elements = f.prefixItems.map((p, i) => {
+        const z = fieldSchema(p, ctx);
+        return i < (f.minItems ?? 0) ? z : `${z}.optional()`;
+      });
+      // No rest schema: any further item; `false` (kind never): none.
+      const rest =
+        f.items === undefined
+          ? ", z.unknown()"
+          : f.items.kind === "never" && !f.items.nullable
+            ? ""
+            : `, ${fieldSchema(f.items, ctx)}`;
+      const tuple = `z.tuple([${elements.join(", ")}]${rest})`;
+      return rules === "" ? tuple : `z.array(z.unknown())${rules}.pipe(${tuple})`;
+    },
     docs: () => [],
     label: () => "array",
   },

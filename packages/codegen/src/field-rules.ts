@@ -52,6 +52,7 @@ function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
     yield* allFields([
       ...(f.fields ?? []),
       ...(f.items ? [f.items] : []),
+      ...(f.prefixItems ?? []),
       ...(f.values ? [f.values] : []),
       ...(f.patternValues ?? []).map((p) => p.field),
       ...(f.propertyNames ? [f.propertyNames] : []),

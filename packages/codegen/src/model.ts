@@ -89,6 +89,12 @@ export interface FieldModel {
    * as the field's kind. Each schema's `name` is "|".
    */
   readonly conditions?: readonly FieldCondition[];
+  /**
+   * For kind `array`, a tuple: the schema of each leading item, by position
+   * (`prefixItems`, draft 4's `items` as a list); `items` is then the schema
+   * of the items after them (absent: any). Each `name` is "[]".
+   */
+  readonly prefixItems?: readonly FieldModel[];
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
   /** The alternatives, for kind `union`, or the parts, for kind `all` (each `name` is "|"), in definition order; at least two. */

@@ -77,6 +77,8 @@ const READ_IN_PLACE = [
   "dependentRequired",
   "dependentSchemas",
   "dependencies",
+  "prefixItems",
+  "additionalItems",
 ];
 
 /** A stand-in for `part.schema[key]...`, which lives at `part.at.pointer/key/...`. */
@@ -111,6 +113,7 @@ export function mergeAllOf(
   const inPlace = parts
     .slice(1)
     .flatMap((p) => READ_IN_PLACE.filter((k) => Object.hasOwn(p.schema, k)));
+  if (parts.some((p) => Array.isArray(p.schema.items))) inPlace.push("items");
   if (inPlace.length > 0)
     fail(`a branch of \`allOf\` holds \`${inPlace[0]}\`, which is read where it is written`);
   for (const key of FIRST_WINS) {

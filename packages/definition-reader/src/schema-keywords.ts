@@ -8,7 +8,7 @@
  * that uses one is refused, naming it, rather than read without it.
  */
 export const UNSUPPORTED_KEYWORDS = [
-  "prefixItems",
+  // Not a 2020-12 keyword (3.1 writes the rest of a tuple as `items` beside `prefixItems`).
   "additionalItems",
   "unevaluatedProperties",
   "unevaluatedItems",
@@ -27,8 +27,15 @@ export const UNSUPPORTED_KEYWORDS = [
 
 export type UnsupportedKeyword = (typeof UNSUPPORTED_KEYWORDS)[number];
 
-/** Draft 4's `$id` (OpenAPI 3.0 schemas are draft 4): refused in 3.0 definitions too. */
-export const DRAFT4_UNSUPPORTED_KEYWORDS = [...UNSUPPORTED_KEYWORDS, "id"] as const;
+/**
+ * OpenAPI 3.0 schemas are draft 4: its `$id` (`id`) is refused too, its tuples are `items` as a
+ * list with `additionalItems` for the rest, and `prefixItems` (2020-12) is not one of its keywords.
+ */
+export const DRAFT4_UNSUPPORTED_KEYWORDS = [
+  ...UNSUPPORTED_KEYWORDS.filter((k) => k !== "additionalItems"),
+  "id",
+  "prefixItems",
+] as const;
 
 /**
  * Keywords that describe a value without constraining it: they apply beside

@@ -64,6 +64,7 @@ function kindCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): 
     case "files":
       return `${use(ctx, "allItems$")}(${x}, ${use(ctx, fileCheck(ctx))})`;
     case "array": {
+      if (f.prefixItems !== undefined) return "false";
       const item = `item${depth}`;
       const check = f.items === undefined ? "true" : valueCheck(f.items, item, ctx, depth + 1);
       if (check === "true") return `Array.isArray(${x})`;

@@ -27,6 +27,8 @@ const TYPED_KEYWORDS = [
   "pattern",
   "format",
   "items",
+  "prefixItems",
+  "additionalItems",
   "minItems",
   "maxItems",
   "uniqueItems",
@@ -147,10 +149,10 @@ export class FieldReader extends SchemaNormalizer {
     let s = n.schema;
     for (const keyword of this.unsupportedKeywords())
       if (Object.hasOwn(s, keyword)) this.unsupported(n.at, s);
-    if (Array.isArray(s.items))
+    if (Array.isArray(s.items) && !this.openapi30)
       this.fail(
         n.at,
-        "`items` as a list (a tuple, JSON Schema draft 4) is not supported; use one schema for every item",
+        "`items` as a list (a tuple, JSON Schema draft 4) is not supported in OpenAPI 3.1; write the tuple as `prefixItems` (and the rest as `items`)",
       );
     if (Object.hasOwn(s, "const")) {
       // `const: v` is `enum: [v]` (with an enum beside it, both must hold).
@@ -338,7 +340,21 @@ export class FieldReader extends SchemaNormalizer {
         extra.propertyNames = this.field("{}", child(here, "propertyNames"), true, side, n.stack);
     } else if (type === "array") {
       kind = "array";
-      extra.items = this.field("[]", child(here, "items"), true, side, n.stack);
+      // A tuple: 2020-12's `prefixItems` with `items` for the rest; draft 4's `items` as a list
+      // with `additionalItems` for the rest. Without a rest schema, any further item passes.
+      const list = Array.isArray(s.prefixItems)
+        ? "prefixItems"
+        : Array.isArray(s.items)
+          ? "items"
+          : "";
+      if (list !== "") {
+        const rest = list === "prefixItems" ? "items" : "additionalItems";
+        extra.prefixItems = (s[list] as unknown[]).map((_, i) =>
+          this.field("[]", child(here, list, i), true, side, n.stack),
+        );
+        if (Object.hasOwn(s, rest))
+          extra.items = this.field("[]", child(here, rest), true, side, n.stack);
+      } else extra.items = this.field("[]", child(here, "items"), true, side, n.stack);
     } else {
       this.unsupported(n.at, s);
       kind = "unknown";

@@ -55,8 +55,8 @@ export class SchemaNormalizer {
 
   constructor(
     readonly resolver: RefResolver,
-    /** OpenAPI 3.0: keywords beside a `$ref` are ignored, as its specification says. */
-    private readonly openapi30: boolean,
+    /** OpenAPI 3.0: keywords beside a `$ref` are ignored, as its specification says (draft 4). */
+    protected readonly openapi30: boolean,
   ) {
     resolver.siblingRule = openapi30 ? "ignore" : "stop";
   }

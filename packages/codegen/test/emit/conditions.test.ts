@@ -4,21 +4,11 @@
 // document, the output reader accepts every valid one (outputs are read, not
 // policed), and the types stay as wide as the value's kind: every valid
 // document is assignable to Inputs (one tsc program).
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { generate } from "../../src/generate.js";
-import { cleanupTempDirs, definition, projectDir, typeCheck, writeJson } from "../helpers.js";
+import { cleanupTempDirs } from "../helpers.js";
+import { type AgreementCase as Case, run } from "./ajv-agreement.js";
 
 afterAll(cleanupTempDirs);
-
-interface Case {
-  readonly schema: Record<string, unknown>;
-  readonly documents: readonly unknown[];
-}
 
 const CASES_31: Record<string, Case> = {
   not: {
@@ -73,70 +63,6 @@ const CASES_30: Record<string, Case> = {
     documents: [{}, { b: 1 }, { a: 5, b: 1 }, { a: 1, b: 1 }, { a: 1 }],
   },
 };
-
-interface Workflow {
-  id: string;
-  validateInputs(v: unknown): { field: string; reason: string }[];
-  checkOutputs(v: unknown): unknown[];
-}
-
-async function run(cases: Record<string, Case>, openapi: string, environment: string) {
-  const names = Object.keys(cases);
-  const dir = projectDir();
-  writeJson(
-    join(dir, "schemas", environment, "openapi.json"),
-    definition(
-      names.map((name, i) => ({
-        id: `wf_${i}`,
-        name: `Case ${name}`,
-        inputs: {
-          type: "object",
-          additionalProperties: false,
-          required: ["v"],
-          properties: { v: cases[name]?.schema },
-        },
-        outputs: { type: "object", properties: { v: cases[name]?.schema } },
-      })),
-      { environment, openapi },
-    ),
-  );
-  generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
-  const index = (await import(pathToFileURL(join(dir, "gen", environment, "index.js")).href)) as {
-    workflows: Record<string, Workflow>;
-  };
-  const byId = new Map(Object.values(index.workflows).map((w) => [w.id, w]));
-  const ajv = openapi.startsWith("3.0")
-    ? new Ajv({ strict: false })
-    : new Ajv2020({ strict: false });
-  const verdicts: string[] = [];
-  const expected: string[] = [];
-  const app: string[] = [];
-  names.forEach((name, i) => {
-    const { schema, documents } = cases[name] as Case;
-    const workflow = byId.get(`wf_${i}`) as Workflow;
-    const valid = ajv.compile(schema);
-    const module = `case${name[0]?.toUpperCase()}${name.slice(1)}`;
-    app.push(`import type { Inputs as I${i} } from "./gen/${environment}/${module}.js";`);
-    documents.forEach((doc, j) => {
-      const label = `${name} ${JSON.stringify(doc)}`;
-      const ok = valid(doc) === true;
-      expected.push(`${label}: ${ok}`);
-      verdicts.push(`${label}: ${workflow.validateInputs({ v: doc }).length === 0}`);
-      if (ok) {
-        expected.push(`${label} (outputs): true`);
-        verdicts.push(`${label} (outputs): ${workflow.checkOutputs({ v: doc }).length === 0}`);
-        app.push(`export const v${i}_${j}: I${i} = { v: ${JSON.stringify(doc)} };`);
-      }
-    });
-  });
-  writeFileSync(join(dir, "app.ts"), app.join("\n"));
-  return {
-    verdicts,
-    expected,
-    byId,
-    diagnostics: typeCheck(dir, ["app.ts"], { exactOptionalPropertyTypes: true }),
-  };
-}
 
 describe("not, if/then/else, dependentRequired, dependentSchemas, dependencies", () => {
   it("validate inputs as Ajv does (3.1), and type every valid document", async () => {

@@ -431,7 +431,7 @@ describe("shapes the model cannot express fail with file and pointer, never a si
       /"date", which is not a JSON Schema type/,
     ],
     ...[
-      "prefixItems",
+      "additionalItems",
       "unevaluatedProperties",
       "unevaluatedItems",
       "contains",

@@ -71,7 +71,12 @@ describe("readDefinition: schemas as JSON Schema reads them", () => {
   });
 
   it("refuses keywords wfr does not support, naming them", () => {
-    for (const keyword of ["prefixItems", "unevaluatedProperties", "dependentRequired", "contains"])
+    for (const keyword of [
+      "additionalItems",
+      "unevaluatedProperties",
+      "unevaluatedItems",
+      "contains",
+    ])
       expect(() => readDefinition(doc("3.1.0", { [keyword]: false }), "env")).toThrow(
         new RegExp(`\`${keyword}\``),
       );
