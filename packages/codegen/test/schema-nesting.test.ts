@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DefinitionError } from "../src/definition-error.js";
 import { generate } from "../src/generate.js";
 import { readDefinition } from "../src/read-definition.js";
-import { cleanupTempDirs, projectDir, tempDir } from "./helpers.js";
+import { MAX_VALUE_NESTING } from "../src/shared-modules/plain-data.js";
+import { cleanupTempDirs, definition, projectDir, tempDir, writeJson } from "./helpers.js";
 
 afterAll(cleanupTempDirs);
 
@@ -112,5 +113,55 @@ describe("schemas nested under the limit", () => {
     );
     const model = readDefinition(join(dir, "schemas", "t", "openapi.json"));
     expect(model.workflows[0]?.inputs[0]?.kind).toBe("text");
+  });
+});
+
+describe("values nested deeper than the validators read", () => {
+  it("are refused with an issue, never a stack overflow; values under MAX_VALUE_NESTING are read", async () => {
+    const free = { j: { type: ["object", "array"] }, o: { type: "object" } };
+    const dir = projectDir();
+    writeJson(
+      join(dir, "schemas", "t", "openapi.json"),
+      definition(
+        [
+          {
+            id: "wf_a",
+            name: "Deep",
+            inputs: { type: "object", additionalProperties: false, properties: free },
+            outputs: { type: "object", properties: free },
+          },
+        ],
+        { environment: "t" },
+      ),
+    );
+    generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+    const mod = (await import(pathToFileURL(join(dir, "gen", "t", "deep.js")).href)) as {
+      deep: {
+        validateInputs(v: unknown): { field: string; reason: string; message: string }[];
+        readOutputs(v: unknown): unknown;
+      };
+    };
+    const arrays = (depth: number) => {
+      let v: unknown = 1;
+      for (let i = 0; i < depth; i++) v = [v];
+      return v;
+    };
+    const objects = (depth: number) => {
+      let v: unknown = 1;
+      for (let i = 0; i < depth; i++) v = { a: v };
+      return v;
+    };
+    expect(mod.deep.validateInputs({ j: arrays(900), o: objects(900) })).toEqual([]);
+    for (const depth of [10 * MAX_VALUE_NESTING, 100_000]) {
+      expect(mod.deep.validateInputs({ j: arrays(depth) })).toEqual([
+        {
+          field: "",
+          reason: "INVALID_TYPE",
+          message: `Invalid input: nested more than ${MAX_VALUE_NESTING} levels deep`,
+        },
+      ]);
+      expect(mod.deep.validateInputs({ o: objects(depth) })).toHaveLength(1);
+      expect(() => mod.deep.readOutputs({ j: arrays(depth) })).toThrow(/nested more than/);
+    }
   });
 });

@@ -56,8 +56,8 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     ...(ts ? ["type InputIssue as InputIssue$", "type OutputIssue as OutputIssue$"] : []),
   ];
   const ctx = (side: Side) => ({ side, indent: "    ", flavour });
-  const inputsBody = `z.preprocess(ownProperties, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
-  const outputsBody = `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
+  const inputsBody = `z.preprocess(ownPropertiesWithinNesting, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
+  const outputsBody = `z.preprocess(ownPropertiesWithinNesting, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
   const supportImports = [
     ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
     ...(inputsBody.includes("conditions$(") ? ["conditions as conditions$"] : []),
@@ -70,7 +70,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       ? ["objectKeys as objectKeys$"]
       : []),
     ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
-    "ownProperties",
+    "ownPropertiesWithinNesting",
     "toInputIssues",
     "toOutputIssues",
   ];

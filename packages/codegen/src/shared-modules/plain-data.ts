@@ -121,3 +121,45 @@ export function isPlainJsonRecord(value: unknown): boolean {
 export function isPlainJsonObjectOrArray(value: unknown): boolean {
   return value !== null && typeof value === "object" && isPlainJson(value, 0);
 }
+
+/**
+ * How deep a value handed to a generated schema may nest. The schemas nest no
+ * deeper than their definition (docs/definition-format.md#schema-nesting), but
+ * a free-form JSON value (`json`, a free-form object, `{}`) is read to its
+ * own depth, one stack frame per level or more: a deeper value is refused
+ * with an issue before any schema reads it, never a stack overflow.
+ */
+export const MAX_VALUE_NESTING = 1000;
+
+/** Whether arrays and objects nest deeper than `limit` in the value (walked with its own stack, not recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== "object" || seen.has(node)) continue;
+    if (depth >= limit) return true;
+    seen.add(node);
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * What every generated schema reads first (`z.preprocess`): the value as
+ * `ownProperties` copies it, or, when it nests deeper than
+ * MAX_VALUE_NESTING, an issue that stops the schema there.
+ */
+export function ownPropertiesWithinNesting(
+  value: unknown,
+  ctx: { addIssue(issue: { code: "custom"; message: string; input: unknown }): void },
+): unknown {
+  if (!nestsDeeperThan(value, MAX_VALUE_NESTING)) return ownProperties(value);
+  ctx.addIssue({
+    code: "custom",
+    message: `Invalid input: nested more than ${MAX_VALUE_NESTING} levels deep`,
+    input: value,
+  });
+  return value;
+}

@@ -25,6 +25,7 @@ export {
   isPlainJsonRecord,
   isPlainRecord,
   ownProperties,
+  ownPropertiesWithinNesting,
 } from "./plain-data.js";
 export { protoKey, withoutProtoKey } from "./proto-key.js";
 export { constraints, isOneOf, meetsRules, type ValueRules } from "./value-rules.js";

@@ -25,3 +25,23 @@ export declare function allItems(value: unknown, check: (item: unknown) => boole
 export declare function isPlainJsonRecord(value: unknown): boolean;
 /** The quick check of a `json` input (a JSON object or array); false is "not sure". */
 export declare function isPlainJsonObjectOrArray(value: unknown): boolean;
+/**
+ * How deep a value handed to a generated schema may nest. The schemas nest no
+ * deeper than their definition (docs/definition-format.md#schema-nesting), but
+ * a free-form JSON value (`json`, a free-form object, `{}`) is read to its
+ * own depth, one stack frame per level or more: a deeper value is refused
+ * with an issue before any schema reads it, never a stack overflow.
+ */
+export declare const MAX_VALUE_NESTING = 1000;
+/**
+ * What every generated schema reads first (`z.preprocess`): the value as
+ * `ownProperties` copies it, or, when it nests deeper than
+ * MAX_VALUE_NESTING, an issue that stops the schema there.
+ */
+export declare function ownPropertiesWithinNesting(value: unknown, ctx: {
+    addIssue(issue: {
+        code: "custom";
+        message: string;
+        input: unknown;
+    }): void;
+}): unknown;

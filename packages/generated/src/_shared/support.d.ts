@@ -4,7 +4,7 @@
 import { type InputIssue, InputValidationError, type OutputIssue, WorkflowRunApiError } from "@wfr/runtime";
 export { type Condition, conditions } from "./conditions.js";
 export { type KeyRules, objectKeys } from "./object-keys.js";
-export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, } from "./plain-data.js";
+export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, ownPropertiesWithinNesting, } from "./plain-data.js";
 export { protoKey, withoutProtoKey } from "./proto-key.js";
 export { constraints, isOneOf, meetsRules, type ValueRules } from "./value-rules.js";
 /**

@@ -4,7 +4,7 @@
 import { CODE, INPUT_REASON, InputValidationError, WorkflowRunApiError, } from "@wfr/runtime";
 export { conditions } from "./conditions.js";
 export { objectKeys } from "./object-keys.js";
-export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, } from "./plain-data.js";
+export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, ownPropertiesWithinNesting, } from "./plain-data.js";
 export { protoKey, withoutProtoKey } from "./proto-key.js";
 export { constraints, isOneOf, meetsRules } from "./value-rules.js";
 /**
