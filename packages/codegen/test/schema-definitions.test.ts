@@ -70,3 +70,23 @@ describe('$ref: "#"', () => {
     expect(error.detail).toMatch("points at the whole OpenAPI document");
   });
 });
+
+describe("a nested $schema", () => {
+  it("is read where it restates the definition's dialect, refused at its pointer otherwise", () => {
+    const model = read({
+      type: "object",
+      properties: {
+        a: { $schema: "https://spec.openapis.org/oas/3.1/dialect/base", type: "string" },
+      },
+    })();
+    expect(model.workflows[0]?.inputs[0]?.kind).toBe("text");
+    const error = errorOf(
+      read({
+        type: "object",
+        properties: { a: { $schema: "http://json-schema.org/draft-07/schema#", type: "string" } },
+      }),
+    );
+    expect(error.pointer).toBe(`${INPUTS}/properties/a/$schema`);
+    expect(error.detail).toMatch("names another dialect");
+  });
+});

@@ -31,6 +31,7 @@ export {
   IDENTITY_KEYWORDS,
   refuseIdentityInDefinitions,
 } from "./schema-definitions.js";
+export { foreignDialect } from "./schema-dialect.js";
 export {
   ANNOTATION_KEYWORDS,
   DRAFT4_UNSUPPORTED_KEYWORDS,

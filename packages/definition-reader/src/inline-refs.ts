@@ -7,6 +7,7 @@ import { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 import { nullableAsJsonSchema } from "./nullable.js";
 import { child, isRecord, type Located, type RefResolver } from "./ref-resolver.js";
 import { refuseIdentityInDefinitions } from "./schema-definitions.js";
+import { foreignDialect } from "./schema-dialect.js";
 
 /** Keywords whose value is one subschema. */
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -75,6 +76,9 @@ function inline(
       nestingLimitDetail("the schema"),
     );
   options.visit?.(node, at);
+  const foreign = foreignDialect(node, options.dialect);
+  if (foreign !== undefined)
+    throw new DefinitionError(resolver.display(at.file), `${at.pointer}/$schema`, foreign);
   refuseIdentityInDefinitions(at, (file) => resolver.display(file), options.dialect === "draft-04");
   if (typeof node.$ref === "string") {
     const ref = node.$ref;

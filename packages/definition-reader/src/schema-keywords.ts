@@ -21,7 +21,6 @@ export const UNSUPPORTED_KEYWORDS = [
   "$recursiveAnchor",
   "$anchor",
   "$id",
-  "$schema",
   "$vocabulary",
 ] as const;
 

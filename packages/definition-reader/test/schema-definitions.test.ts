@@ -76,3 +76,26 @@ describe('$ref: "#"', () => {
     expect(error.detail).toMatch("points at the whole OpenAPI document, which is not a schema");
   });
 });
+
+describe("a nested $schema", () => {
+  it("is read where it restates the definition's dialect, refused at its pointer otherwise", () => {
+    const restated = {
+      openapi: "3.1.0",
+      schema: { $schema: "https://json-schema.org/draft/2020-12/schema#", type: "string" },
+    };
+    expect(inline(restated).value).toEqual(restated.schema);
+    const draft4 = {
+      openapi: "3.0.3",
+      schema: { $schema: "http://json-schema.org/draft-04/schema#" },
+    };
+    expect(inline(draft4, "draft-04").value).toEqual(draft4.schema);
+    const error = errorOf(() =>
+      inline({
+        openapi: "3.1.0",
+        schema: { properties: { a: { $schema: "http://json-schema.org/draft-07/schema#" } } },
+      }),
+    );
+    expect(error.pointer).toBe("/schema/properties/a/$schema");
+    expect(error.detail).toMatch("names another dialect than the definition's");
+  });
+});

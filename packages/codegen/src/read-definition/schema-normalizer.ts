@@ -7,6 +7,7 @@ import {
   child,
   DefinitionError,
   DRAFT4_UNSUPPORTED_KEYWORDS,
+  foreignDialect,
   isNullOnlySchema,
   isRecord,
   type Located,
@@ -74,6 +75,8 @@ export class SchemaNormalizer {
     if (!isRecord(raw.node)) return;
     for (const keyword of this.unsupportedKeywords())
       if (Object.hasOwn(raw.node, keyword)) this.unsupported(raw, raw.node);
+    const foreign = foreignDialect(raw.node, this.openapi30 ? "draft-04" : "2020-12");
+    if (foreign !== undefined) this.fail(child(raw, "$schema"), foreign);
     refuseIdentityInDefinitions(raw, (file) => this.resolver.display(file), this.openapi30);
   }
 
