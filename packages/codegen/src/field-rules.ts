@@ -86,6 +86,7 @@ export function conditionSchemas(c: FieldCondition): FieldModel[] {
   switch (c.kind) {
     case "not":
     case "dependentSchema":
+    case "contains":
       return [c.schema];
     case "if":
       return [
@@ -115,6 +116,8 @@ export function conditionsRefinement(
       const otherwise = c.elseSchema ? `, elseSchema: ${schemaOf(c.elseSchema)}` : "";
       return `{ ifSchema: ${schemaOf(c.ifSchema)}${then}${otherwise} }`;
     }
+    if (c.kind === "contains")
+      return `{ contains: ${schemaOf(c.schema)}, min: ${c.min}${c.max !== undefined ? `, max: ${c.max}` : ""} }`;
     if (c.kind === "dependentRequired")
       return `{ key: ${stringLiteral(c.key)}, names: ${jsonLiteral(c.names)} }`;
     return `{ key: ${stringLiteral(c.key)}, schema: ${schemaOf(c.schema)} }`;
@@ -133,5 +136,7 @@ export function conditionLabel(c: FieldCondition): string {
       return `with ${JSON.stringify(c.key)}, also ${c.names.map((n) => JSON.stringify(n)).join(", ")}`;
     case "dependentSchema":
       return `with ${JSON.stringify(c.key)}, a schema for the whole object`;
+    case "contains":
+      return `at least ${c.min}${c.max !== undefined ? ` and at most ${c.max}` : ""} items matching a schema (\`contains\`)`;
   }
 }

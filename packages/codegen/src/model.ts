@@ -85,7 +85,7 @@ export interface FieldModel {
   /**
    * Rules on the whole value that no TypeScript type expresses (`not`,
    * `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, draft 4's
-   * `dependencies`), checked by the input validator; the type stays as wide
+   * `dependencies`, `contains`), checked by the input validator; the type stays as wide
    * as the field's kind. Each schema's `name` is "|".
    */
   readonly conditions?: readonly FieldCondition[];
@@ -119,7 +119,14 @@ export type FieldCondition =
   /** `dependentRequired` (and a draft 4 `dependencies` list): when `key` is there, so are `names`. */
   | { readonly kind: "dependentRequired"; readonly key: string; readonly names: readonly string[] }
   /** `dependentSchemas` (and a draft 4 `dependencies` schema): when `key` is there, the object holds `schema`. */
-  | { readonly kind: "dependentSchema"; readonly key: string; readonly schema: FieldModel };
+  | { readonly kind: "dependentSchema"; readonly key: string; readonly schema: FieldModel }
+  /** `contains` with `minContains` (default 1) / `maxContains`: how many items of an array hold `schema`. */
+  | {
+      readonly kind: "contains";
+      readonly schema: FieldModel;
+      readonly min: number;
+      readonly max?: number;
+    };
 
 export interface WorkflowModel {
   /** `x-workflow.id`, the literal workflowId. */

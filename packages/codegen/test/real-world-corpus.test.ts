@@ -131,8 +131,12 @@ describe("schemas shipped in npm packages", () => {
     // What stays refused, and why: packages/definition-reader/README.md.
     expect(refused).toEqual({
       $dynamicAnchor: ["JSON Schema 2020-12"],
-      contains: ["json-schema-secure.json"],
-      "recursive $ref": ["OpenAPI 3.0", "json-schema-draft-06.json", "json-schema-draft-07.json"],
+      "recursive $ref": [
+        "OpenAPI 3.0",
+        "json-schema-draft-06.json",
+        "json-schema-draft-07.json",
+        "json-schema-secure.json",
+      ],
       "remote or $anchor $ref": ["OpenAPI 2.0"],
       unevaluatedProperties: ["OpenAPI 3.1"],
     });

@@ -79,6 +79,9 @@ const READ_IN_PLACE = [
   "dependencies",
   "prefixItems",
   "additionalItems",
+  "contains",
+  "minContains",
+  "maxContains",
 ];
 
 /** A stand-in for `part.schema[key]...`, which lives at `part.at.pointer/key/...`. */

@@ -12,9 +12,6 @@ export const UNSUPPORTED_KEYWORDS = [
   "additionalItems",
   "unevaluatedProperties",
   "unevaluatedItems",
-  "contains",
-  "minContains",
-  "maxContains",
   "$dynamicRef",
   "$dynamicAnchor",
   "$recursiveRef",
@@ -28,12 +25,16 @@ export type UnsupportedKeyword = (typeof UNSUPPORTED_KEYWORDS)[number];
 
 /**
  * OpenAPI 3.0 schemas are draft 4: its `$id` (`id`) is refused too, its tuples are `items` as a
- * list with `additionalItems` for the rest, and `prefixItems` (2020-12) is not one of its keywords.
+ * list with `additionalItems` for the rest, and `prefixItems` and `contains` (later drafts) are not
+ * among its keywords.
  */
 export const DRAFT4_UNSUPPORTED_KEYWORDS = [
   ...UNSUPPORTED_KEYWORDS.filter((k) => k !== "additionalItems"),
   "id",
   "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
 ] as const;
 
 /**

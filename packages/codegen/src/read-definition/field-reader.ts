@@ -29,6 +29,9 @@ const TYPED_KEYWORDS = [
   "items",
   "prefixItems",
   "additionalItems",
+  "contains",
+  "minContains",
+  "maxContains",
   "minItems",
   "maxItems",
   "uniqueItems",
@@ -401,6 +404,22 @@ export class FieldReader extends SchemaNormalizer {
         ...(Object.hasOwn(s, "then") ? { thenSchema: part("then") } : {}),
         ...(Object.hasOwn(s, "else") ? { elseSchema: part("else") } : {}),
       });
+    if (Object.hasOwn(s, "contains")) {
+      const count = (key: string, fallback?: number): number | undefined => {
+        const v = s[key];
+        if (v === undefined) return fallback;
+        if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+          this.fail(child(at, key), `\`${key}\` must be a non-negative integer`);
+        return v;
+      };
+      const max = count("maxContains");
+      out.push({
+        kind: "contains",
+        schema: part("contains"),
+        min: count("minContains", 1) as number,
+        ...(max !== undefined ? { max } : {}),
+      });
+    }
     for (const keyword of ["dependentRequired", "dependentSchemas", "dependencies"]) {
       const map = child(at, keyword);
       if (map.node === undefined) continue;

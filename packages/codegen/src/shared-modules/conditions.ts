@@ -1,7 +1,7 @@
 // Copied into every generated package as `_shared/conditions` (see
 // support.ts): the rules on a whole input value that no TypeScript type
-// expresses: `not`, `if`/`then`/`else`, `dependentRequired` and
-// `dependentSchemas` (draft 4's `dependencies`), checked as JSON Schema says.
+// expresses: `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`
+// (draft 4's `dependencies`) and `contains`, checked as JSON Schema says.
 
 /** The parts of a schema that `conditions` uses. */
 interface SafeParser {
@@ -23,6 +23,7 @@ export type Condition =
       readonly thenSchema?: SafeParser;
       readonly elseSchema?: SafeParser;
     }
+  | { readonly contains: SafeParser; readonly min: number; readonly max?: number }
   | { readonly key: string; readonly names: readonly string[] }
   | { readonly key: string; readonly schema: SafeParser };
 
@@ -35,6 +36,17 @@ export function conditions(list: readonly Condition[]): (value: unknown, ctx: Is
           ctx.addIssue({
             code: "custom",
             message: "Invalid input: matches a schema it must not match",
+            input: value,
+            path: [],
+          });
+      } else if ("contains" in condition) {
+        if (!Array.isArray(value)) continue;
+        let count = 0;
+        for (const item of value) if (condition.contains.safeParse(item).success) count++;
+        if (count < condition.min || (condition.max !== undefined && count > condition.max))
+          ctx.addIssue({
+            code: "custom",
+            message: `Invalid input: ${count} items match the \`contains\` schema, expected ${condition.max === undefined ? `at least ${condition.min}` : `${condition.min} to ${condition.max}`}`,
             input: value,
             path: [],
           });

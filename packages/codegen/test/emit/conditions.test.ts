@@ -1,6 +1,6 @@
 // Rules on a whole value that no TypeScript type expresses: `not`,
-// `if`/`then`/`else`, `dependentRequired`, `dependentSchemas` and draft 4's
-// `dependencies`. The generated input validator gives Ajv's verdict on each
+// `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, draft 4's
+// `dependencies`, and `contains` with `minContains` / `maxContains`. The generated input validator gives Ajv's verdict on each
 // document, the output reader accepts every valid one (outputs are read, not
 // policed), and the types stay as wide as the value's kind: every valid
 // document is assignable to Inputs (one tsc program).
@@ -51,6 +51,15 @@ const CASES_31: Record<string, Case> = {
     },
     documents: [{}, { card: "1", cvc: "123" }, { card: "1" }, { card: "1", cvc: "1" }],
   },
+};
+
+CASES_31.contains = {
+  schema: { type: "array", contains: { type: "integer" }, minContains: 2, maxContains: 3 },
+  documents: [[1, 2], ["a", 1, 2, 3], [1], [1, 2, 3, 4], []],
+};
+CASES_31.containsOne = {
+  schema: { type: "array", items: { type: ["string", "integer"] }, contains: { const: "x" } },
+  documents: [["x"], [1, "x"], [1], []],
 };
 
 const CASES_30: Record<string, Case> = {

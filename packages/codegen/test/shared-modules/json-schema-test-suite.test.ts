@@ -104,7 +104,7 @@ const SUPPORTED = new Set([
 /** Keywords of one dialect only: 3.0's `nullable` and draft 4 tuples; 2020-12 tuples. */
 const DIALECT_SUPPORTED: Record<Dialect, ReadonlySet<string>> = {
   draft4: new Set(["nullable", "items[]", "additionalItems"]),
-  "draft2020-12": new Set(["prefixItems"]),
+  "draft2020-12": new Set(["prefixItems", "contains", "minContains", "maxContains"]),
 };
 
 /**

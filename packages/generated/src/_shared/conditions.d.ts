@@ -29,6 +29,10 @@ export type Condition = {
     readonly thenSchema?: SafeParser;
     readonly elseSchema?: SafeParser;
 } | {
+    readonly contains: SafeParser;
+    readonly min: number;
+    readonly max?: number;
+} | {
     readonly key: string;
     readonly names: readonly string[];
 } | {

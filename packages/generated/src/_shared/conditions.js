@@ -14,6 +14,21 @@ export function conditions(list) {
                         path: [],
                     });
             }
+            else if ("contains" in condition) {
+                if (!Array.isArray(value))
+                    continue;
+                let count = 0;
+                for (const item of value)
+                    if (condition.contains.safeParse(item).success)
+                        count++;
+                if (count < condition.min || (condition.max !== undefined && count > condition.max))
+                    ctx.addIssue({
+                        code: "custom",
+                        message: `Invalid input: ${count} items match the \`contains\` schema, expected ${condition.max === undefined ? `at least ${condition.min}` : `${condition.min} to ${condition.max}`}`,
+                        input: value,
+                        path: [],
+                    });
+            }
             else if ("ifSchema" in condition) {
                 const branch = condition.ifSchema.safeParse(value).success
                     ? condition.thenSchema
