@@ -359,6 +359,11 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   fields: "compared",
   additionalProperties: "compared",
   values: "compared",
+  // No dedicated rule yet: any change is reported for review (diffUnclassifiedKeys).
+  patternValues: "parts",
+  propertyNames: "parts",
+  conditions: "parts",
+  prefixItems: "parts",
   items: "compared",
   variants: "compared",
   exclusive: "compared",

@@ -3,7 +3,15 @@
 // through these functions only, so a new kind is one entry here (a missing
 // entry is a type error) instead of a case in five parallel switches.
 import { docComment, jsonLiteral, propertyKey, stringLiteral } from "./escape.js";
+import {
+  conditionLabel,
+  conditionsRefinement,
+  isPrimitive,
+  rulesRefinement,
+} from "./field-rules.js";
 import type { FieldKind, FieldModel } from "./model.js";
+
+export { hasJsonEnum, hasRules, isPrimitive, rulesLiteral, usesKind } from "./field-rules.js";
 
 export type Side = "input" | "output";
 
@@ -51,10 +59,6 @@ function arrayOf(element: string): string {
  */
 function itemsChecked(item: string, rules: string): string {
   return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
-}
-
-export function isPrimitive(value: unknown): value is string | number | boolean {
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 /** A JSON value as a TypeScript type: literals, readonly tuples and object types. */
@@ -171,35 +175,71 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
     label: (f) => `one of (${(f.variants ?? []).map(kindLabel).join(" | ")})`,
   },
   array: {
-    type: (f, ctx) => arrayOf(f.items ? fieldType(f.items, ctx) : "unknown"),
-    schema: (f, ctx, rules) =>
-      itemsChecked(f.items ? fieldSchema(f.items, ctx) : "z.unknown()", rules),
+    type: (f, ctx) => {
+      if (f.prefixItems === undefined)
+        return arrayOf(f.items ? fieldType(f.items, ctx) : "unknown");
+      // A tuple: the items before `minItems` are there, the others may be missing.
+      const elements = f.prefixItems.map((p, i) => {
+        const t = fieldType(p, ctx);
+        return i < (f.minItems ?? 0) ? t : `(${t})?`;
+      });
+      if (f.items === undefined) elements.push("...unknown[]");
+      else if (f.items.kind !== "never" || f.items.nullable)
+        elements.push(`...Array<${fieldType(f.items, ctx)}>`);
+      return `readonly [${elements.join(", ")}]`;
+    },
+    schema: (f, ctx, rules) => {
+      if (f.prefixItems === undefined)
+        return itemsChecked(f.items ? fieldSchema(f.items, ctx) : "z.unknown()", rules);
+      const elements = f.prefixItems.map((p, i) => {
+        const z = fieldSchema(p, ctx);
+        return i < (f.minItems ?? 0) ? z : `${z}.optional()`;
+      });
+      // No rest schema: any further item; `false` (kind never): none.
+      const rest =
+        f.items === undefined
+          ? ", z.unknown()"
+          : f.items.kind === "never" && !f.items.nullable
+            ? ""
+            : `, ${fieldSchema(f.items, ctx)}`;
+      const tuple = `z.tuple([${elements.join(", ")}]${rest})`;
+      return rules === "" ? tuple : `z.array(z.unknown())${rules}.pipe(${tuple})`;
+    },
     docs: () => [],
     label: () => "array",
   },
   object: {
     type: (f, ctx) => {
-      if (f.values !== undefined) {
+      const fields = f.fields ?? [];
+      if (f.values !== undefined && fields.length === 0 && f.patternValues === undefined) {
         const readonly = ctx.side === "output" ? "readonly " : "";
         return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
       }
-      if ((f.fields ?? []).length === 0 && f.additionalProperties !== false) {
+      if (fields.length === 0 && f.additionalProperties !== false && f.values === undefined) {
         // A free-form object: any JSON object.
         ctx.imports.json = true;
         return "JsonObject";
       }
-      if (f.values !== undefined && (f.fields ?? []).length === 0) {
-        const readonly = ctx.side === "output" ? "readonly " : "";
-        return `{ ${readonly}[key: string]: ${fieldType(f.values, ctx)} }`;
-      }
-      return objectType(
-        f.fields ?? [],
-        ctx,
-        ctx.side === "input" && (f.additionalProperties === true || f.values !== undefined),
-      );
+      const rest = restValues(f);
+      if (rest !== undefined) return objectType(fields, ctx, { values: rest });
+      return objectType(fields, ctx, ctx.side === "input" && f.additionalProperties === true);
     },
     schema: (f, ctx, rules) => {
       const fields = f.fields ?? [];
+      if (f.patternValues !== undefined || f.propertyNames !== undefined) {
+        // Keys checked one by one (objectKeys); the shape checks the declared fields only.
+        const proto = fields.some((x) => x.name === "__proto__")
+          ? protoRefinement(f, ctx, false)
+          : "";
+        // The catch-all only carries the index signature's type: objectKeys is the exact check.
+        const rest = (restValues(f) ?? []).map((v) => fieldSchema(v, ctx));
+        const catchall =
+          rest.length === 0
+            ? ""
+            : `.catchall(${rest.length === 1 ? rest[0] : `z.union([${rest.join(", ")}])`})`;
+        const object = `z.looseObject(${objectShape(fields, ctx)})${catchall}`;
+        return `z.unknown().superRefine(objectKeys$(${keyRules(f, ctx)}))${proto}.pipe(${object})${rules}`;
+      }
       if (f.values !== undefined && fields.length === 0)
         return `z.record(z.string(), ${fieldSchema(f.values, ctx)})${rules}`;
       if (fields.length === 0 && f.additionalProperties !== false)
@@ -208,10 +248,13 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
       const object = `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(fields, ctx)})`;
       const extra = f.values !== undefined ? `.catchall(${fieldSchema(f.values, ctx)})` : "";
       const proto = protoRefinement(f, ctx, strict);
-      // zod's object output no longer holds `__proto__`: the key is checked on the way in.
-      return proto === ""
-        ? `${object}${extra}${rules}`
-        : `z.unknown()${proto}.pipe(${object}${extra})${rules}`;
+      if (proto === "") return `${object}${extra}${rules}`;
+      // zod's object output no longer holds `__proto__`: the key is checked on the way in. A
+      // strict object reports an own `__proto__` key as unrecognized, so where one is declared
+      // the strict check sees the object without it.
+      const declared = fields.some((x) => x.name === "__proto__");
+      const without = strict && declared ? ".transform(withoutProtoKey$)" : "";
+      return `z.unknown()${proto}${without}.pipe(${object}${extra})${rules}`;
     },
     docs: () => [],
     label: () => "object",
@@ -249,9 +292,10 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
 };
 
 /**
- * zod's object shapes cannot hold a `__proto__` key (it is skipped, even by a
- * strict object's unknown-key check), so an input object checks that key
- * itself: as its field when it declares one, as an unknown key when closed.
+ * zod's object shapes cannot hold a `__proto__` key (a shape skips it), so an
+ * input object checks that key itself: as its field when it declares one, as
+ * an unknown key when closed (where it declares one, the strict object is
+ * handed the value without that key, see `withoutProtoKey`).
  */
 function protoRefinement(f: FieldModel, ctx: SchemaContext, strict: boolean): string {
   if (ctx.side !== "input") return "";
@@ -264,6 +308,35 @@ function protoRefinement(f: FieldModel, ctx: SchemaContext, strict: boolean): st
         : undefined;
   if (valueSchema === undefined && !strict) return "";
   return `.superRefine(protoKey$(${valueSchema ?? "undefined"}, ${field?.required === true}))`;
+}
+
+/**
+ * The schemas the values of undeclared keys may have, when they are known:
+ * the rest's (`additionalProperties: {schema}`) and the patterns' when no
+ * other key is allowed. Undefined when any value may come (an open object).
+ * Patterns say nothing TypeScript can use about the keys themselves.
+ */
+function restValues(f: FieldModel): FieldModel[] | undefined {
+  const patterns = (f.patternValues ?? []).map((p) => p.field);
+  if (f.values !== undefined) return [f.values, ...patterns];
+  return patterns.length > 0 && f.additionalProperties === false ? patterns : undefined;
+}
+
+/** The `KeyRules` of an object with `patternProperties` or `propertyNames` (see objectKeys). */
+function keyRules(f: FieldModel, ctx: SchemaContext): string {
+  const inner = `${ctx.indent}  `;
+  const at = { ...ctx, indent: inner };
+  const entries = [`declared: ${jsonLiteral((f.fields ?? []).map((x) => x.name))}`];
+  if (f.patternValues !== undefined)
+    entries.push(
+      `patterns: [${f.patternValues.map((p) => `[${stringLiteral(p.pattern)}, ${fieldSchema(p.field, at)}]`).join(", ")}]`,
+    );
+  // Outputs keep the keys the service adds: only inputs refuse unknown ones.
+  if (f.values !== undefined) entries.push(`additional: ${fieldSchema(f.values, at)}`);
+  else if (f.additionalProperties === false && ctx.side === "input")
+    entries.push("additional: false");
+  if (f.propertyNames !== undefined) entries.push(`names: ${fieldSchema(f.propertyNames, at)}`);
+  return `{ ${entries.join(", ")} }`;
 }
 
 /** The input object schema of a workflow's `inputs` (closed: unknown keys are rejected). */
@@ -299,47 +372,12 @@ function fieldType(f: FieldModel, ctx: TypeContext): string {
   return f.nullable && t !== "unknown" ? `${t} | null` : t;
 }
 
-/** The value constraints a validator checks, in the order the emulator checks them. */
-const RULE_KEYS = [
-  "maxLength",
-  "minLength",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "maxItems",
-  "minItems",
-  "uniqueItems",
-  "maxProperties",
-  "minProperties",
-] as const;
-
-/**
- * The `constraints(...)` refinement of an input field, or "" when it has
- * none. Outputs are read, not policed: their constraints go to the docs only.
- */
-function rulesRefinement(f: FieldModel, side: Side): string {
-  if (side !== "input") return "";
-  const rules = rulesLiteral(f);
-  return rules === "" ? "" : `.superRefine(constraints$(${rules}))`;
-}
-
-/** The `ValueRules` object literal of an input field (`{ integer: true, maxLength: 3 }`), or "" when it has none. */
-export function rulesLiteral(f: FieldModel): string {
-  const entries = [
-    ...(f.kind === "integer" ? ["integer: true"] : []),
-    ...RULE_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}: ${jsonLiteral(f[k])}`),
-  ];
-  return entries.length === 0 ? "" : `{ ${entries.join(", ")} }`;
-}
-
 /** The zod schema of a field (`.nullable()` and `.optional()` included). */
 function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
   let z = FIELD_KINDS[f.kind].schema(f, ctx, rulesRefinement(f, ctx.side));
   if (f.nullable && f.kind !== "unknown") z += ".nullable()";
+  // After `.nullable()`: a condition holds for null too.
+  z += conditionsRefinement(f, ctx.side, (schema) => fieldSchema(schema, ctx));
   // zod lets a missing key through `z.unknown()`; a required one must be there.
   if (f.required && f.kind === "unknown" && !["[]", "|", "{}"].includes(f.name))
     z += `.refine((v${ctx.flavour === "ts" ? ": unknown" : ""}) => v !== undefined, "Required input is missing")`;
@@ -366,40 +404,12 @@ function fieldDocs(f: FieldModel, side: Side): string[] {
   if (f.minProperties !== undefined) lines.push(`At least ${f.minProperties} properties.`);
   if (f.maxProperties !== undefined) lines.push(`At most ${f.maxProperties} properties.`);
   if (f.uniqueItems === true) lines.push("Items are unique.");
+  if ((f.conditions ?? []).length > 0)
+    lines.push(
+      `Also checked by the input validator (no type says it): ${(f.conditions ?? []).map(conditionLabel).join("; ")}.`,
+    );
   if (f.hasDefault) lines.push(`@default ${jsonLiteral(f.default)}`);
   return lines;
-}
-
-/** Every field nested in these (object properties, items, map values, alternatives), depth first. */
-function* allFields(fields: readonly FieldModel[]): Generator<FieldModel> {
-  for (const f of fields) {
-    yield f;
-    yield* allFields([
-      ...(f.fields ?? []),
-      ...(f.items ? [f.items] : []),
-      ...(f.values ? [f.values] : []),
-      ...(f.variants ?? []),
-    ]);
-  }
-}
-
-/** Whether any field here or nested has one of the kinds. */
-export function usesKind(fields: readonly FieldModel[], kinds: readonly FieldKind[]): boolean {
-  for (const f of allFields(fields)) if (kinds.includes(f.kind)) return true;
-  return false;
-}
-
-/** Whether any input here or nested has value constraints (the schema module then imports `constraints`). */
-export function hasRules(fields: readonly FieldModel[]): boolean {
-  for (const f of allFields(fields)) if (rulesRefinement(f, "input") !== "") return true;
-  return false;
-}
-
-/** Whether any enum here or nested lists objects or arrays (compared as JSON). */
-export function hasJsonEnum(fields: readonly FieldModel[]): boolean {
-  for (const f of allFields(fields))
-    if (f.kind === "enum" && !(f.enumValues ?? []).every(isPrimitive)) return true;
-  return false;
 }
 
 // ---------------------------------------------------------------- objects
@@ -446,13 +456,33 @@ export function members(fields: readonly FieldModel[], ctx: TypeContext): string
   );
 }
 
-function objectType(fields: readonly FieldModel[], ctx: TypeContext, open: boolean): string {
+/**
+ * An object type: its members, and an index signature when other keys are
+ * allowed. With a schema for the other keys (`values`), TypeScript requires
+ * every declared member to fit the index signature too, so the signature is
+ * the union of the values' type and the members' types: each declared key
+ * keeps its own type, any other key reads as one of them.
+ */
+function objectType(
+  fields: readonly FieldModel[],
+  ctx: TypeContext,
+  open: boolean | { readonly values: readonly FieldModel[] },
+): string {
   // A closed object without properties: nothing may be sent; outputs stay open (the service may add fields).
-  if (fields.length === 0 && !open)
+  if (fields.length === 0 && open === false)
     return ctx.side === "input" ? "Record<string, never>" : "{ readonly [key: string]: unknown }";
   const inner = { ...ctx, indent: `${ctx.indent}  ` };
   const lines = members(fields, inner);
-  if (open) lines.push(`${inner.indent}[key: string]: unknown;`);
+  if (open === true) lines.push(`${inner.indent}[key: string]: unknown;`);
+  else if (open !== false) {
+    const types = [
+      ...open.values.map((v) => fieldType(v, ctx)),
+      ...fields.map((f) => memberType(f, ctx)),
+    ];
+    const index = types.filter((t, i) => types.indexOf(t) === i).join(" | ");
+    const readonly = ctx.side === "output" ? "readonly " : "";
+    lines.push(`${inner.indent}${readonly}[key: string]: ${index};`);
+  }
   return `{\n${lines.join("\n")}\n${ctx.indent}}`;
 }
 

@@ -73,6 +73,28 @@ export interface FieldModel {
    * Its `name` is "{}".
    */
   readonly values?: FieldModel;
+  /**
+   * For kind `object`: `patternProperties`, in definition order: the schema
+   * of every value whose key matches `pattern` (ECMA-262 with the `u` flag),
+   * declared or not; a key no pattern matches and `fields` does not list is
+   * left to `values` / `additionalProperties`. Each `field.name` is "{}".
+   */
+  readonly patternValues?: readonly { readonly pattern: string; readonly field: FieldModel }[];
+  /** For kind `object`: `propertyNames`, the schema every key (a string) must match; its `name` is "{}". */
+  readonly propertyNames?: FieldModel;
+  /**
+   * Rules on the whole value that no TypeScript type expresses (`not`,
+   * `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, draft 4's
+   * `dependencies`, `contains`), checked by the input validator; the type stays as wide
+   * as the field's kind. Each schema's `name` is "|".
+   */
+  readonly conditions?: readonly FieldCondition[];
+  /**
+   * For kind `array`, a tuple: the schema of each leading item, by position
+   * (`prefixItems`, draft 4's `items` as a list); `items` is then the schema
+   * of the items after them (absent: any). Each `name` is "[]".
+   */
+  readonly prefixItems?: readonly FieldModel[];
   /** Element schema, for kind `array` (its `name` is "[]"). */
   readonly items?: FieldModel;
   /** The alternatives, for kind `union`, or the parts, for kind `all` (each `name` is "|"), in definition order; at least two. */
@@ -82,6 +104,29 @@ export interface FieldModel {
   /** JSON pointer of the field's schema in the source definition, for error messages. */
   readonly pointer: string;
 }
+
+/** One rule of `FieldModel.conditions`. */
+export type FieldCondition =
+  /** `not`: the value must not be valid for `schema`. */
+  | { readonly kind: "not"; readonly schema: FieldModel }
+  /** `if`/`then`/`else`: `then` must hold when `if` does, `else` when it does not. */
+  | {
+      readonly kind: "if";
+      readonly ifSchema: FieldModel;
+      readonly thenSchema?: FieldModel;
+      readonly elseSchema?: FieldModel;
+    }
+  /** `dependentRequired` (and a draft 4 `dependencies` list): when `key` is there, so are `names`. */
+  | { readonly kind: "dependentRequired"; readonly key: string; readonly names: readonly string[] }
+  /** `dependentSchemas` (and a draft 4 `dependencies` schema): when `key` is there, the object holds `schema`. */
+  | { readonly kind: "dependentSchema"; readonly key: string; readonly schema: FieldModel }
+  /** `contains` with `minContains` (default 1) / `maxContains`: how many items of an array hold `schema`. */
+  | {
+      readonly kind: "contains";
+      readonly schema: FieldModel;
+      readonly min: number;
+      readonly max?: number;
+    };
 
 export interface WorkflowModel {
   /** `x-workflow.id`, the literal workflowId. */

@@ -1,4 +1,7 @@
-// Hand-built models for the diff tests.
+// Hand-built models for the diff tests, and the table runner of the
+// classification tests (one change per row, its severity, kind and path).
+import { expect, it } from "vitest";
+import { type DiffChange, diffEnvironments } from "../src/diff.js";
 import type { EnvironmentModel, FieldModel, WorkflowModel } from "../src/model.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -44,4 +47,51 @@ export function env(
     workflows,
     ...over,
   };
+}
+
+/** One row of a classification table: the smallest pair of models that makes one change. */
+export interface ClassificationRow {
+  readonly name: string;
+  readonly before: WorkflowModel[];
+  readonly after: WorkflowModel[];
+  readonly severity: DiffChange["severity"];
+  readonly kind: string;
+  readonly path: string | null;
+}
+
+export const withInputs = (...inputs: FieldModel[]) => workflow({ inputs });
+export const withOutputs = (...outputs: FieldModel[]) => workflow({ outputs });
+export const obj = (name: string, fields: FieldModel[], over: Partial<FieldModel> = {}) =>
+  field(name, { kind: "object", fields, additionalProperties: false, ...over });
+export const arr = (name: string, items: FieldModel, over: Partial<FieldModel> = {}) =>
+  field(name, { kind: "array", items: { ...items, name: "[]" }, ...over });
+export const textEnum = (name: string, values: string[], over: Partial<FieldModel> = {}) =>
+  field(name, { kind: "enum", enumBase: "text", enumValues: values, ...over });
+export const map = (name: string, values: FieldModel) =>
+  field(name, {
+    kind: "object",
+    fields: [],
+    additionalProperties: true,
+    values: { ...values, name: "{}" },
+  });
+
+/** One test per row: exactly that change, with its severity, kind, path and the summary counts. */
+export function classifies(rows: readonly ClassificationRow[]): void {
+  it.each(rows)("$name", (row) => {
+    const report = diffEnvironments(env(row.before), env(row.after));
+    expect(report.changes).toHaveLength(1);
+    const change = report.changes[0];
+    expect(change).toMatchObject({
+      severity: row.severity,
+      kind: row.kind,
+      path: row.path,
+      workflowId: "wf_1",
+      workflowName: "Invoice intake",
+    });
+    expect(typeof change?.message).toBe("string");
+    expect(report.summary).toEqual({
+      breaking: row.severity === "breaking" ? 1 : 0,
+      nonBreaking: row.severity === "breaking" ? 0 : 1,
+    });
+  });
 }

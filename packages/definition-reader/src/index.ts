@@ -12,6 +12,7 @@ export {
   resolveJsonPointer,
 } from "./json-pointer.js";
 export { mergeAllOf, type SchemaPart } from "./merge-all-of.js";
+export { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 export { isNullOnlySchema, nullableAsJsonSchema, splitNullType } from "./nullable.js";
 export { parseDocument } from "./parse-document.js";
 export {
@@ -25,6 +26,12 @@ export {
   standIn,
   standInTarget,
 } from "./ref-resolver.js";
+export {
+  DEFINITION_CONTAINERS,
+  IDENTITY_KEYWORDS,
+  refuseIdentityInDefinitions,
+} from "./schema-definitions.js";
+export { foreignDialect } from "./schema-dialect.js";
 export {
   ANNOTATION_KEYWORDS,
   DRAFT4_UNSUPPORTED_KEYWORDS,

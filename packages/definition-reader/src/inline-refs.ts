@@ -3,8 +3,11 @@
 // emulator's Ajv) or to a client (the MCP tools) needs. The generator reads
 // the same references through `RefResolver.deref` into its own model.
 import { DefinitionError } from "./definition-error.js";
+import { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 import { nullableAsJsonSchema } from "./nullable.js";
 import { child, isRecord, type Located, type RefResolver } from "./ref-resolver.js";
+import { refuseIdentityInDefinitions } from "./schema-definitions.js";
+import { foreignDialect } from "./schema-dialect.js";
 
 /** Keywords whose value is one subschema. */
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -23,13 +26,7 @@ const SUBSCHEMA_KEYWORDS = new Set([
 /** Keywords whose value is a list of subschemas. */
 const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords whose value maps names to subschemas (a name may be `__proto__`). */
-const SUBSCHEMA_MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-]);
+const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "dependentSchemas"]);
 
 export interface InlineOptions {
   /**
@@ -59,9 +56,30 @@ export function inlineRefs(
   options: InlineOptions,
   seen: readonly string[] = [],
 ): unknown {
+  return inline(resolver, at, options, seen, 0);
+}
+
+/** `inlineRefs` at `depth` schemas below where it started (a `$ref` hop counts as one). */
+function inline(
+  resolver: RefResolver,
+  at: Located,
+  options: InlineOptions,
+  seen: readonly string[],
+  depth: number,
+): unknown {
   const node = at.node;
   if (!isRecord(node)) return node;
+  if (depth > MAX_SCHEMA_NESTING)
+    throw new DefinitionError(
+      resolver.display(at.file),
+      at.pointer,
+      nestingLimitDetail("the schema"),
+    );
   options.visit?.(node, at);
+  const foreign = foreignDialect(node, options.dialect);
+  if (foreign !== undefined)
+    throw new DefinitionError(resolver.display(at.file), `${at.pointer}/$schema`, foreign);
+  refuseIdentityInDefinitions(at, (file) => resolver.display(file), options.dialect === "draft-04");
   if (typeof node.$ref === "string") {
     const ref = node.$ref;
     const { key, target } = resolver.refTarget(at);
@@ -73,13 +91,15 @@ export function inlineRefs(
         at.pointer,
         `recursive $ref ${ref}: a schema that contains itself is not supported`,
       );
-    const resolved = inlineRefs(resolver, target, options, [...seen, key]);
+    const resolved = inline(resolver, target, options, [...seen, key], depth + 1);
     const siblings = Object.keys(node).filter((k) => k !== "$ref");
     if (options.dialect === "draft-04" || siblings.length === 0) return resolved;
-    const rest = inlineKeywords(resolver, at, siblings, options, seen);
+    const rest = inlineKeywords(resolver, at, siblings, options, seen, depth);
     return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), resolved] };
   }
-  return nullableAsJsonSchema(inlineKeywords(resolver, at, Object.keys(node), options, seen));
+  return nullableAsJsonSchema(
+    inlineKeywords(resolver, at, Object.keys(node), options, seen, depth),
+  );
 }
 
 function inlineKeywords(
@@ -88,20 +108,24 @@ function inlineKeywords(
   keys: readonly string[],
   options: InlineOptions,
   seen: readonly string[],
+  depth: number,
 ): Record<string, unknown> {
   const node = at.node as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of keys) {
+    // A schema's definitions are read where a `$ref` reaches them, and every `$ref` is inlined:
+    // they are left out, so a definition nothing refers to is never read (schema-definitions.ts).
+    if (key === "$defs" || key === "definitions") continue;
     const value = node[key];
     let inlined: unknown = value;
     if (SUBSCHEMA_KEYWORDS.has(key) && !Array.isArray(value)) {
-      inlined = inlineRefs(resolver, child(at, key), options, seen);
+      inlined = inline(resolver, child(at, key), options, seen, depth + 1);
     } else if ((SUBSCHEMA_LISTS.has(key) || key === "items") && Array.isArray(value)) {
-      inlined = value.map((_, i) => inlineRefs(resolver, child(at, key, i), options, seen));
+      inlined = value.map((_, i) => inline(resolver, child(at, key, i), options, seen, depth + 1));
     } else if (SUBSCHEMA_MAPS.has(key) && isRecord(value)) {
       const map: Record<string, unknown> = {};
       for (const name of Object.keys(value))
-        defineOwn(map, name, inlineRefs(resolver, child(at, key, name), options, seen));
+        defineOwn(map, name, inline(resolver, child(at, key, name), options, seen, depth + 1));
       inlined = map;
     }
     defineOwn(out, key, inlined);

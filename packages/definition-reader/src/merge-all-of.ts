@@ -62,6 +62,28 @@ const HANDLED = new Set<string>([
   "discriminator",
 ]);
 
+/**
+ * Keywords whose schemas are read where they are written, and which do not
+ * combine by merging (two `not`s are not one): a branch holding one is not
+ * merged; the `allOf` is then read as parts that must each hold.
+ */
+const READ_IN_PLACE = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "minContains",
+  "maxContains",
+];
+
 /** A stand-in for `part.schema[key]...`, which lives at `part.at.pointer/key/...`. */
 function standInFor(part: SchemaPart, value: unknown, ...segments: string[]): unknown {
   const pointer = segments.reduce((p, s) => `${p}/${escapePointer(s)}`, part.at.pointer);
@@ -91,6 +113,12 @@ export function mergeAllOf(
       configurable: true,
     });
 
+  const inPlace = parts
+    .slice(1)
+    .flatMap((p) => READ_IN_PLACE.filter((k) => Object.hasOwn(p.schema, k)));
+  if (parts.some((p) => Array.isArray(p.schema.items))) inPlace.push("items");
+  if (inPlace.length > 0)
+    fail(`a branch of \`allOf\` holds \`${inPlace[0]}\`, which is read where it is written`);
   for (const key of FIRST_WINS) {
     const part = parts.find((p) => Object.hasOwn(p.schema, key));
     if (part) set(key, part.schema[key]);

@@ -11,6 +11,7 @@ import {
   parseFragmentPointer,
   resolveJsonPointer,
 } from "./json-pointer.js";
+import { MAX_SCHEMA_NESTING, nestingLimitDetail } from "./nesting-limit.js";
 import { parseDocument } from "./parse-document.js";
 import { isConstraining } from "./schema-keywords.js";
 
@@ -161,7 +162,17 @@ export class RefResolver {
 
   private lookup(file: string, pointer: string, from: Located): Located {
     const doc = this.load(file, from);
-    if (pointer === "" || pointer === "/") return { node: doc, file, pointer: "" };
+    if (pointer === "" || pointer === "/") {
+      // `#` in a definition is the OpenAPI document, not a schema (JSON Schema's "the root schema"
+      // has no meaning inside OpenAPI): read as a schema it would accept any JSON value.
+      if (isRecord(doc) && typeof doc.openapi === "string")
+        throw new DefinitionError(
+          this.display(from.file),
+          from.pointer,
+          `\`$ref\` to ${JSON.stringify(`${file === from.file ? "" : this.display(file)}#${pointer}`)} points at the whole OpenAPI document, which is not a schema; point at a schema in it (#/components/schemas/...)`,
+        );
+      return { node: doc, file, pointer: "" };
+    }
     if (!pointer.startsWith("/")) {
       throw new DefinitionError(
         this.display(from.file),
@@ -229,6 +240,12 @@ export class RefResolver {
     if (seen.has(key)) {
       throw new DefinitionError(this.display(located.file), located.pointer, `cyclic $ref: ${ref}`);
     }
+    if (seen.size >= MAX_SCHEMA_NESTING)
+      throw new DefinitionError(
+        this.display(located.file),
+        located.pointer,
+        nestingLimitDetail("this chain of `$ref`s to `$ref`s"),
+      );
     const target = this.deref(this.lookup(file, pointer, located), new Set([...seen, key]));
     if (Object.keys(siblings).length === 0) return target;
     if (!isRecord(target.node))

@@ -8,36 +8,34 @@
  * that uses one is refused, naming it, rather than read without it.
  */
 export const UNSUPPORTED_KEYWORDS = [
-  "not",
-  "if",
-  "then",
-  "else",
-  "patternProperties",
-  "prefixItems",
+  // Not a 2020-12 keyword (3.1 writes the rest of a tuple as `items` beside `prefixItems`).
   "additionalItems",
   "unevaluatedProperties",
   "unevaluatedItems",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "propertyNames",
-  "contains",
-  "minContains",
-  "maxContains",
   "$dynamicRef",
   "$dynamicAnchor",
   "$recursiveRef",
   "$recursiveAnchor",
   "$anchor",
   "$id",
-  "$schema",
   "$vocabulary",
 ] as const;
 
 export type UnsupportedKeyword = (typeof UNSUPPORTED_KEYWORDS)[number];
 
-/** Draft 4's `$id` (OpenAPI 3.0 schemas are draft 4): refused in 3.0 definitions too. */
-export const DRAFT4_UNSUPPORTED_KEYWORDS = [...UNSUPPORTED_KEYWORDS, "id"] as const;
+/**
+ * OpenAPI 3.0 schemas are draft 4: its `$id` (`id`) is refused too, its tuples are `items` as a
+ * list with `additionalItems` for the rest, and `prefixItems` and `contains` (later drafts) are not
+ * among its keywords.
+ */
+export const DRAFT4_UNSUPPORTED_KEYWORDS = [
+  ...UNSUPPORTED_KEYWORDS.filter((k) => k !== "additionalItems"),
+  "id",
+  "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
+] as const;
 
 /**
  * Keywords that describe a value without constraining it: they apply beside

@@ -44,4 +44,20 @@ describe("mergeAllOf", () => {
       mergeAllOf([part({ type: ["string", "null"] }, "/t"), part({}, "/t/allOf/0")], fail),
     ).toThrow(/type list inside `allOf`/);
   });
+
+  it("does not merge a branch holding a keyword read where it is written (two `not`s are not one)", () => {
+    for (const keyword of ["not", "if", "patternProperties", "dependentSchemas"])
+      expect(() =>
+        mergeAllOf(
+          [part({ [keyword]: {} }, "/o"), part({ [keyword]: { type: "string" } }, "/o/allOf/0")],
+          fail,
+        ),
+      ).toThrow(`a branch of \`allOf\` holds \`${keyword}\``);
+    // The outer schema's own are read in place, where it is written.
+    expect(
+      mergeAllOf([part({ not: {} }, "/o"), part({ type: "string" }, "/o/allOf/0")], fail),
+    ).toMatchObject({
+      type: "string",
+    });
+  });
 });

@@ -64,6 +64,7 @@ function kindCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): 
     case "files":
       return `${use(ctx, "allItems$")}(${x}, ${use(ctx, fileCheck(ctx))})`;
     case "array": {
+      if (f.prefixItems !== undefined) return "false";
       const item = `item${depth}`;
       const check = f.items === undefined ? "true" : valueCheck(f.items, item, ctx, depth + 1);
       if (check === "true") return `Array.isArray(${x})`;
@@ -94,7 +95,13 @@ function fileCheck(ctx: QuickContext): "isFileInput$" | "isFileOutput$" {
 /** The check of an object field: a helper function for declared fields, the JSON check for a free-form one. */
 function objectCheck(f: FieldModel, x: string, ctx: QuickContext): string {
   const fields = f.fields ?? [];
-  if (f.values !== undefined || fields.some((field) => field.name === "__proto__")) return "false";
+  if (
+    f.values !== undefined ||
+    f.patternValues !== undefined ||
+    f.propertyNames !== undefined ||
+    fields.some((field) => field.name === "__proto__")
+  )
+    return "false";
   if (fields.length === 0 && f.additionalProperties !== false)
     return `${use(ctx, "isPlainJsonRecord$")}(${x})`;
   // The outputs' objects are loose: a key the service adds is kept, never a failure.
@@ -149,6 +156,8 @@ export function objectFunction(
 
 /** The check of a value with its nullability and rules. */
 function valueCheck(f: FieldModel, x: string, ctx: QuickContext, depth: number): string {
+  // Conditions (`not`, `if`, dependencies) are the schema's to check.
+  if (ctx.side === "input" && (f.conditions ?? []).length > 0) return "false";
   let check = kindCheck(f, x, ctx, depth);
   if (check === "false") return check;
   // Outputs are read, not policed: their schema checks no constraints, so neither does this.

@@ -56,15 +56,21 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     ...(ts ? ["type InputIssue as InputIssue$", "type OutputIssue as OutputIssue$"] : []),
   ];
   const ctx = (side: Side) => ({ side, indent: "    ", flavour });
-  const inputsBody = `z.preprocess(ownProperties, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
+  const inputsBody = `z.preprocess(ownPropertiesWithinNesting, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
+  const outputsBody = `z.preprocess(ownPropertiesWithinNesting, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
   const supportImports = [
     ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
+    ...(inputsBody.includes("conditions$(") ? ["conditions as conditions$"] : []),
     ...Object.entries(QUICK_SUPPORT).flatMap(([name, spec]) =>
       quick.uses.has(name) ? [spec] : [],
     ),
     ...(inputsBody.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
+    ...(inputsBody.includes("withoutProtoKey$") ? ["withoutProtoKey as withoutProtoKey$"] : []),
+    ...(`${inputsBody}${outputsBody}`.includes("objectKeys$(")
+      ? ["objectKeys as objectKeys$"]
+      : []),
     ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
-    "ownProperties",
+    "ownPropertiesWithinNesting",
     "toInputIssues",
     "toOutputIssues",
   ];
@@ -107,7 +113,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       "outputSchema",
       "Outputs$",
       "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
-      `z.preprocess(ownProperties, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`,
+      outputsBody,
     ),
     "",
     ...quick.declarations.flatMap((declaration) => [declaration, ""]),

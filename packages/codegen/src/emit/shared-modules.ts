@@ -8,7 +8,16 @@ import { readFileSync } from "node:fs";
 const COMPILED = new URL("../../dist/shared-modules/", import.meta.url);
 
 /** The shared module names, as `_shared/<name>.js` / `.d.ts`. */
-export const SHARED_MODULES = ["json", "support"] as const;
+export const SHARED_MODULES = [
+  "conditions",
+  "formats",
+  "json",
+  "object-keys",
+  "plain-data",
+  "proto-key",
+  "support",
+  "value-rules",
+] as const;
 
 /** A compiled shared module without its source-map comment (the maps are not copied). */
 export function sharedModuleText(

@@ -60,7 +60,7 @@ function schemaAt(
             `${where.pointer}/${escapePointerToken(keyword)}`,
             `\`${keyword}\` is not supported`,
           );
-      if (refuseUnsupported && Array.isArray(schema.items))
+      if (refuseUnsupported && dialect === "2020-12" && Array.isArray(schema.items))
         throw new DefinitionError(
           resolver.display(where.file),
           `${where.pointer}/items`,

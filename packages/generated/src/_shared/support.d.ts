@@ -2,30 +2,11 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { type InputIssue, InputValidationError, type OutputIssue, WorkflowRunApiError } from "@wfr/runtime";
-/**
- * A deep copy of plain objects without a prototype, so that a field named
- * like an Object.prototype member (`constructor`, `toString`) is seen only
- * when it is really there. Objects with symbol keys (file inputs) and
- * class instances are kept as they are.
- */
-export declare function ownProperties(value: unknown): unknown;
-/**
- * A plain data object: `Object.prototype` or no prototype, and no symbol keys, so exactly the
- * objects `ownProperties` copies (and a file input, which has a symbol key, is not one).
- */
-export declare function isPlainRecord(value: unknown): value is Record<string, unknown>;
-/**
- * A file output's download reference as plain data, which the outputs' `fileOutput` schema
- * accepts: `download_url` and `filename` text, `mime_type` text, `size_bytes` a finite number and
- * `expires_at` text or null where present, other keys kept. False is "not sure": the schema decides.
- */
-export declare function isFileOutput(value: unknown): boolean;
-/** Whether every element of an array passes `check`, holes included (as `undefined`). */
-export declare function allItems(value: unknown, check: (item: unknown) => boolean): boolean;
-/** The quick check of a free-form JSON object (`z.record(z.string(), z.json())`); false is "not sure". */
-export declare function isPlainJsonRecord(value: unknown): boolean;
-/** The quick check of a `json` input (a JSON object or array); false is "not sure". */
-export declare function isPlainJsonObjectOrArray(value: unknown): boolean;
+export { type Condition, conditions } from "./conditions.js";
+export { type KeyRules, objectKeys } from "./object-keys.js";
+export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, ownPropertiesWithinNesting, } from "./plain-data.js";
+export { protoKey, withoutProtoKey } from "./proto-key.js";
+export { constraints, isOneOf, meetsRules, type ValueRules } from "./value-rules.js";
 /**
  * The environment's base URL at run time: `WFR_<ENV>_BASE_URL` where the process has it (an
  * emulator on another port, a proxy), else the URL the definition states. Without `process`
@@ -40,69 +21,6 @@ export declare function formatPath(path: readonly PropertyKey[]): string;
 export declare function toInputIssues(issues: readonly unknown[], data: unknown): InputIssue[];
 /** Maps schema issues of outputs to field paths and messages. */
 export declare function toOutputIssues(issues: readonly unknown[]): OutputIssue[];
-/** A predicate for an `enum` / `const` that lists objects or arrays: equal as JSON to one of the values. */
-export declare function isOneOf(values: readonly unknown[]): (value: unknown) => boolean;
-/** The value constraints of one input field, as the definition declares them. */
-export interface ValueRules {
-    /** A whole number (of any size, as the server accepts). */
-    readonly integer?: boolean;
-    readonly minLength?: number;
-    readonly maxLength?: number;
-    readonly format?: string;
-    readonly pattern?: string;
-    readonly minimum?: number;
-    readonly maximum?: number;
-    readonly exclusiveMinimum?: number;
-    readonly exclusiveMaximum?: number;
-    readonly multipleOf?: number;
-    readonly minItems?: number;
-    readonly maxItems?: number;
-    readonly uniqueItems?: boolean;
-    readonly minProperties?: number;
-    readonly maxProperties?: number;
-}
-/** A schema refinement reporting the first broken rule, in the server's order and with its message. */
-export declare function constraints(rules: ValueRules): (value: unknown, ctx: {
-    addIssue(issue: {
-        code: "custom";
-        message: string;
-        input: unknown;
-    }): void;
-}) => void;
-/** Whether the value keeps every rule: the quick check's side of `constraints`, the same checks. */
-export declare function meetsRules(rules: ValueRules, value: unknown): boolean;
-/** The parts of a schema and of its refinement context that `protoKey` uses. */
-interface SafeParser {
-    safeParse(value: unknown): {
-        success: boolean;
-        error?: {
-            issues: readonly {
-                path: readonly PropertyKey[];
-                message: string;
-            }[];
-        };
-    };
-}
-interface IssueSink {
-    addIssue(issue: {
-        code: "custom";
-        message: string;
-        input: unknown;
-        path: PropertyKey[];
-    } | {
-        code: "unrecognized_keys";
-        message: string;
-        input: Record<string, unknown>;
-        keys: string[];
-    }): void;
-}
-/**
- * The check of an object's `__proto__` key, which the generated object shapes skip
- * (even a strict object's unknown-key check): against `schema` when the
- * object declares such a field (or a schema for every other key), as an
- * unknown key when it is closed. `required`: the field must be there.
- */
-export declare function protoKey(schema: SafeParser | undefined, required: boolean): (value: unknown, ctx: IssueSink) => void;
 /**
  * Thrown by an input builder when inputs are not valid; `issues` carry the server's reason codes.
  * The runtime's InputValidationError (an InvalidInputsError, code INVALID_INPUTS, status null),
@@ -121,4 +39,3 @@ export declare class InvalidOutputsError extends WorkflowRunApiError {
     readonly issues: readonly OutputIssue[];
     constructor(workflowId: string, issues: readonly OutputIssue[]);
 }
-export {};

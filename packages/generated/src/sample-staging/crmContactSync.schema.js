@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "@wfr/runtime/zod";
-import { isPlainRecord as isPlainRecord$, allItems as allItems$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { isPlainRecord as isPlainRecord$, allItems as allItems$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownPropertiesWithinNesting, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -10,7 +10,7 @@ let inputSchema$;
 export function inputSchema() {
   if (inputSchema$ === undefined) {
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
-    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
+    inputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       contacts: jsonObjectOrArray,
       dry_run: z.boolean().optional(),
     })));
@@ -23,7 +23,7 @@ let outputSchema$;
 /** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */
 export function outputSchema() {
   if (outputSchema$ === undefined) {
-    outputSchema$ = z.preprocess(ownProperties, z.looseObject({
+    outputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.looseObject({
       records_synced: z.number(),
       skipped: z.array(z.string()).optional(),
     }));

@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "@wfr/runtime/zod";
-import { constraints as constraints$, isPlainRecord as isPlainRecord$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, isPlainRecord as isPlainRecord$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, protoKey as protoKey$, ownPropertiesWithinNesting, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -10,7 +10,7 @@ let inputSchema$;
 export function inputSchema() {
   if (inputSchema$ === undefined) {
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
-    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
+    inputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       ticket_url: z.string().superRefine(constraints$({ format: "uri" })),
       tone: z.literal(["formal", "friendly"]).optional(),
       context: jsonObjectOrArray.nullable().optional(),
@@ -24,7 +24,7 @@ let outputSchema$;
 /** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */
 export function outputSchema() {
   if (outputSchema$ === undefined) {
-    outputSchema$ = z.preprocess(ownProperties, z.looseObject({
+    outputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.looseObject({
       drafted_message: z.string(),
       confidence: z.string().optional(),
     }));

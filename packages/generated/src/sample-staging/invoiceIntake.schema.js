@@ -3,7 +3,7 @@
 
 import { isFileInput as isFileInput$ } from "@wfr/runtime";
 import { z } from "@wfr/runtime/zod";
-import { constraints as constraints$, isPlainRecord as isPlainRecord$, allItems as allItems$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, isFileOutput as isFileOutput$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, isPlainRecord as isPlainRecord$, allItems as allItems$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, isFileOutput as isFileOutput$, protoKey as protoKey$, ownPropertiesWithinNesting, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
@@ -12,7 +12,7 @@ export function inputSchema() {
   if (inputSchema$ === undefined) {
     const fileInput = z.custom(isFileInput$, { message: "Invalid input: expected a file made with file()" });
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
-    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
+    inputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       vendor_name: z.string(),
       amount: z.number(),
       currency: z.literal(["USD", "EUR", "GBP"]).optional(),
@@ -33,7 +33,7 @@ let outputSchema$;
 export function outputSchema() {
   if (outputSchema$ === undefined) {
     const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });
-    outputSchema$ = z.preprocess(ownProperties, z.looseObject({
+    outputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.looseObject({
       invoice_id: z.string(),
       total: z.number(),
       status: z.literal(["booked", "needs_review", "rejected"]),

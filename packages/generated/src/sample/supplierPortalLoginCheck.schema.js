@@ -2,14 +2,14 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { z } from "@wfr/runtime/zod";
-import { constraints as constraints$, isPlainRecord as isPlainRecord$, meetsRules as meetsRules$, isFileOutput as isFileOutput$, protoKey as protoKey$, ownProperties, toInputIssues, toOutputIssues } from "../_shared/support.js";
+import { constraints as constraints$, isPlainRecord as isPlainRecord$, meetsRules as meetsRules$, isFileOutput as isFileOutput$, protoKey as protoKey$, ownPropertiesWithinNesting, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
 
 /** Strict schema of the inputs of "Supplier portal login check": no coercion, unknown keys rejected. Built on first use. */
 export function inputSchema() {
   if (inputSchema$ === undefined) {
-    inputSchema$ = z.preprocess(ownProperties, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
+    inputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
       portal_url: z.string().superRefine(constraints$({ format: "uri" })),
       account_label: z.string(),
       max_attempts: z.number().superRefine(constraints$({ integer: true })).optional(),
@@ -24,7 +24,7 @@ let outputSchema$;
 export function outputSchema() {
   if (outputSchema$ === undefined) {
     const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });
-    outputSchema$ = z.preprocess(ownProperties, z.looseObject({
+    outputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.looseObject({
       logged_in: z.boolean(),
       screenshot: fileOutput.optional(),
       mfa_required: z.boolean().optional(),

@@ -1,0 +1,28 @@
+// The types of schema-corpus.mjs, for the TypeScript tests that run it.
+export interface CorpusDocument {
+  readonly file: string;
+  readonly doc: unknown;
+}
+export interface CorpusEntry {
+  readonly name: string;
+  readonly schema: Record<string, unknown>;
+  readonly valid: readonly CorpusDocument[];
+  readonly invalid: readonly CorpusDocument[];
+}
+export interface CorpusResult {
+  readonly schemas: number;
+  readonly generated: number;
+  /** Refusal keyword -> the schemas it refused. */
+  readonly refused: Map<string, string[]>;
+  readonly documents: number;
+  readonly disagreements: string[];
+  /** Documents whose listing (valid, invalid) Ajv contradicts: a corpus mistake, not the generator's. */
+  readonly badDocuments: string[];
+  readonly typeErrors: string[];
+  readonly crashes: string[];
+  readonly dir?: string;
+}
+export function runCorpus(
+  entries: readonly CorpusEntry[],
+  options?: { readonly keep?: boolean },
+): Promise<CorpusResult>;

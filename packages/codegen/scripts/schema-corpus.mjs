@@ -1,0 +1,250 @@
+// Runs the generator on schemas nobody here wrote, each placed as the one
+// input `doc` of a workflow in its own OpenAPI 3.1 definition, and measures
+// it against Ajv: which schemas are refused (by keyword), where the
+// generated input validator disagrees with Ajv on a document, and which
+// documents Ajv accepts but the generated `Inputs` type refuses (one tsc
+// program for all of them). Used by schemastore-corpus.mjs (a SchemaStore
+// checkout); needs `pnpm build` first.
+
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import ts from "typescript";
+import { DefinitionError, generate, readDefinition } from "../dist/index.js";
+
+const CODEGEN = dirname(dirname(fileURLToPath(import.meta.url)));
+const require = createRequire(join(CODEGEN, "package.json"));
+
+/** The Ajv class of a schema's draft (`$schema`), with wfr's four asserted formats checked as wfr checks them. */
+async function ajvFor(schema, checkFormat) {
+  const draft = typeof schema.$schema === "string" ? schema.$schema : "";
+  let Ajv;
+  if (draft.includes("2020-12")) Ajv = require("ajv/dist/2020.js").Ajv2020;
+  else if (draft.includes("2019-09")) Ajv = require("ajv/dist/2019.js").Ajv2019;
+  else if (/draft-0[34]/.test(draft)) {
+    // The emulator's draft-4 Ajv, where it is installed beside this package.
+    const emulator = createRequire(join(CODEGEN, "..", "emulator", "package.json"));
+    Ajv = emulator("ajv-draft-04");
+    Ajv = Ajv.default ?? Ajv;
+  } else Ajv = require("ajv").Ajv;
+  const ajv = new Ajv({ strict: false, logger: false, allowUnionTypes: true });
+  // Formats are annotations (JSON Schema's default) except the four wfr asserts, documented.
+  for (const format of ["date", "date-time", "email", "uri"])
+    ajv.addFormat(format, (value) => checkFormat(format, value));
+  return ajv;
+}
+
+/**
+ * The schema as the 3.1 (2020-12) definition holds it: its root identity dropped, its local
+ * `$ref`s rebased under `base` (a JSON pointer), and, for drafts 4 to 7, their own spelling
+ * translated: a tuple (`items` as a list, the rest in `additionalItems`) becomes `prefixItems`
+ * and `items`, and the keywords beside a `$ref`, which those drafts ignore, are left out.
+ */
+function placed(schema, base) {
+  const olderDraft = /draft-0[3-7]/.test(String(schema.$schema ?? ""));
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    let entries = Object.entries(node);
+    if (olderDraft && typeof node.$ref === "string")
+      entries = entries.filter(([key]) => key === "$ref" || ["description", "title"].includes(key));
+    if (olderDraft && Array.isArray(node.items))
+      entries = entries.flatMap(([key, value]) =>
+        key === "items"
+          ? [["prefixItems", value]]
+          : key === "additionalItems"
+            ? [["items", value]]
+            : [[key, value]],
+      );
+    else if (olderDraft) entries = entries.filter(([key]) => key !== "additionalItems");
+    return Object.fromEntries(
+      entries.map(([key, value]) =>
+        key === "$ref" && typeof value === "string" && value.startsWith("#")
+          ? [key, `#${base}${value.slice(1)}`]
+          : [key, walk(value)],
+      ),
+    );
+  };
+  const { $schema: _schema, $id: _id, id: _draft4Id, ...rest } = schema;
+  return walk(rest);
+}
+
+/** The keyword a refusal names, for the table (`recursive $ref`, `remote $ref`, ...). */
+function refusalKeyword(detail) {
+  if (/recursive \$ref|cyclic \$ref/.test(detail)) return "recursive $ref";
+  if (/`\$ref` to .* (URL|URN|`\$anchor`)/.test(detail)) return "remote or $anchor $ref";
+  if (/nests more than/.test(detail)) return "nesting limit";
+  if (/`items` as a list/.test(detail)) return "items as a list";
+  const named = /`([^`]+)`(?: as a list)? is not supported/.exec(detail);
+  if (named) return named[1];
+  return `other: ${detail.slice(0, 80)}`;
+}
+
+function definitionOf(name, env, schema) {
+  const base = "/components/schemas/Doc";
+  return {
+    openapi: "3.1.0",
+    info: { title: name, version: "1", "x-environment": env },
+    servers: [{ url: "https://corpus.example/api/v1" }],
+    paths: {
+      "/automations/wf_doc/runs": {
+        post: {
+          "x-workflow": {
+            id: "wf_doc",
+            name: "Doc",
+            outputs: { type: "object", properties: { doc: { $ref: `#${base}` } } },
+          },
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["inputs"],
+                  properties: {
+                    inputs: {
+                      type: "object",
+                      additionalProperties: false,
+                      required: ["doc"],
+                      properties: { doc: { $ref: `#${base}` } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas: { Doc: placed(schema, base) } },
+  };
+}
+
+/** A folder where generated code resolves `@wfr/runtime` and `zod` as a generated package does. */
+function projectFolder() {
+  const dir = mkdtempSync(join(tmpdir(), "wfr-corpus-"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
+  mkdirSync(join(dir, "node_modules", "@wfr"), { recursive: true });
+  symlinkSync(join(CODEGEN, "..", "runtime"), join(dir, "node_modules", "@wfr", "runtime"), "dir");
+  symlinkSync(
+    realpathSync(join(CODEGEN, "node_modules", "zod")),
+    join(dir, "node_modules", "zod"),
+    "dir",
+  );
+  return dir;
+}
+
+/**
+ * @param {{ name: string, schema: object, valid: {file: string, doc: unknown}[], invalid: {file: string, doc: unknown}[] }[]} entries
+ * @returns the figures and the details behind them
+ */
+export async function runCorpus(entries, { keep = false } = {}) {
+  const dir = projectFolder();
+  const refused = new Map();
+  const accepted = [];
+  const crashes = [];
+  entries.forEach((entry, i) => {
+    const env = `s${i}`;
+    const file = join(dir, "schemas", env, "openapi.json");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(definitionOf(entry.name, env, entry.schema)));
+    try {
+      readDefinition(file);
+      accepted.push({ ...entry, env });
+    } catch (error) {
+      if (error instanceof DefinitionError) {
+        const keyword = refusalKeyword(error.detail);
+        refused.set(keyword, [...(refused.get(keyword) ?? []), entry.name]);
+      } else crashes.push(`${entry.name}: ${error?.stack ?? error}`);
+      rmSync(dirname(file), { recursive: true, force: true });
+    }
+  });
+  generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+  const { checkFormat } = await import(
+    pathToFileURL(join(dir, "gen", "_shared", "formats.js")).href
+  );
+
+  const disagreements = [];
+  const badDocuments = [];
+  const app = [];
+  const typed = new Map();
+  let documents = 0;
+  for (const entry of accepted) {
+    const index = await import(pathToFileURL(join(dir, "gen", entry.env, "index.js")).href);
+    const workflow = Object.values(index.workflows)[0];
+    let validate;
+    try {
+      validate = (await ajvFor(entry.schema, checkFormat)).compile(entry.schema);
+    } catch (error) {
+      disagreements.push(`${entry.name}: Ajv cannot compile the schema (${error.message})`);
+      continue;
+    }
+    app.push(`import type { Inputs as I_${entry.env} } from "./gen/${entry.env}/doc.js";`);
+    for (const [doc, label] of [
+      ...entry.valid.map((d) => [d, "valid"]),
+      ...entry.invalid.map((d) => [d, "invalid"]),
+    ]) {
+      documents++;
+      const reference = validate(doc.doc) === true;
+      let ours;
+      try {
+        ours = workflow.validateInputs({ doc: doc.doc }).length === 0;
+      } catch (error) {
+        crashes.push(`${entry.name} ${doc.file}: validateInputs threw ${error?.stack ?? error}`);
+        continue;
+      }
+      if (label === "invalid" && reference)
+        badDocuments.push(`${entry.name} ${doc.file}: listed as invalid, yet Ajv accepts it`);
+      if (label === "valid" && !reference)
+        badDocuments.push(`${entry.name} ${doc.file}: listed as valid, yet Ajv rejects it`);
+      if (ours !== reference)
+        disagreements.push(
+          `${entry.name} ${doc.file} (${label}): Ajv ${reference ? "accepts" : "rejects"}, the generated validator ${ours ? "accepts" : "rejects"}`,
+        );
+      if (reference) {
+        app.push(
+          `export const d${app.length}: I_${entry.env} = { doc: ${JSON.stringify(doc.doc)} };`,
+        );
+        typed.set(app.length, `${entry.name} ${doc.file}`);
+      }
+    }
+  }
+  writeFileSync(join(dir, "app.ts"), app.join("\n"));
+  const program = ts.createProgram({
+    rootNames: [join(dir, "app.ts")],
+    options: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+      exactOptionalPropertyTypes: true,
+    },
+  });
+  const typeErrors = [];
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const line =
+      d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    const where = d.file?.fileName.endsWith("app.ts")
+      ? (typed.get(line) ?? `app.ts:${line}`)
+      : d.file?.fileName;
+    typeErrors.push(
+      `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, " ").slice(0, 200)}`,
+    );
+  }
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+  return {
+    schemas: entries.length,
+    generated: accepted.length,
+    refused,
+    documents,
+    disagreements,
+    badDocuments,
+    typeErrors,
+    crashes,
+    ...(keep ? { dir } : {}),
+  };
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The generator on the SchemaStore schemas that ship test documents: every
+// `src/schemas/json/<name>.json` with a `src/test/<name>/` folder becomes the
+// input `doc` of a workflow (schema-corpus.mjs says how), its test documents
+// must be accepted and its `src/negative_test/<name>/` documents refused, as
+// Ajv decides. Prints the refusal table by keyword, the Ajv disagreements
+// and the false type errors (valid documents the generated `Inputs` refuses).
+//
+// Usage (after `pnpm build`):
+//   node packages/codegen/scripts/schemastore-corpus.mjs <schemastore checkout> [--list] [--keep]
+// --list prints every disagreement and type error; --keep leaves the generated project.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { runCorpus } from "./schema-corpus.mjs";
+
+const args = process.argv.slice(2);
+const root = args.find((a) => !a.startsWith("--"));
+if (root === undefined) {
+  console.error("usage: schemastore-corpus.mjs <path to a SchemaStore checkout> [--list] [--keep]");
+  process.exit(2);
+}
+const schemasDir = join(root, "src", "schemas", "json");
+if (!existsSync(schemasDir)) {
+  console.error(`${schemasDir} does not exist: is ${root} a SchemaStore checkout?`);
+  process.exit(2);
+}
+
+/** The documents of one test folder: JSON and YAML (TOML and others are counted, not read). */
+function documentsIn(folder, skipped) {
+  if (!existsSync(folder)) return [];
+  const out = [];
+  for (const file of readdirSync(folder).sort()) {
+    const path = join(folder, file);
+    const text = readFileSync(path, "utf8");
+    try {
+      if (/\.json$/i.test(file)) out.push({ file, doc: JSON.parse(text) });
+      else if (/\.ya?ml$/i.test(file)) out.push({ file, doc: parseYaml(text) });
+      else skipped.push(`${folder}/${file}`);
+    } catch (error) {
+      skipped.push(`${folder}/${file} (${error.message})`);
+    }
+  }
+  return out;
+}
+
+const skipped = [];
+const entries = [];
+for (const file of readdirSync(schemasDir).sort()) {
+  if (!file.endsWith(".json")) continue;
+  const name = file.slice(0, -".json".length);
+  const tests = join(root, "src", "test", name);
+  if (!existsSync(tests)) continue;
+  let schema;
+  try {
+    schema = JSON.parse(readFileSync(join(schemasDir, file), "utf8"));
+  } catch (error) {
+    skipped.push(`${file}: not JSON (${error.message})`);
+    continue;
+  }
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    skipped.push(`${file}: not a schema object`);
+    continue;
+  }
+  entries.push({
+    name,
+    schema,
+    valid: documentsIn(tests, skipped),
+    invalid: documentsIn(join(root, "src", "negative_test", name), skipped),
+  });
+}
+
+const started = Date.now();
+const result = await runCorpus(entries, { keep: args.includes("--keep") });
+const list = args.includes("--list");
+const rows = [...result.refused].sort((a, b) => b[1].length - a[1].length);
+console.log(`schemas with test documents: ${result.schemas}`);
+console.log(
+  `generated: ${result.generated} (${((100 * result.generated) / Math.max(1, result.schemas)).toFixed(1)}%), refused: ${result.schemas - result.generated}`,
+);
+console.log("\n| refused by | schemas |\n|---|--:|");
+for (const [keyword, names] of rows) console.log(`| ${keyword} | ${names.length} |`);
+console.log(
+  `\ndocuments checked: ${result.documents} (skipped, not JSON/YAML or unreadable: ${skipped.length})`,
+);
+console.log(`Ajv disagreements: ${result.disagreements.length}`);
+console.log(`false type errors (valid documents tsc refuses): ${result.typeErrors.length}`);
+console.log(`crashes (anything but a DefinitionError): ${result.crashes.length}`);
+if (result.dir) console.log(`generated project kept in ${result.dir}`);
+const show = (title, lines) => {
+  if (lines.length === 0) return;
+  console.log(`\n${title}:`);
+  for (const line of list ? lines : lines.slice(0, 10)) console.log(`  ${line}`);
+  if (!list && lines.length > 10) console.log(`  ... ${lines.length - 10} more (--list)`);
+};
+show("disagreements", result.disagreements);
+show("type errors", result.typeErrors);
+show("crashes", result.crashes);
+show("documents Ajv judges otherwise than their folder says", result.badDocuments);
+if (list)
+  show(
+    "refused",
+    rows.map(([k, names]) => `${k}: ${names.join(", ")}`),
+  );
+console.log(`\n${((Date.now() - started) / 1000).toFixed(1)} s`);
