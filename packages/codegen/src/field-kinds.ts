@@ -9,11 +9,11 @@ import {
   isPrimitive,
   rulesRefinement,
 } from "./field-rules.js";
-import type { FieldKind, FieldModel } from "./model.js";
+import type { FieldKind, FieldModel, Side } from "./model.js";
 
 export { hasJsonEnum, hasRules, isPrimitive, rulesLiteral, usesKind } from "./field-rules.js";
 
-export type Side = "input" | "output";
+export type { Side } from "./model.js";
 
 /** What one `.types.d.ts` module must import, collected while its types are written. */
 export interface TypeImports {

@@ -1,8 +1,7 @@
 // The value rules a generated validator checks on a field, and what a
 // module needs to import for its fields (walked through every nested field).
 import { jsonLiteral, stringLiteral } from "./escape.js";
-import type { Side } from "./field-kinds.js";
-import type { FieldCondition, FieldKind, FieldModel } from "./model.js";
+import type { FieldCondition, FieldKind, FieldModel, Side } from "./model.js";
 
 export function isPrimitive(value: unknown): value is string | number | boolean {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";

@@ -170,3 +170,6 @@ export interface EnvironmentModel {
   /** Workflows, sorted by id. */
   readonly workflows: readonly WorkflowModel[];
 }
+
+/** Which way a field travels: an input the caller sends, an output the caller reads. */
+export type Side = "input" | "output";
