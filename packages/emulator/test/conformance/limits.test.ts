@@ -87,6 +87,10 @@ function post(body: Buffer): Promise<Res> {
             if (typeof v === "string") headers.set(k, v);
           }
           resolve({ status: res.statusCode ?? 0, headers, text, body: parsed });
+          // The server reads and discards what is still coming after an early 413: the answer
+          // is here, so stop uploading (as postChunked does), rather than leave a socket writing
+          // into a server the file's afterAll closes.
+          req.destroy();
         });
       },
     );
