@@ -7,6 +7,7 @@ import { VERSION } from "./version.js";
 
 export * from "./backend.js";
 export { workflowsFromDefinition } from "./definition-workflows.js";
+export { WAIT_CALL_MAX_MS } from "./tools/wait-for-run.js";
 export { registerWorkflowTools, type ToolOptions } from "./tools.js";
 
 /** An MCP server with the workflow tools over `backend`; connect it to any transport. */
