@@ -1,5 +1,4 @@
 // The `get_run` tool: the run's envelope, whether it is terminal and whether a person is needed.
-import { z } from "zod";
 import { describeRun, idArgument, ok, runShape, type ToolContext } from "./tool-context.js";
 
 export function getRun({ registerTool, backend }: ToolContext): void {

@@ -59,7 +59,12 @@ export const WAITING = RUN_STATUS.waiting_for_human_live;
  * a URL path or a log line should never carry.
  */
 export const ID_MAX_CHARS = 256;
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+/** C0 and C1 controls and DEL: what would break a URL path, a header or a terminal line. */
+const hasControlCharacter = (text: string) =>
+  Array.from(text).some((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+  });
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A run or workflow id as an argument: bounded, printable, well-formed Unicode. */
@@ -67,7 +72,7 @@ export const idArgument = z
   .string()
   .min(1)
   .max(ID_MAX_CHARS)
-  .refine((id) => !CONTROL_CHARACTER.test(id), "must not contain control characters")
+  .refine((id) => !hasControlCharacter(id), "must not contain control characters")
   .refine((id) => !LONE_SURROGATE.test(id), "must be well-formed Unicode (no lone surrogate)");
 
 export const workflowSummary = {
