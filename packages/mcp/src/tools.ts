@@ -5,9 +5,8 @@
 // over 64 characters); annotations are honest, because clients auto-approve
 // on them. One table of tools, one module each (tools/).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { WorkflowBackend } from "./backend.js";
+import { registerTool } from "./tool-registry.js";
 import { explainHumanWait } from "./tools/explain-human-wait.js";
 import { getRun } from "./tools/get-run.js";
 import { getRunEvents } from "./tools/get-run-events.js";
@@ -15,11 +14,9 @@ import { getRunResult } from "./tools/get-run-result.js";
 import { getWorkflowSchema } from "./tools/get-workflow-schema.js";
 import { launchRun } from "./tools/launch-run.js";
 import { listWorkflows } from "./tools/list-workflows.js";
-import { toolError } from "./tools/next-step.js";
 import { saveWorkflow } from "./tools/save-workflow.js";
 import { startAuthoringSession } from "./tools/start-authoring-session.js";
-import { checkedArguments, unknownTool } from "./tools/tool-arguments.js";
-import type { ToolContext, ToolExtra } from "./tools/tool-context.js";
+import type { ToolContext } from "./tools/tool-context.js";
 import { WAIT_CALL_MAX_MS, waitForRun } from "./tools/wait-for-run.js";
 
 /** Every tool, in the order a client lists them; each registers itself (or not, when the backend lacks what it needs). */
@@ -50,35 +47,13 @@ export function registerWorkflowTools(
   backend: WorkflowBackend,
   options: ToolOptions = {},
 ): void {
-  /** Each tool's arguments schema and its work, by name: what a tools/call is checked against. */
-  const registered = new Map<
-    string,
-    { arguments: z.ZodType; work: (args: never, extra: ToolExtra) => Promise<CallToolResult> }
-  >();
   const context: ToolContext = {
     server,
     backend,
-    registerTool: (name, definition, work) => {
-      registered.set(name, { arguments: z.object(definition.inputSchema), work });
-      // The SDK lists the tool from this definition; its calls are answered below.
-      server.registerTool(name, definition, work as never);
-    },
+    registerTool: (name, definition, work) => registerTool(server, name, definition, work),
     launchedVia: options.launchedVia ?? "mcp",
     pollIntervalMs: options.pollIntervalMs ?? 500,
     waitCallMaxMs: options.waitCallMaxMs ?? WAIT_CALL_MAX_MS,
   };
   for (const register of TOOLS) register(context);
-  // Every call goes through one check of its arguments (tool-arguments.ts), so that a bad
-  // argument is answered like any other tool error; the SDK's handler, installed by
-  // registerTool, would answer `MCP error -32602` text instead.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    try {
-      const tool = registered.get(request.params.name);
-      if (!tool) throw unknownTool(request.params.name);
-      const args = await checkedArguments(tool.arguments, request.params.arguments);
-      return await tool.work(args as never, extra);
-    } catch (error) {
-      return toolError(error);
-    }
-  });
 }

@@ -41,8 +41,8 @@ async function connect() {
   return client;
 }
 
-const text = (result: { content?: unknown }) =>
-  ((result.content ?? []) as { text?: string }[])[0]?.text ?? "";
+const text = (result: unknown) =>
+  (((result as { content?: unknown }).content ?? []) as { text?: string }[])[0]?.text ?? "";
 
 /** One malformed call per tool and kind: missing, wrong type, out of range, bad id. */
 const MALFORMED: [string, Record<string, unknown>, string][] = [
