@@ -56,6 +56,12 @@ export interface RecordedRunInput {
 
 export class RecordedRunError extends Error {
   override name = "RecordedRunError";
+  /** Which of the recorded runs given to startEmulator (0-based) could not be replayed, if one. */
+  readonly recordedRunIndex: number | undefined;
+  constructor(message: string, recordedRunIndex?: number) {
+    super(message);
+    this.recordedRunIndex = recordedRunIndex;
+  }
 }
 
 /** Events the replay makes by itself: copying them would repeat them. */
