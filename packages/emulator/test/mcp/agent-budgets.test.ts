@@ -3,6 +3,7 @@
 // real HTTP, against the real emulator.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRAFT_BUDGET, draftBudgetProblem } from "../../src/agent/draft-budget.js";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
 import { http, type Json } from "../conformance/support.js";
 import { agentClient, call, ENV, errorText } from "./agent-client.js";
@@ -78,4 +79,69 @@ describe("/mcp budgets and revocation", () => {
     expect(waited.isError).toBe(true);
     expect(errorText(waited)).toMatch(/^UNAUTHENTICATED: .*revoked.*\nNext: /s);
   }, 90_000);
+
+  describe("save_workflow has a budget, checked before anything is stored", () => {
+    const drafts = async () =>
+      (await call(agent, "list_workflows", { state: "draft" })).structuredContent
+        .workflows as Json[];
+    const definitionText = async () =>
+      (await http("GET", `${emu.url}/${ENV}/api-docs/openapi.json`)).text;
+
+    it("ten times the fields: DRAFT_TOO_LARGE naming inputs, in the CODE + Next format; nothing stored", async () => {
+      const before = await drafts();
+      const fields = Array.from({ length: DRAFT_BUDGET.fields * 10 }, (_, i) => ({
+        name: `f${i}`,
+        type: "text",
+      }));
+      const r = await call(agent, "save_workflow", {
+        name: "Too many fields",
+        inputs: fields,
+        outputs: [],
+      });
+      expect(r.isError).toBe(true);
+      expect(errorText(r)).toMatch(
+        /^DRAFT_TOO_LARGE: \/inputs: 20000 fields; a draft has at most 2000 .*\nNext: /s,
+      );
+      expect(await drafts()).toEqual(before);
+      expect(await definitionText()).not.toContain("Too many fields");
+    }, 120_000);
+
+    it("ten times the bytes: DRAFT_TOO_LARGE; nothing stored", async () => {
+      const before = await drafts();
+      const big = "x".repeat(DRAFT_BUDGET.bytes * 10);
+      const r = await call(agent, "save_workflow", {
+        name: "Too many bytes",
+        inputs: [],
+        outputs: [],
+        scenario: { steps: [{ event: { type: "step.note", text: big } }] },
+      });
+      expect(r.isError).toBe(true);
+      expect(errorText(r)).toMatch(
+        /^DRAFT_TOO_LARGE: \/: the draft is \d+ bytes as JSON; at most 1048576 .*\nNext: /s,
+      );
+      expect(await drafts()).toEqual(before);
+      expect(await definitionText()).not.toContain("Too many bytes");
+    }, 120_000);
+
+    it("ten times the nesting depth is over the budget (the endpoint's JSON limit stops it earlier)", () => {
+      let deep: unknown = "leaf";
+      for (let i = 0; i < DRAFT_BUDGET.depth * 10; i++) deep = { d: deep };
+      expect(draftBudgetProblem({ inputs: [], outputs: [], scenario: deep })).toEqual({
+        pointer: "/scenario",
+        message: "nested deeper than 32 levels",
+      });
+    });
+
+    it("a draft within the budget is saved", async () => {
+      const r = await call(agent, "save_workflow", {
+        name: "Within budget",
+        inputs: Array.from({ length: DRAFT_BUDGET.fields }, (_, i) => ({
+          name: `f${i}`,
+          type: "text",
+        })),
+        outputs: [],
+      });
+      expect(r.isError, errorText(r)).toBeFalsy();
+    }, 120_000);
+  });
 });
