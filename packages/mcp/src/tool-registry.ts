@@ -12,6 +12,8 @@ import type { ToolDefinition, ToolExtra, ToolWork } from "./tools/tool-context.j
 
 interface RegisteredTool {
   readonly arguments: z.ZodType;
+  /** What a successful answer's structuredContent must match (the SDK's check, kept). */
+  readonly answer: z.ZodType;
   readonly work: (args: never, extra: ToolExtra) => Promise<CallToolResult>;
 }
 
@@ -40,11 +42,22 @@ export function registerTool<Shape extends z.ZodRawShape>(
         const tool = registered.get(request.params.name);
         if (!tool) throw unknownTool(request.params.name);
         const args = await checkedArguments(tool.arguments, request.params.arguments);
-        return await tool.work(args as never, extra);
+        const result = await tool.work(args as never, extra);
+        // A tool's own bug, never the caller's: a short INTERNAL_ERROR, as the SDK would refuse it.
+        if (
+          !result.isError &&
+          !(await tool.answer.safeParseAsync(result.structuredContent)).success
+        )
+          throw new Error(`the ${request.params.name} answer does not match its output schema`);
+        return result;
       } catch (error) {
         return toolError(error);
       }
     });
   }
-  tools.set(name, { arguments: z.object(definition.inputSchema), work });
+  tools.set(name, {
+    arguments: z.object(definition.inputSchema),
+    answer: z.object(definition.outputSchema),
+    work,
+  });
 }

@@ -126,3 +126,22 @@ describe("tool arguments", () => {
     expect(result.isError).toBeFalsy();
   });
 });
+
+describe("tool answers", () => {
+  it("an answer that does not match the tool's output schema is an INTERNAL_ERROR, never passed on", async () => {
+    const broken: WorkflowBackend = {
+      ...backend,
+      // status must be a string in get_run's answer.
+      getRun: async (runId) => ({ run_id: runId, status: 7 as unknown as string }),
+    };
+    const server = createWorkflowMcpServer(broken);
+    const [a, s] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "t", version: "1" });
+    await Promise.all([server.connect(s), client.connect(a)]);
+    const result = await client.callTool({ name: "get_run", arguments: { run_id: "run_1" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      "INTERNAL_ERROR: the get_run answer does not match its output schema",
+    );
+  });
+});
