@@ -56,6 +56,21 @@ describe("/mcp budgets and revocation", () => {
     expect(history.idempotency_key).toBe(key);
   });
 
+  it("bad ids and bad arguments are INVALID_ARGUMENTS naming the argument, never INTERNAL_ERROR or -32602", async () => {
+    for (const run_id of [
+      `run_${"a".repeat(16 * 1024)}`,
+      "run_\uD800",
+      "run_\u0000",
+      "run_1\r\nX: 1",
+    ]) {
+      const r = await call(agent, "get_run", { run_id });
+      expect(r.isError).toBe(true);
+      expect(errorText(r)).toMatch(/^INVALID_ARGUMENTS: run_id: .+\nNext: /);
+    }
+    const missing = await call(agent, "launch_run", { workflow_id: workflowId, inputs: {} });
+    expect(errorText(missing)).toMatch(/^INVALID_ARGUMENTS: idempotency_key: .+\nNext: /);
+  });
+
   it("revoking the token ends a wait_for_run already in flight with UNAUTHENTICATED", async () => {
     const { token, id } = await personalToken();
     const watcher = await connect(token);
