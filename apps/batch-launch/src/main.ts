@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // batch-launch rows.csv|rows.jsonl --workflow <name> [--env <env>] [--concurrency n]
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -15,6 +15,7 @@ import { openJournal } from "./journal-choice.js";
 import { launchBatch, type RowOutcome } from "./launch-batch.js";
 import { planRows } from "./plan.js";
 import { progressWriter } from "./progress-output.js";
+import { writeReportFile } from "./report-file.js";
 import { rowsFromFile } from "./rows.js";
 
 const HELP = `batch-launch <rows.csv|rows.jsonl> --workflow <name> [--env <env>] [--concurrency n] [--report file]
@@ -135,8 +136,7 @@ try {
   if (tty) process.stderr.write("\n");
   await journal.close();
   const report = resolve(values.report ?? `${file}.report.jsonl`);
-  writeFileSync(`${report}.tmp`, `${outcomes.map((o) => JSON.stringify(o)).join("\n")}\n`);
-  renameSync(`${report}.tmp`, report);
+  writeReportFile(report, outcomes);
   const seconds = (Date.now() - started) / 1000;
   console.error(
     `batch-launch: ${outcomes.length - failed} launched, ${failed} failed in ${seconds.toFixed(3)} s (${(outcomes.length / seconds).toFixed(1)} rows/s); report: ${report}`,

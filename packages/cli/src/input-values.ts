@@ -3,6 +3,7 @@
 import type { FieldModel, WorkflowModel } from "./adapters/codegen.js";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
+import { printable } from "./printable.js";
 
 // Errors name where the value came from: `--input amount` here, a row and
 // column in a batch file.
@@ -81,7 +82,7 @@ export function fieldOf(workflow: WorkflowModel, name: string, flag: string): Fi
   const field = workflow.inputs.find((f) => f.name === name);
   if (!field)
     throw new CliError(
-      `${flag} ${name}: ${workflow.name} has no input ${JSON.stringify(name)} (inputs: ${workflow.inputs.map((f) => f.name).join(", ")})`,
+      `${flag} ${printable(name)}: ${printable(workflow.name)} has no input ${JSON.stringify(name)} (inputs: ${workflow.inputs.map((f) => printable(f.name)).join(", ")})`,
       EXIT.INVALID_INPUT,
     );
   return field;

@@ -11,7 +11,7 @@ import { armApiFault } from "./state/emulator-state.js";
 
 export { apiFaultFromFlag } from "./faults/api-faults.js";
 
-import type { RecordedRun } from "./engine/recorded-run.js";
+import { type RecordedRun, RecordedRunError } from "./engine/recorded-run.js";
 import { HttpError } from "./http/http-kit.js";
 import type { EnvironmentDef } from "./model/types.js";
 import { Emulator } from "./server/http-server.js";
@@ -188,8 +188,18 @@ export async function launchEmulator(options: EmulatorOptions = {}): Promise<Lau
   });
   await emu.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   try {
-    for (const recorded of options.recordedRuns ?? [])
-      emu.setScenario(recorded.environment, recorded.workflow_id, recorded.scenario);
+    // A recorded run this emulator cannot replay (an environment or workflow it does not have) is
+    // the caller's mistake: a typed error saying which run, for the caller to name its file.
+    (options.recordedRuns ?? []).forEach((recorded, i) => {
+      try {
+        emu.setScenario(recorded.environment, recorded.workflow_id, recorded.scenario);
+      } catch (e) {
+        throw new RecordedRunError(
+          `recorded run ${recorded.recorded_from?.run_id ?? i + 1} cannot be replayed here: ${(e as Error).message}`,
+          i,
+        );
+      }
+    });
     (options.apiFaults ?? []).forEach((body, i) => {
       try {
         armApiFault(emu, body, `flt_start_${i + 1}`);

@@ -7,6 +7,10 @@ import { VERSION } from "./version.js";
 
 export * from "./backend.js";
 export { workflowsFromDefinition } from "./definition-workflows.js";
+export { registerTool } from "./tool-registry.js";
+export { toolError } from "./tools/next-step.js";
+export type { ToolDefinition, ToolWork } from "./tools/tool-context.js";
+export { WAIT_CALL_MAX_MS } from "./tools/wait-for-run.js";
 export { registerWorkflowTools, type ToolOptions } from "./tools.js";
 
 /** An MCP server with the workflow tools over `backend`; connect it to any transport. */

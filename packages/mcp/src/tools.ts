@@ -6,6 +6,7 @@
 // on them. One table of tools, one module each (tools/).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { WorkflowBackend } from "./backend.js";
+import { registerTool } from "./tool-registry.js";
 import { explainHumanWait } from "./tools/explain-human-wait.js";
 import { getRun } from "./tools/get-run.js";
 import { getRunEvents } from "./tools/get-run-events.js";
@@ -13,11 +14,10 @@ import { getRunResult } from "./tools/get-run-result.js";
 import { getWorkflowSchema } from "./tools/get-workflow-schema.js";
 import { launchRun } from "./tools/launch-run.js";
 import { listWorkflows } from "./tools/list-workflows.js";
-import { toolError } from "./tools/next-step.js";
 import { saveWorkflow } from "./tools/save-workflow.js";
 import { startAuthoringSession } from "./tools/start-authoring-session.js";
 import type { ToolContext } from "./tools/tool-context.js";
-import { waitForRun } from "./tools/wait-for-run.js";
+import { WAIT_CALL_MAX_MS, waitForRun } from "./tools/wait-for-run.js";
 
 /** Every tool, in the order a client lists them; each registers itself (or not, when the backend lacks what it needs). */
 const TOOLS: readonly ((context: ToolContext) => void)[] = [
@@ -38,6 +38,8 @@ export interface ToolOptions {
   readonly launchedVia?: string;
   /** Poll interval of wait_for_run. Default 500 ms. */
   readonly pollIntervalMs?: number;
+  /** The longest one wait_for_run call waits. Default WAIT_CALL_MAX_MS (50 s). */
+  readonly waitCallMaxMs?: number;
 }
 
 export function registerWorkflowTools(
@@ -48,15 +50,10 @@ export function registerWorkflowTools(
   const context: ToolContext = {
     server,
     backend,
-    guard: (work) => async (args, extra) => {
-      try {
-        return await work(args, extra);
-      } catch (error) {
-        return toolError(error);
-      }
-    },
+    registerTool: (name, definition, work) => registerTool(server, name, definition, work),
     launchedVia: options.launchedVia ?? "mcp",
     pollIntervalMs: options.pollIntervalMs ?? 500,
+    waitCallMaxMs: options.waitCallMaxMs ?? WAIT_CALL_MAX_MS,
   };
   for (const register of TOOLS) register(context);
 }

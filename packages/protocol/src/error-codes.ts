@@ -132,6 +132,7 @@ export const EMULATOR_ERROR_CODES = [
   "MCP_SESSION_NOT_FOUND",
   "MCP_SESSION_REQUIRED",
   "WORKSPACE_NOT_IN_ENVIRONMENT",
+  "DRAFT_TOO_LARGE",
 ] as const;
 export type EmulatorErrorCode = (typeof EMULATOR_ERROR_CODES)[number];
 
@@ -159,6 +160,7 @@ export const LOCAL_ERROR_CODES = [
   "FILE_OUTPUT_DOWNLOAD_REFUSED",
   "DEFINITION_INVALID",
   "REQUEST_FAILED",
+  "INVALID_ARGUMENTS",
 ] as const;
 export type LocalErrorCode = (typeof LOCAL_ERROR_CODES)[number];
 

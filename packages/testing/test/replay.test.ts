@@ -58,6 +58,8 @@ async function recordOne(
     },
     environment: env.environment.name,
     apiBase: env.environment.baseUrl,
+    // This file tests the replay's fidelity, so the recorded values are kept.
+    keepValues: true,
   });
   const events = (snapshot as unknown as { events: { type: string }[] }).events.map((e) => e.type);
   return { recorded, events };

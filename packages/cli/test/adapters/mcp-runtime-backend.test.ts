@@ -150,6 +150,18 @@ describe("workflow tools over the public API", () => {
     expect(text).not.toMatch(/\n\s+at /); // never a stack
   });
 
+  it("launch_run takes an idempotency key with characters above U+00FF, and it stays idempotent", async () => {
+    const args = {
+      workflow_id: "wf_P0ZrTt55",
+      inputs: { ticket_url: "https://help.example.com/t/9" },
+      idempotency_key: "clé-Ā-ключ-😀",
+    };
+    const first = await client.callTool({ name: "launch_run", arguments: args });
+    expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+    const again = structured(await client.callTool({ name: "launch_run", arguments: args }));
+    expect(again.run_id).toBe(structured(first).run_id);
+  });
+
   it("wait_for_run returns the current state at its bound, then explains the human wait; no tool answers it", async () => {
     const launched = structured(
       await client.callTool({
@@ -207,7 +219,7 @@ describe("workflow tools over the public API", () => {
       .callTool({ name: "answer_checkpoint", arguments: { run_id: launched.run_id } })
       .catch((e) => e);
     expect(String((unknown as { message?: string }).message ?? JSON.stringify(unknown))).toMatch(
-      /not found|Unknown tool|-32602/i,
+      /INVALID_ARGUMENTS: no tool is named/,
     );
   });
 

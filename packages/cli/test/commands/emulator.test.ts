@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -196,4 +196,27 @@ it("wfr emulator refuses an open admin API beyond loopback and an empty admin to
   );
   expect(twice.status).toBe(EXIT.USAGE);
   expect(twice.stderr).toMatch(/give the admin token once/);
+});
+
+it("wfr emulator --scenario with a recorded run of an environment it lacks: a usage error naming the file and the environment, no stack trace", () => {
+  const dir = mkdtempSync(resolve(tmpdir(), "wfr-scenario-"));
+  const file = resolve(dir, "elsewhere.wfr-run.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: "wfr-recorded-run/1",
+      environment: "staging-eu",
+      workflow_id: "wf_x",
+      recorded_from: { run_id: "run_rec1", api_host: "api.example.com", status: "succeeded" },
+      scenario: { steps: [{ succeed: { outputs: {} } }] },
+    }),
+  );
+  const r = spawnSync(process.execPath, [BIN, "emulator", "--port", "0", "--scenario", file], {
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  expect(r.status).toBe(EXIT.USAGE);
+  expect(r.stderr).toContain(`--scenario ${file}: `);
+  expect(r.stderr).toContain('no environment "staging-eu"');
+  expect(r.stderr).not.toMatch(/\n\s+at /);
 });

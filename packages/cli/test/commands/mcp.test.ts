@@ -1,5 +1,8 @@
 // `wfr mcp` through the SDK's stdio client transport: the built bin as the
 // server process, in a repository configured for the emulator.
+
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,4 +88,40 @@ describe("wfr mcp (stdio)", () => {
     expect(after.breaking).toBeGreaterThan(0);
     expect(JSON.stringify(after.changes)).toContain("Payment approval");
   });
+
+  it("generate says the type check did not run when tsc exits without checking (never '0 type errors')", async () => {
+    // A tsc that starts and fails before checking anything, as a broken install does.
+    const bin = join(fx.dir, "node_modules", ".bin");
+    await mkdir(bin, { recursive: true });
+    await writeFile(
+      join(bin, "tsc"),
+      "#!/bin/sh\necho 'tsc: cannot find module typescript' >&2\nexit 1\n",
+    );
+    await chmod(join(bin, "tsc"), 0o755);
+    const result = await client.callTool({ name: "generate", arguments: {} }, undefined, {
+      timeout: 120_000,
+    });
+    const text = (result.content as { text: string }[])[0]?.text ?? "";
+    expect(text).not.toMatch(/0 type error/);
+    expect(text).toMatch(
+      /the type check did not run \(tsc exited with 1 without type-checking: tsc: cannot find module typescript\)/,
+    );
+    expect(structured(result)).toMatchObject({
+      generated: true,
+      type_check_ran: false,
+      type_check_ok: false,
+      type_errors: [],
+    });
+
+    // A tsc that checked and found an error is still reported as such.
+    await writeFile(
+      join(bin, "tsc"),
+      "#!/bin/sh\necho 'src/a.ts(1,7): error TS2322: Type 1 is not string.'\nexit 2\n",
+    );
+    const checked = structured(
+      await client.callTool({ name: "generate", arguments: {} }, undefined, { timeout: 120_000 }),
+    );
+    expect(checked).toMatchObject({ type_check_ran: true, type_check_ok: false });
+    expect(checked.type_errors).toEqual(["src/a.ts(1,7): error TS2322: Type 1 is not string."]);
+  }, 180_000);
 });

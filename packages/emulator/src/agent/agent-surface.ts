@@ -92,6 +92,7 @@ export class AgentSurface {
           apiBase: links.apiBase,
           envBase: links.envBase,
           agentKey: this.agentKey(person.environment, person.workspace),
+          personStillAuthorized: () => this.personalAccessTokens.isLive(person.id),
           definition: () => {
             const env = host.environment(person.environment);
             if (!env) return { document: { paths: {} }, workspace: "" };

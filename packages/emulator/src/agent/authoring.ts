@@ -18,6 +18,7 @@ import type {
   Scenario,
   WorkflowDef,
 } from "../model/types.js";
+import { draftBudgetProblem } from "./draft-budget.js";
 
 /** A field in the definition format's vocabulary (`x-input-type`). */
 type FieldType = "text" | "number" | "integer" | "boolean" | "json" | "file" | "files";
@@ -41,7 +42,10 @@ export interface DraftRequest {
 /** A draft the emulator refuses, naming the field (a JSON pointer into the request). */
 export class AuthoringError extends Error {
   constructor(
-    readonly code: typeof CODE.INVALID_WORKFLOW | typeof CODE.INVALID_SCENARIO,
+    readonly code:
+      | typeof CODE.INVALID_WORKFLOW
+      | typeof CODE.INVALID_SCENARIO
+      | typeof CODE.DRAFT_TOO_LARGE,
     readonly pointer: string,
     message: string,
   ) {
@@ -241,6 +245,10 @@ export class AuthoringStore {
         .toString("base64url")
         .replace(/[^A-Za-z0-9]/g, "x")}`;
     while (env.workflows.has(id));
+    // Before anything is built, stored or journalled (draft-budget.ts says why and how much).
+    const overBudget = draftBudgetProblem(request);
+    if (overBudget)
+      throw new AuthoringError(CODE.DRAFT_TOO_LARGE, overBudget.pointer, overBudget.message);
     const workflow = draftWorkflow(request, id);
     this.commit({ t: "workflow", env: environment, workflow });
     return workflow;

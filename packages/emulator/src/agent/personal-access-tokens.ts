@@ -57,6 +57,11 @@ export class PersonalAccessTokenStore {
     return true;
   }
 
+  /** Whether the token with this id still stands (not revoked). */
+  isLive(id: string): boolean {
+    return this.byId.has(id);
+  }
+
   /** The token's record, or undefined for an unknown or revoked token. */
   verify(token: string): PersonalAccessToken | undefined {
     return this.byHash.get(sha256(token));

@@ -6,8 +6,14 @@
 //
 // The service does not publish the fields of an event record (docs/service-rules.md#events);
 // this reads the emulator's (`type`, `at`, `data`) and, for other services, any top-level fields.
-// Caller metadata never enters the file (a scenario has none), and event fields whose names say
-// they hold a secret are replaced unless asked to keep them.
+// The file is meant to be committed, so it is written by allow-list: what is known to be safe is
+// kept (the steps and their order, timings, event types, field names, a checkpoint's kind, an
+// error's code, a file's media type) and every value a run carried (event data, outputs, a
+// checkpoint's text, an error's message, file names and bytes) is replaced by a placeholder of
+// the same JSON type, unless asked to keep values. A deny-list of secret-looking names cannot
+// know every name a secret goes by (`jwt`, `pin`, `session`, an output named `api_key`...). Even
+// with values kept, fields whose names say they hold a secret are replaced unless asked to keep
+// them too. Caller metadata never enters the file (a scenario has none).
 import { isFailStatus, RUN_STATUS } from "@wfr/protocol";
 import { isObject } from "../model/json-text.js";
 import type { Scenario, ScenarioStep } from "../model/types.js";
@@ -39,12 +45,23 @@ export interface RecordedRunInput {
   readonly apiBase: string;
   /** Bytes of file outputs by `download_url`, when they were fetched (`--fetch-files`). */
   readonly files?: ReadonlyMap<string, Uint8Array>;
-  /** Keep event fields whose names look secret (default: replaced by "[stripped]"). */
+  /**
+   * Keep the values a run carried: event data, outputs, checkpoint text, error message, file
+   * names and bytes (default: each replaced by a placeholder of the same JSON type).
+   */
+  readonly keepValues?: boolean;
+  /** With `keepValues`, also keep event fields whose names look secret (default: "[stripped]"). */
   readonly keepSecretLookingFields?: boolean;
 }
 
 export class RecordedRunError extends Error {
   override name = "RecordedRunError";
+  /** Which of the recorded runs given to startEmulator (0-based) could not be replayed, if one. */
+  readonly recordedRunIndex: number | undefined;
+  constructor(message: string, recordedRunIndex?: number) {
+    super(message);
+    this.recordedRunIndex = recordedRunIndex;
+  }
 }
 
 /** Events the replay makes by itself: copying them would repeat them. */
@@ -94,19 +111,58 @@ function stripSecrets(value: unknown): unknown {
   return out;
 }
 
-/** File output references become `$file` markers (with their bytes when fetched). */
-function fileMarkers(value: unknown, files: ReadonlyMap<string, Uint8Array> | undefined): unknown {
-  if (Array.isArray(value)) return value.map((v) => fileMarkers(v, files));
-  if (!isObject(value)) return value;
+/** The text every replaced string becomes. */
+export const REDACTED = "[redacted]";
+
+/**
+ * `value` with its structure and field names, every leaf replaced by a placeholder of its JSON
+ * type: a replay still sees the shape it expects, and no value of the recorded run.
+ */
+function placeholders(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(placeholders);
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: placeholders(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  if (typeof value === "string") return REDACTED;
+  if (typeof value === "number") return 0;
+  if (typeof value === "boolean") return false;
+  return null;
+}
+
+/** A file's name without what it says: its extension (a type) only. */
+function placeholderFilename(filename: string): string {
+  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(filename)?.[0] ?? "";
+  return `file${extension}`;
+}
+
+/**
+ * File output references become `$file` markers (with their bytes when fetched and values are
+ * kept); other values are kept or replaced by placeholders.
+ */
+function fileMarkers(
+  value: unknown,
+  files: ReadonlyMap<string, Uint8Array> | undefined,
+  keepValues: boolean,
+): unknown {
+  if (Array.isArray(value)) return value.map((v) => fileMarkers(v, files, keepValues));
+  if (!isObject(value)) return keepValues ? value : placeholders(value);
   if (
     typeof value.download_url === "string" &&
     typeof value.filename === "string" &&
     typeof value.mime_type === "string"
   ) {
-    const bytes = files?.get(value.download_url);
+    const bytes = keepValues ? files?.get(value.download_url) : undefined;
     return {
       $file: {
-        filename: value.filename,
+        filename: keepValues ? value.filename : placeholderFilename(value.filename),
         mime_type: value.mime_type,
         ...(bytes ? { base64: Buffer.from(bytes).toString("base64") } : {}),
       },
@@ -115,7 +171,7 @@ function fileMarkers(value: unknown, files: ReadonlyMap<string, Uint8Array> | un
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value))
     Object.defineProperty(out, k, {
-      value: fileMarkers(v, files),
+      value: fileMarkers(v, files, keepValues),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -145,6 +201,9 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
     throw new RecordedRunError(
       `run ${runId} is ${status || "not terminal"}: only a finished run can be recorded`,
     );
+  const keepValues = input.keepValues === true;
+  /** A checkpoint's or an error's text: kept, or the placeholder. */
+  const text = (value: string) => (keepValues ? value : REDACTED);
   const events = readEvents(input.events);
   const timeOf = (type: string) => events.find((e) => e.type === type)?.at ?? Number.NaN;
   const steps: ScenarioStep[] = [];
@@ -169,9 +228,12 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
       steps.push({
         human: {
           kind: typeof d.kind === "string" ? d.kind : "checkpoint",
-          reason: typeof d.reason === "string" ? d.reason : "a checkpoint of the recorded run",
-          ...(typeof d.instructions === "string" ? { instructions: d.instructions } : {}),
-          ...(typeof d.stop_condition === "string" ? { stop_condition: d.stop_condition } : {}),
+          reason:
+            typeof d.reason === "string" ? text(d.reason) : "a checkpoint of the recorded run",
+          ...(typeof d.instructions === "string" ? { instructions: text(d.instructions) } : {}),
+          ...(typeof d.stop_condition === "string"
+            ? { stop_condition: text(d.stop_condition) }
+            : {}),
           expires_in_ms: expiresIn ?? DEFAULT_HUMAN_WAIT_MS,
         },
       });
@@ -184,14 +246,20 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
     }
     if (ENGINE_EVENTS.has(event.type) || event.type.startsWith("run.")) continue;
     waitUntil(event.at);
-    const data = input.keepSecretLookingFields ? event.data : stripSecrets(event.data);
+    const data = !keepValues
+      ? placeholders(event.data)
+      : input.keepSecretLookingFields
+        ? event.data
+        : stripSecrets(event.data);
     steps.push({ event: { ...(data as Record<string, unknown>), type: event.type } });
   }
   waitUntil(timeOf(`run.${status}`));
   if (status === RUN_STATUS.succeeded) {
     const outputs = isObject(result.outputs) ? result.outputs : {};
     steps.push({
-      succeed: { outputs: fileMarkers(outputs, input.files) as Record<string, unknown> },
+      succeed: {
+        outputs: fileMarkers(outputs, input.files, keepValues) as Record<string, unknown>,
+      },
     });
   } else if (isFailStatus(status)) {
     const error = isObject(result.error) ? result.error : {};
@@ -201,7 +269,9 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
         error: {
           ...(typeof error.code === "string" ? { code: error.code } : {}),
           message:
-            typeof error.message === "string" ? error.message : `the recorded run ended ${status}`,
+            typeof error.message === "string" && keepValues
+              ? error.message
+              : `the recorded run ended ${status}`,
         },
       },
     });

@@ -85,6 +85,7 @@ describe("recorded runs", () => {
         environment: "production",
         apiBase: source.base(),
         files: new Map([[fileUrl, bytes]]),
+        keepValues: true,
       });
     } finally {
       await source.close();
@@ -147,6 +148,7 @@ describe("recorded runs", () => {
         ...(await readAll(h, run.run_id)),
         environment: "production",
         apiBase: h.base(),
+        keepValues: true,
       });
       expect(recorded.scenario.steps.at(-1)).toEqual({
         fail: { status: "dead_letter", error: { code: "PORTAL_DOWN", message: "portal down" } },

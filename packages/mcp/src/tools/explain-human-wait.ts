@@ -1,16 +1,16 @@
 // The `explain_human_wait` tool: why a run waits for a person and where that person answers. The
 // decision stays with the person (docs/service-rules.md#agent-endpoint): no tool answers a checkpoint.
 import { z } from "zod";
-import { ok, type ToolContext, WAITING } from "./tool-context.js";
+import { idArgument, ok, type ToolContext, WAITING } from "./tool-context.js";
 
-export function explainHumanWait({ server, backend, guard }: ToolContext): void {
-  server.registerTool(
+export function explainHumanWait({ server, registerTool, backend }: ToolContext): void {
+  registerTool(
     "explain_human_wait",
     {
       title: "Explain why a run waits for a person",
       description:
         "Why the run waits: kind, reason, instructions, stop condition, expiry, whether an answer was already accepted, and the link a person uses. The decision stays with a person: no tool answers a checkpoint.",
-      inputSchema: { run_id: z.string().min(1) },
+      inputSchema: { run_id: idArgument },
       outputSchema: {
         run_id: z.string(),
         status: z.string(),
@@ -31,7 +31,7 @@ export function explainHumanWait({ server, backend, guard }: ToolContext): void 
         openWorldHint: false,
       },
     },
-    guard(async ({ run_id }, extra) => {
+    async ({ run_id }, extra) => {
       const run = await backend.getRun(run_id);
       const action = (run.human_action ?? undefined) as Record<string, unknown> | undefined;
       const personUrl = backend.runPageUrl(run_id);
@@ -95,6 +95,6 @@ export function explainHumanWait({ server, backend, guard }: ToolContext): void 
           .catch(() => undefined);
       }
       return ok(explanation, structured);
-    }),
+    },
   );
 }

@@ -1,15 +1,14 @@
 // The `get_run` tool: the run's envelope, whether it is terminal and whether a person is needed.
-import { z } from "zod";
-import { describeRun, ok, runShape, type ToolContext } from "./tool-context.js";
+import { describeRun, idArgument, ok, runShape, type ToolContext } from "./tool-context.js";
 
-export function getRun({ server, backend, guard }: ToolContext): void {
-  server.registerTool(
+export function getRun({ registerTool, backend }: ToolContext): void {
+  registerTool(
     "get_run",
     {
       title: "Get a run",
       description:
         "The run's current envelope: status, whether it is terminal, whether a person is needed.",
-      inputSchema: { run_id: z.string().min(1) },
+      inputSchema: { run_id: idArgument },
       outputSchema: runShape,
       annotations: {
         readOnlyHint: true,
@@ -18,12 +17,12 @@ export function getRun({ server, backend, guard }: ToolContext): void {
         openWorldHint: false,
       },
     },
-    guard(async ({ run_id }) => {
+    async ({ run_id }) => {
       const described = describeRun(backend, await backend.getRun(run_id));
       return ok(
         `Run ${run_id}: ${described.status}${described.needs_person ? " (a person is needed: explain_human_wait)" : ""}.`,
         described,
       );
-    }),
+    },
   );
 }

@@ -1,16 +1,16 @@
 // The `get_workflow_schema` tool: one workflow's input and output fields, example launch bodies and
 // the models this environment allows, so that an agent builds a launch the service accepts.
 import { z } from "zod";
-import { ok, type ToolContext, workflowSummary } from "./tool-context.js";
+import { idArgument, ok, type ToolContext, workflowSummary } from "./tool-context.js";
 
-export function getWorkflowSchema({ server, backend, guard }: ToolContext): void {
-  server.registerTool(
+export function getWorkflowSchema({ registerTool, backend }: ToolContext): void {
+  registerTool(
     "get_workflow_schema",
     {
       title: "Get a workflow's inputs and outputs",
       description:
         "The input and output fields of one workflow (JSON Schema with defaults and x-input-type), example launch bodies, and the model values this environment allows (empty: do not send model).",
-      inputSchema: { workflow_id: z.string().min(1) },
+      inputSchema: { workflow_id: idArgument },
       outputSchema: {
         ...workflowSummary,
         description: z.string(),
@@ -27,7 +27,7 @@ export function getWorkflowSchema({ server, backend, guard }: ToolContext): void
         openWorldHint: false,
       },
     },
-    guard(async ({ workflow_id }) => {
+    async ({ workflow_id }) => {
       const schema = await backend.getWorkflowSchema(workflow_id);
       const structured = {
         ...schema,
@@ -39,6 +39,6 @@ export function getWorkflowSchema({ server, backend, guard }: ToolContext): void
         `${schema.name} (${schema.id}, ${schema.state}, revision ${schema.revision})\ninputs: ${JSON.stringify(schema.inputs)}\noutputs: ${JSON.stringify(schema.outputs)}`,
         structured,
       );
-    }),
+    },
   );
 }

@@ -1,7 +1,7 @@
 // The `launch_run` tool: always with an idempotency key, so that an agent's retry never starts new
 // work. Its annotations say it acts in other systems.
 import { z } from "zod";
-import { describeRun, ok, runShape, type ToolContext } from "./tool-context.js";
+import { describeRun, idArgument, ok, runShape, type ToolContext } from "./tool-context.js";
 
 const agentFile = z.object({
   filename: z.string().min(1).max(255),
@@ -9,15 +9,15 @@ const agentFile = z.object({
   base64: z.string().describe("The file's bytes, base64"),
 });
 
-export function launchRun({ server, backend, guard, launchedVia }: ToolContext): void {
-  server.registerTool(
+export function launchRun({ registerTool, backend, launchedVia }: ToolContext): void {
+  registerTool(
     "launch_run",
     {
       title: "Launch a run",
       description:
         "Starts a run of an enabled workflow. idempotency_key is required: resending the same request with the same key returns the same run, so a retry never starts new work; new work needs a new key. The run acts in real systems through a cloud browser.",
       inputSchema: {
-        workflow_id: z.string().min(1),
+        workflow_id: idArgument,
         inputs: z
           .record(z.string(), z.unknown())
           .describe("Input fields other than files, as their declared types"),
@@ -40,7 +40,7 @@ export function launchRun({ server, backend, guard, launchedVia }: ToolContext):
         openWorldHint: true,
       },
     },
-    guard(async ({ workflow_id, inputs, files, metadata, model, idempotency_key }) => {
+    async ({ workflow_id, inputs, files, metadata, model, idempotency_key }) => {
       const run = await backend.launchRun({
         workflowId: workflow_id,
         inputs,
@@ -51,6 +51,6 @@ export function launchRun({ server, backend, guard, launchedVia }: ToolContext):
       });
       const described = describeRun(backend, run);
       return ok(`Run ${run.run_id}: ${run.status}. Watch it with wait_for_run.`, described);
-    }),
+    },
   );
 }

@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { ok, type ToolContext, workflowSummary } from "./tool-context.js";
 
-export function listWorkflows({ server, backend, guard }: ToolContext): void {
-  server.registerTool(
+export function listWorkflows({ registerTool, backend }: ToolContext): void {
+  registerTool(
     "list_workflows",
     {
       title: "List workflows",
@@ -23,13 +23,13 @@ export function listWorkflows({ server, backend, guard }: ToolContext): void {
         openWorldHint: false,
       },
     },
-    guard(async ({ state }) => {
+    async ({ state }) => {
       const all = await backend.listWorkflows();
       const workflows = state ? all.filter((w) => w.state === state) : all;
       const lines = workflows.map(
         (w) => `${w.id}  ${w.name}  (${w.state}, revision ${w.revision})`,
       );
       return ok(lines.join("\n") || "No workflows.", { workflows });
-    }),
+    },
   );
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ok, type ToolContext, workflowSummary } from "./tool-context.js";
 
-export function saveWorkflow({ server, backend, guard }: ToolContext): void {
+export function saveWorkflow({ registerTool, backend }: ToolContext): void {
   if (backend.saveWorkflow) {
     const save = backend.saveWorkflow.bind(backend);
     const field = z.object({
@@ -13,7 +13,7 @@ export function saveWorkflow({ server, backend, guard }: ToolContext): void {
       description: z.string().max(2000).optional(),
       enum: z.array(z.string()).optional(),
     });
-    server.registerTool(
+    registerTool(
       "save_workflow",
       {
         title: "Save a workflow as a draft",
@@ -37,13 +37,13 @@ export function saveWorkflow({ server, backend, guard }: ToolContext): void {
           openWorldHint: false,
         },
       },
-      guard(async (args) => {
+      async (args) => {
         const saved = await save(args);
         return ok(
           `Saved ${saved.name} as ${saved.id} (draft, revision ${saved.revision}). A person enables it in the web application.`,
           { ...saved },
         );
-      }),
+      },
     );
   }
 }

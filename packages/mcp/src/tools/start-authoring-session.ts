@@ -3,10 +3,10 @@
 import { z } from "zod";
 import { ok, type ToolContext } from "./tool-context.js";
 
-export function startAuthoringSession({ server, backend, guard }: ToolContext): void {
+export function startAuthoringSession({ registerTool, backend }: ToolContext): void {
   if (backend.startAuthoringSession) {
     const start = backend.startAuthoringSession.bind(backend);
-    server.registerTool(
+    registerTool(
       "start_authoring_session",
       {
         title: "Start an authoring session",
@@ -23,13 +23,13 @@ export function startAuthoringSession({ server, backend, guard }: ToolContext): 
           openWorldHint: false,
         },
       },
-      guard(async ({ purpose }) => {
+      async ({ purpose }) => {
         const session = await start(purpose);
         return ok(
           `Session ${session.session_id}: the person opens ${session.live_view_url} (expires ${session.expires_at}).`,
           { ...session },
         );
-      }),
+      },
     );
   }
 }

@@ -7,6 +7,7 @@ import type {
   CallToolResult,
   ServerNotification,
   ServerRequest,
+  ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isTerminalStatus, RUN_STATUS } from "@wfr/protocol";
 import { z } from "zod";
@@ -14,21 +15,65 @@ import type { RunRecord, WorkflowBackend } from "../backend.js";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** How a tool describes itself to clients; its arguments are checked against `inputSchema`. */
+export interface ToolDefinition<Shape extends z.ZodRawShape> {
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: Shape;
+  readonly outputSchema: z.ZodRawShape;
+  readonly annotations: ToolAnnotations;
+}
+
+/** A tool's work, given arguments that passed its `inputSchema`. */
+export type ToolWork<Shape extends z.ZodRawShape> = (
+  args: z.output<z.ZodObject<Shape>>,
+  extra: ToolExtra,
+) => Promise<CallToolResult>;
+
 /** What a tool is registered with (tools.ts makes one per server). */
 export interface ToolContext {
   readonly server: McpServer;
   readonly backend: WorkflowBackend;
-  /** Wraps a tool's work: any error becomes an error result with the next step (next-step.ts). */
-  readonly guard: <A>(
-    work: (args: A, extra: ToolExtra) => Promise<CallToolResult>,
-  ) => (args: A, extra: ToolExtra) => Promise<CallToolResult>;
+  /**
+   * Registers a tool: its arguments are checked in one place (tool-arguments.ts) and any error,
+   * of the arguments or of the work, becomes an error result with the next step (next-step.ts).
+   */
+  readonly registerTool: <Shape extends z.ZodRawShape>(
+    name: string,
+    definition: ToolDefinition<Shape>,
+    work: ToolWork<Shape>,
+  ) => void;
   /** Where runs started here are marked (metadata `launched_via`). */
   readonly launchedVia: string;
   /** Poll interval of wait_for_run. */
   readonly pollIntervalMs: number;
+  /** The longest one wait_for_run call waits (wait-for-run.ts says why it is bounded). */
+  readonly waitCallMaxMs: number;
 }
 
 export const WAITING = RUN_STATUS.waiting_for_human_live;
+
+/**
+ * The longest id an argument may carry. Ids of the service are short (`run_` and a few dozen
+ * characters); 256 leaves room for any id format while keeping an id out of the kilobytes that
+ * a URL path or a log line should never carry.
+ */
+export const ID_MAX_CHARS = 256;
+/** C0 and C1 controls and DEL: what would break a URL path, a header or a terminal line. */
+const hasControlCharacter = (text: string) =>
+  Array.from(text).some((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+  });
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A run or workflow id as an argument: bounded, printable, well-formed Unicode. */
+export const idArgument = z
+  .string()
+  .min(1)
+  .max(ID_MAX_CHARS)
+  .refine((id) => !hasControlCharacter(id), "must not contain control characters")
+  .refine((id) => !LONE_SURROGATE.test(id), "must be well-formed Unicode (no lone surrogate)");
 
 export const workflowSummary = {
   id: z.string(),

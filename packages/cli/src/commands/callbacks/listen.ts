@@ -57,8 +57,12 @@ export async function callbacksListenCommand(options: {
     const eventId = parsed.event_id ?? header(req, "webhook-id") ?? "";
     const dedupe = eventId && seen.has(eventId) ? "duplicate" : "first";
     if (eventId) seen.add(eventId);
+    // A delivery this listener refuses (401) is not passed on: the developer's server would
+    // otherwise act on what the signature check has just rejected.
+    const rejected = signature === "invalid" || signature === "unsigned";
     let forwarded: number | string | undefined;
-    if (options.forwardTo) {
+    if (options.forwardTo && rejected) forwarded = `not forwarded: signature ${signature}`;
+    else if (options.forwardTo) {
       try {
         const headers: Record<string, string> = { "content-type": "application/json" };
         for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
@@ -84,7 +88,7 @@ export async function callbacksListenCommand(options: {
       t.stdout.write(
         `${line.type} run=${line.run_id} event=${line.event_id} signature=${signature} ${dedupe}${forwarded !== undefined ? ` forwarded=${forwarded}` : ""}\n`,
       );
-    res.writeHead(signature === "invalid" || signature === "unsigned" ? 401 : 200, {
+    res.writeHead(rejected ? 401 : 200, {
       "content-type": "application/json",
     });
     res.end(JSON.stringify({ received: true, duplicate: dedupe === "duplicate" }));

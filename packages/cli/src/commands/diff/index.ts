@@ -11,6 +11,7 @@ import {
 import { CliError } from "../../cli-error.js";
 import { findConfigFile, loadConfig } from "../../config.js";
 import { EXIT } from "../../exit-codes.js";
+import { printable } from "../../printable.js";
 
 export async function diffCommand(
   oldRef: string,
@@ -31,7 +32,11 @@ export async function diffCommand(
       throw new CliError(`diff: ${error.message}`, EXIT.USAGE);
     throw error;
   }
-  process.stdout.write(await formatDiffReport(report, options.format));
+  process.stdout.write(
+    options.format === "json"
+      ? await formatDiffReport(report, options.format)
+      : printable(await formatDiffReport(report, options.format), { keepLineBreaks: true }),
+  );
   if (options.failOn === "breaking" && report.summary.breaking > 0) return EXIT.DRIFT_BREAKING;
   if (options.failOn === "any" && report.changes.length > 0) return EXIT.DRIFT_BREAKING;
   return EXIT.OK;

@@ -87,6 +87,13 @@ export async function emulatorCommand(options: {
     // usage errors with their reason, not a crash.
     if ((error as Error)?.name === "EmulatorOptionError")
       throw new CliError((error as Error).message, EXIT.USAGE);
+    // A recorded run naming an environment or workflow this emulator lacks: its file is named.
+    const index = (error as { recordedRunIndex?: unknown })?.recordedRunIndex;
+    if ((error as Error)?.name === "RecordedRunError" && typeof index === "number")
+      throw new CliError(
+        `--scenario ${options.scenario?.[index] ?? ""}: ${(error as Error).message}`,
+        EXIT.USAGE,
+      );
     throw error;
   });
   // Stop on a signal from the moment the text is out: a supervisor that reads

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerTool } from "@wfr/mcp";
 import { DEFINITION_FILE } from "@wfr/protocol";
 import { z } from "@wfr/runtime/zod";
 import {
@@ -29,7 +30,8 @@ export function registerDiffSchemaTool(
   },
 ): void {
   const { config, env, apiKey, committed, configuredBaseUrl } = context;
-  server.registerTool(
+  registerTool(
+    server,
     "diff_schema",
     {
       title: "Diff the committed schema with the environment",

@@ -5,6 +5,7 @@ import { type RunEnvelope, toCliError } from "../../adapters/runtime.js";
 import { CliError } from "../../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../../connection.js";
 import { EXIT } from "../../exit-codes.js";
+import { printable } from "../../printable.js";
 import { statusLabel } from "../../status-label.js";
 import { bold, terminal, writeJson } from "../../terminal.js";
 
@@ -58,7 +59,7 @@ export async function answerCommand(
     "expires_at",
   ])
     if (h[field] !== undefined && h[field] !== null)
-      t.stderr.write(`  ${field}: ${String(h[field])}\n`);
+      t.stderr.write(`  ${field}: ${printable(String(h[field]))}\n`);
   if (h.response_accepted === true)
     t.stderr.write("  an answer was already received; the runtime has not acknowledged it yet\n");
   let response: unknown;

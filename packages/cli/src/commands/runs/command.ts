@@ -112,10 +112,17 @@ export function defineRunsCommand(program: Command): void {
   )
     .option("-o, --output <file>", "where to write it (default <runId>.wfr-run.json)")
     .option("--fetch-files", "download file outputs and keep their bytes in the file")
-    .option("--keep-secret-looking-fields", "keep event fields named like password, token, secret")
+    .option(
+      "--keep-values",
+      "keep the run's values (event data, outputs, checkpoint text, error message, file names and bytes); by default each is a placeholder of the same JSON type",
+    )
+    .option(
+      "--keep-secret-looking-fields",
+      "with --keep-values, also keep event fields named like password, token, secret",
+    )
     .addHelpText(
       "after",
-      "\nExamples:\n  wfr runs export run_123 --env production --fetch-files\n  wfr emulator --from-schemas schemas --scenario run_123.wfr-run.json",
+      "\nExamples:\n  wfr runs export run_123 --env production\n  wfr runs export run_123 --env production --keep-values --fetch-files\n  wfr emulator --from-schemas schemas --scenario run_123.wfr-run.json",
     )
     .action(
       lazyAction(

@@ -32,18 +32,27 @@ function fileReferences(
 
 /**
  * `wfr runs export <runId>`: a finished run of any environment (real or emulator), recorded into a
- * scenario file that `wfr emulator --scenario` or the testing kit replays. Caller metadata is never
- * written; event fields that look secret are replaced unless `--keep-secret-looking-fields`.
+ * scenario file that `wfr emulator --scenario` or the testing kit replays. The file is meant to be
+ * committed, so it is written by allow-list: its shape, timings and types are kept, and every value
+ * of the run becomes a placeholder of the same JSON type unless `--keep-values` (then event fields
+ * that look secret are still replaced unless `--keep-secret-looking-fields`). Caller metadata is
+ * never written.
  */
 export async function exportCommand(
   runId: string,
   options: ConnectionOptions & {
     output?: string;
     fetchFiles?: boolean;
+    keepValues?: boolean;
     keepSecretLookingFields?: boolean;
   },
 ): Promise<number> {
   const t = terminal();
+  if (options.fetchFiles && !options.keepValues)
+    throw new CliError(
+      "--fetch-files keeps the files' bytes, which are values of the run: add --keep-values",
+      EXIT.USAGE,
+    );
   const { client, env } = await openConnection(options);
   const { recordRun } = await import("../../adapters/emulator.js");
   let recorded: Awaited<ReturnType<typeof recordRun>>;
@@ -60,7 +69,8 @@ export async function exportCommand(
       );
     const outputs = result.status === RUN_STATUS.succeeded ? result.outputs : null;
     const files = new Map<string, Uint8Array>();
-    if (options.fetchFiles && outputs) {
+    // File bytes are values too: fetched only when they are kept.
+    if (options.fetchFiles && options.keepValues && outputs) {
       for (const reference of fileReferences(outputs)) {
         // Only from the environment or its storage origins (the runtime's download policy).
         const response = await client.downloadFileOutput(reference);
@@ -74,6 +84,7 @@ export async function exportCommand(
       environment: env.name,
       apiBase: env.baseUrl,
       files,
+      keepValues: options.keepValues === true,
       keepSecretLookingFields: options.keepSecretLookingFields === true,
     });
   } catch (error) {

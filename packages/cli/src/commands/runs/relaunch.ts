@@ -10,6 +10,7 @@ import { CliError } from "../../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../../connection.js";
 import { EXIT } from "../../exit-codes.js";
 import { findWorkflow } from "../../input-values.js";
+import { printable } from "../../printable.js";
 import { applyInputFlags, definitionFile, readJsonObject } from "../launch/inputs.js";
 import { launchAndReport } from "../launch/launch-and-report.js";
 
@@ -94,7 +95,7 @@ export async function relaunchCommand(runId: string, options: RelaunchOptions): 
   const chosenModel =
     options.model ??
     (workflow.modelExposed && typeof original.model === "string" ? original.model : undefined);
-  process.stderr.write(`wfr: relaunching ${runId} (${workflow.name}) as a new run\n`);
+  process.stderr.write(`wfr: relaunching ${runId} (${printable(workflow.name)}) as a new run\n`);
   return launchAndReport(client, workflow.id, inputs, metadata, {
     ...options,
     ...(chosenModel ? { model: chosenModel } : {}),

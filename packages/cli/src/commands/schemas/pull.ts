@@ -22,6 +22,7 @@ import {
 import { formatDefinition, looksLikeJson } from "../../definition-format.js";
 import { EXIT, type ExitCode } from "../../exit-codes.js";
 import { wfrCommand } from "../../package-manager.js";
+import { printable } from "../../printable.js";
 import { terminal, writeJson } from "../../terminal.js";
 
 export { looksLikeJson };
@@ -124,7 +125,7 @@ export async function schemasPullCommand(
       );
       for (const c of report.changes)
         t.stdout.write(
-          `  ${c.severity === "breaking" ? "BREAKING    " : "non-breaking"} ${c.workflowName}: ${c.message}\n`,
+          `  ${c.severity === "breaking" ? "BREAKING    " : "non-breaking"} ${printable(c.workflowName)}: ${printable(c.message)}\n`,
         );
     }
   }

@@ -10,7 +10,7 @@ import { signWebhook } from "@wfr/emulator";
 import { expect, it } from "vitest";
 import { BIN } from "../../harness.js";
 
-it("prints type, run, event_id, signature and dedupe verdicts, and forwards", async () => {
+it("prints type, run, event_id, signature and dedupe verdicts, and forwards only what it accepted", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wfr-cb-"));
   const secret = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
   writeFileSync(join(dir, "whsec"), secret);
@@ -90,8 +90,20 @@ it("prints type, run, event_id, signature and dedupe verdicts, and forwards", as
       forwarded: 200,
     });
     expect(lines[1]).toMatchObject({ signature: "valid", dedupe: "duplicate" });
-    expect(lines[2]).toMatchObject({ signature: "invalid", run_id: "run_2" });
-    expect(received.length).toBe(3);
+    expect(lines[2]).toMatchObject({
+      signature: "invalid",
+      run_id: "run_2",
+      forwarded: "not forwarded: signature invalid",
+    });
+    // An unsigned delivery is refused and not forwarded either.
+    const unsigned = await fetch(`http://127.0.0.1:${port}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body.replace("run_1", "run_3"),
+    });
+    expect(unsigned.status).toBe(401);
+    // The two accepted deliveries reached the target; the rejected ones did not.
+    expect(received).toEqual(["evt_1 " + body.length, "evt_1 " + body.length]);
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("close", r));

@@ -53,14 +53,26 @@ const eventTypes = async (base: string, key: string, runId: string) =>
     (e) => e.type,
   );
 
+/** Event fields a deny-list of secret-looking names let through in clear. */
+const SECRETS = {
+  private_key: "pk-1111",
+  jwt: "jwt-2222",
+  bearer: "bearer-3333",
+  auth: "auth-4444",
+  pwd: "pwd-5555",
+  mfa_code: "mfa-6666",
+  pin: "pin-7777",
+  session: "session-8888",
+};
+
 describe("runs export, and the emulator replaying it", () => {
   it("records the run without its metadata and replays its events, checkpoint and outputs", async () => {
     await adminPut(fx.emulator, "/environments/production/workflows/wf_invoice1/scenario", {
       steps: [
-        { event: { type: "step.started", name: "book", api_token: "tok-123" } },
+        { event: { type: "step.started", name: "book", api_token: "tok-123", ...SECRETS } },
         { wait_ms: 30 },
         { human: { kind: "approval", reason: "Check it", expires_in_ms: 600_000 } },
-        { succeed: { outputs: { invoice_id: "INV-REC-1" } } },
+        { succeed: { outputs: { invoice_id: "INV-REC-1", api_key: "sk-output-9", count: 3 } } },
       ],
       queue_ms: 10,
       start_ms: 10,
@@ -75,6 +87,10 @@ describe("runs export, and the emulator replaying it", () => {
     expect(text).not.toContain("c-secret-7");
     expect(text).not.toContain("tok-123");
     expect(text).not.toContain(fx.key);
+    // By allow-list: no value of the run is in the file, only its shape.
+    for (const value of [...Object.values(SECRETS), "sk-output-9", "INV-REC-1", "Check it", "book"])
+      expect(text).not.toContain(value);
+    expect(text).toContain('"private_key": "[redacted]"');
     const recorded = JSON.parse(text);
     expect(recorded).toMatchObject({
       format: "wfr-recorded-run/1",
@@ -112,7 +128,10 @@ describe("runs export, and the emulator replaying it", () => {
       const replayKey = /key \(emulator only\): (\S+)/.exec(stdout)?.[1] as string;
       const replayedId = await playThrough(replayBase, replayKey);
       const replayed = await api(replayBase, replayKey, "GET", `/runs/${replayedId}/result`);
-      expect(replayed).toMatchObject({ status: "succeeded", outputs: { invoice_id: "INV-REC-1" } });
+      expect(replayed).toMatchObject({
+        status: "succeeded",
+        outputs: { invoice_id: "[redacted]", api_key: "[redacted]", count: 0 },
+      });
       const steps = (types: string[]) => types.filter((t) => !t.startsWith("run."));
       expect(steps(await eventTypes(replayBase, replayKey, replayedId))).toEqual(
         steps(await eventTypes(base, fx.key, runId)),
@@ -121,6 +140,15 @@ describe("runs export, and the emulator replaying it", () => {
       child.kill("SIGTERM");
     }
     expect(await new Promise((resolve) => child.once("close", resolve))).toBe(0);
+
+    // --keep-values keeps the values; secret-looking names are still stripped.
+    const kept = join(fx.dir, "kept.wfr-run.json");
+    const k = await wfr(["runs", "export", runId, "-o", kept, "--keep-values"]);
+    expect(k.code, k.stderr).toBe(EXIT.OK);
+    const keptText = readFileSync(kept, "utf8");
+    expect(keptText).toContain("INV-REC-1");
+    expect(keptText).toContain("pin-7777");
+    expect(keptText).not.toContain("tok-123");
   });
 
   it("refuses a run that has not finished, and a file that is not a recorded run", async () => {

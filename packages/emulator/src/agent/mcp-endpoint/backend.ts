@@ -34,6 +34,11 @@ interface EmulatorBackendContext {
   envBase: string;
   /** The internal API key (both scopes) of this workspace; used only on loopback. */
   agentKey: string;
+  /**
+   * Whether the person's token still stands. Checked before every call, so that revoking it
+   * also ends work already in flight (a wait_for_run polls through here).
+   */
+  personStillAuthorized(): boolean;
   /** The environment's emitted definition and the workspace its workflows belong to. */
   definition(): { document: unknown; workspace: string };
   startAuthoringSession(purpose: string): { session_id: string; expires_at: string };
@@ -49,11 +54,17 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
   const api = async (
     method: "GET" | "POST",
     path: string,
-    init: { body?: unknown; idempotencyKey?: string } = {},
+    init: { body?: unknown } = {},
   ): Promise<ApiAnswer> => {
+    if (!ctx.personStillAuthorized()) {
+      throw new BackendError(
+        CODE.UNAUTHENTICATED,
+        "the personal access token was revoked; ask a person for a new one",
+        401,
+      );
+    }
     const headers: Record<string, string> = { Authorization: `Bearer ${ctx.agentKey}` };
     if (init.body !== undefined) headers["Content-Type"] = "application/json";
-    if (init.idempotencyKey !== undefined) headers["Idempotency-Key"] = init.idempotencyKey;
     const res = await fetch(`${ctx.apiBase}${path}`, {
       method,
       headers,
@@ -93,8 +104,12 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
       for (const [field, given] of Object.entries(request.files ?? {})) {
         inputs[field] = Array.isArray(given) ? given.map(attach) : attach(given as AgentFile);
       }
+      // The key goes in the body's idempotency_key field, which the spec offers for exactly this
+      // (docs/service-rules.md#launch-body: `idempotency_key` "wins over the header"): a header
+      // carries only Latin-1, and an agent's key may hold any character.
       const body = {
         inputs,
+        idempotency_key: request.idempotencyKey,
         ...(request.metadata ? { metadata: request.metadata } : {}),
         ...(request.model ? { model: request.model } : {}),
         ...(attachments.length > 0 ? { input_context: { attachments } } : {}),
@@ -102,10 +117,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
       const answer = await api(
         "POST",
         `/automations/${encodeURIComponent(request.workflowId)}/runs`,
-        {
-          body,
-          idempotencyKey: request.idempotencyKey,
-        },
+        { body },
       );
       return answer.body as RunRecord;
     },
