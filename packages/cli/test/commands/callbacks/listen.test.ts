@@ -103,7 +103,7 @@ it("prints type, run, event_id, signature and dedupe verdicts, and forwards only
     });
     expect(unsigned.status).toBe(401);
     // The two accepted deliveries reached the target; the rejected ones did not.
-    expect(received).toEqual(["evt_1 " + body.length, "evt_1 " + body.length]);
+    expect(received).toEqual([`evt_1 ${body.length}`, `evt_1 ${body.length}`]);
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("close", r));
