@@ -10,7 +10,8 @@ import type { WebAppHost } from "./host.js";
 import { signInNeededPage } from "./pages.js";
 import { page } from "./respond.js";
 
-const FORM_LIMIT = 1_048_576;
+/** A web application form: an answer to a checkpoint, a fault (docs/limits.md). */
+export const FORM_LIMIT = 1_048_576;
 
 /** A web-app request: the host, and once past the guards its session, CSRF token and form. */
 export interface AppContext extends RequestContext {
