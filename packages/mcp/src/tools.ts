@@ -34,8 +34,6 @@ const TOOLS: readonly ((context: ToolContext) => void)[] = [
 ];
 
 export interface ToolOptions {
-  /** Where runs started here are marked (metadata), e.g. "mcp". Default "mcp". */
-  readonly launchedVia?: string;
   /** Poll interval of wait_for_run. Default 500 ms. */
   readonly pollIntervalMs?: number;
   /** The longest one wait_for_run call waits. Default WAIT_CALL_MAX_MS (50 s). */
@@ -51,7 +49,6 @@ export function registerWorkflowTools(
     server,
     backend,
     registerTool: (name, definition, work) => registerTool(server, name, definition, work),
-    launchedVia: options.launchedVia ?? "mcp",
     pollIntervalMs: options.pollIntervalMs ?? 500,
     waitCallMaxMs: options.waitCallMaxMs ?? WAIT_CALL_MAX_MS,
   };

@@ -90,3 +90,28 @@ describe("@wfr/mcp tools", () => {
     expect(result.isError).toBe(true);
   });
 });
+
+describe("launch_run and the caller's metadata", () => {
+  it("passes the caller's metadata on as given, never adding how the run was started", async () => {
+    const seen: unknown[] = [];
+    const client = await connect(
+      backend({
+        launchRun: async (request) => {
+          seen.push(request.metadata);
+          return { run_id: "run_1", status: "queued" };
+        },
+      }),
+    );
+    for (const metadata of [{ launched_via: "my-scheduler", order: "o-1" }, undefined])
+      await client.callTool({
+        name: "launch_run",
+        arguments: {
+          workflow_id: "wf_1",
+          inputs: {},
+          idempotency_key: `k-${seen.length}`,
+          ...(metadata ? { metadata } : {}),
+        },
+      });
+    expect(seen).toEqual([{ launched_via: "my-scheduler", order: "o-1" }, undefined]);
+  });
+});

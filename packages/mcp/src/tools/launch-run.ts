@@ -9,7 +9,7 @@ const agentFile = z.object({
   base64: z.string().describe("The file's bytes, base64"),
 });
 
-export function launchRun({ registerTool, backend, launchedVia }: ToolContext): void {
+export function launchRun({ registerTool, backend }: ToolContext): void {
   registerTool(
     "launch_run",
     {
@@ -45,7 +45,9 @@ export function launchRun({ registerTool, backend, launchedVia }: ToolContext): 
         workflowId: workflow_id,
         inputs,
         files,
-        metadata: { ...metadata, launched_via: launchedVia },
+        // The caller's metadata, as given (docs/service-rules.md#launch-body: the caller's own
+        // object); how the run was started is the run record's `source`, never written here.
+        metadata,
         model,
         idempotencyKey: idempotency_key,
       });

@@ -43,8 +43,6 @@ export interface ToolContext {
     definition: ToolDefinition<Shape>,
     work: ToolWork<Shape>,
   ) => void;
-  /** Where runs started here are marked (metadata `launched_via`). */
-  readonly launchedVia: string;
   /** Poll interval of wait_for_run. */
   readonly pollIntervalMs: number;
   /** The longest one wait_for_run call waits (wait-for-run.ts says why it is bounded). */

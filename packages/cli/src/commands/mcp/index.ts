@@ -55,7 +55,6 @@ export async function mcpCommand(options: {
   const server: McpServer = createWorkflowMcpServer(backend, {
     name: "wfr",
     version: VERSION,
-    launchedVia: "mcp:wfr-cli",
   });
 
   registerDiffSchemaTool(server, {
