@@ -161,6 +161,9 @@ export const LOCAL_ERROR_CODES = [
   "DEFINITION_INVALID",
   "REQUEST_FAILED",
   "INVALID_ARGUMENTS",
+  // A non-success answer that carries no code of its own (a gateway's HTML 502, a proxy's 503):
+  // one named code, the answer's status on the error, never a code made up from the status.
+  "HTTP_ERROR",
 ] as const;
 export type LocalErrorCode = (typeof LOCAL_ERROR_CODES)[number];
 

@@ -311,7 +311,7 @@ export function errorFromResponse(
   context: ErrorContext = {},
 ): WorkflowRunApiError {
   const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const code = readString(record.code) ?? `HTTP_${status}`;
+  const code = readString(record.code) ?? CODE.HTTP_ERROR;
   const serverMessage =
     readString(record.error) ?? (typeof body === "string" ? body.slice(0, 500) : "");
   const ErrorType =

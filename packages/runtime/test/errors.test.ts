@@ -2,6 +2,7 @@
 // Checked over the package's real exports, so a new exported error class that forgets the base
 // fails here, and over the generated builders' errors, which extend the runtime's. Then the
 // mapping of every API answer to its class (src/errors.ts, errorFromResponse).
+import { isClientErrorCode } from "@wfr/protocol";
 import { describe, expect, it } from "vitest";
 import { errorFromResponse } from "../src/errors.js";
 import * as runtime from "../src/index.js";
@@ -60,6 +61,20 @@ describe("one error hierarchy", () => {
 
 describe("errorFromResponse", () => {
   const headers = (init: Record<string, string> = {}) => new Headers(init);
+  it("a gateway's answer without a code (an HTML 502) gets the one named code HTTP_ERROR, a member of @wfr/protocol, with its status", () => {
+    const html = "<html><body><h1>502 Bad Gateway</h1></body></html>";
+    for (const [status, body] of [
+      [502, html],
+      [503, ""],
+      [500, { error: "no code here" }],
+    ] as const) {
+      const error = errorFromResponse(status, body, headers({ "content-type": "text/html" }));
+      expect(error.code).toBe("HTTP_ERROR");
+      expect(error.status).toBe(status);
+      expect(isClientErrorCode(error.code)).toBe(true);
+      expect(error.message).toContain(`HTTP ${status}`);
+    }
+  });
   it("maps every code in docs/service-rules.md#errors, plus 401/402/403/429, and keeps unknown codes as-is", () => {
     const cases: [number, string, unknown][] = [
       [400, "INVALID_INPUTS", InvalidInputsError],

@@ -70,6 +70,7 @@ const NEXT_STEP: Record<ClientErrorCode, string | null> = {
     "The file's link points outside the environment and its storage origins: do not fetch it; tell a person.",
   DEFINITION_INVALID: "The environment's definition cannot be read; a person pulls it again.",
   REQUEST_FAILED: RETRY_LATER,
+  HTTP_ERROR: RETRY_LATER,
   INVALID_ARGUMENTS:
     "Fix the named arguments (see the tool's input schema in tools/list) and call again; nothing was done.",
 };

@@ -168,7 +168,7 @@ export function createEmulatorBackend(ctx: EmulatorBackendContext): WorkflowBack
 
 /** The API's error body as a tool error: its code, its message, the fields it names. */
 function apiError(status: number, body: Record<string, unknown>): BackendError {
-  const code = typeof body.code === "string" ? body.code : `HTTP_${status}`;
+  const code = typeof body.code === "string" ? body.code : CODE.HTTP_ERROR;
   let message = typeof body.error === "string" ? body.error : `the API answered ${status}`;
   if (Array.isArray(body.details) && body.details.length > 0) {
     const fields = body.details.map((d) => {
