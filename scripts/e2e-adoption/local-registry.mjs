@@ -69,6 +69,11 @@ export async function startLocalRegistry(dir) {
   child.stdout.on("data", (c) => (output += c));
   child.stderr.on("data", (c) => (output += c));
   const exited = new Promise((done) => child.once("exit", done));
+  // A test that fails stops this process at once: the registry goes with it, never left running.
+  const stopWithUs = () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  process.once("exit", stopWithUs);
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`Verdaccio exited ${child.exitCode}:\n${output}`);
     try {
@@ -93,6 +98,7 @@ export async function startLocalRegistry(dir) {
     /** The `.npmrc` lines a team writes: the scope's registry. */
     scopeNpmrc: `@wfr:registry=${url}\n`,
     async close() {
+      process.removeListener("exit", stopWithUs);
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
     },
