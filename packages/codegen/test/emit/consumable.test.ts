@@ -11,8 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { emitSchemaCheckSources } from "../../src/emit/emit.js";
@@ -25,6 +24,7 @@ import {
   projectDir,
   REPO,
   readJson,
+  TSC,
   tempDir,
   typeCheck,
   writeJson,
@@ -32,11 +32,6 @@ import {
 
 afterAll(cleanupTempDirs);
 
-const TSC = join(
-  dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
-  "bin",
-  "tsc",
-);
 const CLI = join(CODEGEN_DIR, "dist", "cli.js");
 const TYPE_CHECK_TIMEOUT = 120_000;
 
