@@ -2,6 +2,7 @@
 // event_id before non-repeatable downstream actions". Claims are leases:
 //
 //   (absent) --claim--> processing(token, lease) --complete(token)--> done
+//                         |  extend(token): the same token, a new lease
 //                         |  release(token) or lease expiry: claimable again
 //
 // A crash between claim and side effect leaves `processing` until the lease
@@ -34,6 +35,40 @@ export interface CallbackEventStore {
   complete(eventId: string, token: number): Promise<boolean>;
   /** Gives the claim back so a redelivery can take it; false unless `token` is current. */
   release(eventId: string, token: number): Promise<boolean>;
+  /**
+   * Renews the lease of `token` to `leaseMs` from now; false (and no change)
+   * unless `token` holds a live lease. The receiver extends its lease while it
+   * retries a completion the store failed. Optional so that stores written
+   * before it keep compiling; every store of this project has it, and
+   * `verifyCallbackEventStore` checks it where it exists.
+   */
+  extend?(eventId: string, token: number, leaseMs: number): Promise<boolean>;
+}
+
+/** What {@link TransactionalCallbackEventStore.completeWithin} resolves to. */
+export type CompletedWithin<T> =
+  /** The work and the completion committed together. */
+  | { readonly held: true; readonly value: T }
+  /** `token` no longer held a live lease at commit: the work was rolled back with it. */
+  | { readonly held: false };
+
+/**
+ * A store that can mark an event done in the same transaction as the
+ * caller's own writes (the outbox pattern): both commit, or neither, so a
+ * database side effect happens once whatever fails. `Tx` is what the work
+ * receives: a SQL client bound to that transaction (PostgreSQL and PGlite).
+ */
+export interface TransactionalCallbackEventStore<Tx> extends CallbackEventStore {
+  /**
+   * Runs `work(tx)` in one transaction, then marks the event done in it while
+   * `token` holds a live lease, and commits. Work that throws rolls everything
+   * back and the event stays `processing` under `token` (release it).
+   */
+  completeWithin<T>(
+    eventId: string,
+    token: number,
+    work: (tx: Tx) => Promise<T>,
+  ): Promise<CompletedWithin<T>>;
 }
 
 export interface MemoryEventStoreOptions {
@@ -120,6 +155,14 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): C
     async release(eventId, token) {
       if (!holds(eventId, token, now())) return false;
       entries.delete(eventId);
+      return true;
+    },
+    async extend(eventId, token, leaseMs) {
+      const time = now();
+      const entry = holds(eventId, token, time);
+      if (!entry || !(leaseMs > 0)) return false;
+      const retainUntil = Math.max(entry.retainUntil, time + Math.max(retentionMs, leaseMs));
+      remember(eventId, { ...entry, leaseExpiresAt: time + leaseMs, retainUntil });
       return true;
     },
   };

@@ -5,7 +5,12 @@
 // (status, and for completed the result) and acts only on what the API says.
 // It answers within `respondWithinMs` (below the service's 10 s timeout):
 // 2xx when done, 5xx/Retry-After when the service should deliver again.
-import { type CallbackEventStore, createMemoryEventStore } from "./callback-event-store.js";
+import { completeWhileLeaseHeld } from "./callback-completion.js";
+import {
+  type CallbackEventStore,
+  createMemoryEventStore,
+  type TransactionalCallbackEventStore,
+} from "./callback-event-store.js";
 import { createRedactingLog, type Logger } from "./logger.js";
 import { toRunEnvelope } from "./run-envelope.js";
 import type { RunResult } from "./run-result.js";
@@ -52,6 +57,28 @@ export interface CallbackHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Opt-in Standard Webhooks verification (several secrets for rotation). */
   readonly webhookSecret?: string | readonly string[];
+}
+
+/** What a transactional handler receives: the context and the store's transaction. */
+export interface TransactionalCallbackContext<Tx> extends CallbackContext {
+  /** The store's transaction (PostgreSQL, PGlite: a SQL client bound to it); commits with the completion. */
+  readonly tx: Tx;
+}
+
+/**
+ * A receiver whose handlers run inside the store's transaction: their writes
+ * through `tx` and the event's completion commit together, or not at all
+ * (the outbox pattern). A handler that throws rolls them back and the event
+ * is released for redelivery; a process or connection that dies before the
+ * commit leaves nothing written, and the delivery after the lease runs the
+ * handler once more.
+ */
+export interface TransactionalCallbackHandlerOptions<Tx>
+  extends Omit<CallbackHandlerOptions, "store" | "onCompleted" | "onRequiresAction"> {
+  readonly store: TransactionalCallbackEventStore<Tx>;
+  readonly transactional: true;
+  readonly onRequiresAction?: (context: TransactionalCallbackContext<Tx>) => Promise<void> | void;
+  readonly onCompleted?: (context: TransactionalCallbackContext<Tx>) => Promise<void> | void;
 }
 
 export type ParsedCallback =
@@ -128,6 +155,7 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array>
 }
 
 type Outcome = { readonly status: number; readonly body: Record<string, unknown> };
+type Handler<Context> = (context: Context) => Promise<void> | void;
 
 /**
  * A callback receiver: `(Request) => Promise<Response>`, plus `drain()`, which
@@ -140,9 +168,17 @@ export interface CallbackHandler {
   drain(): Promise<void>;
 }
 
+/** Creates a callback receiver (see {@link CallbackHandler}) whose handlers run in the store's transaction. */
+export function createCallbackHandler<Tx>(
+  options: TransactionalCallbackHandlerOptions<Tx>,
+): CallbackHandler;
 /** Creates a callback receiver (see {@link CallbackHandler}). */
-export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
-  const store = options.store ?? createMemoryEventStore();
+export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
+export function createCallbackHandler(
+  options: CallbackHandlerOptions | TransactionalCallbackHandlerOptions<unknown>,
+): CallbackHandler {
+  const transactional = "transactional" in options && options.transactional === true;
+  const store: CallbackEventStore = options.store ?? createMemoryEventStore();
   const log = createRedactingLog(options.logger, []);
   const leaseMs = options.leaseMs ?? 5 * 60 * 1000;
   const respondWithinMs = options.respondWithinMs ?? 8_000;
@@ -153,31 +189,25 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   // the claim; the completion only tells a later delivery of the same id
   // "done" instead of "processing"). Until it lands, such a delivery reads
   // processing and is answered 503, so the service tries it again later. A
-  // completion that fails leaves the event processing until its lease ends;
-  // the service, answered 200, does not deliver it again, where waiting for
-  // the write and answering 500 on its failure would have had the action
-  // repeated. On a store with a round trip per statement, the write then goes
-  // with the claims of the next deliveries instead of costing one of its own.
-  const completing = new Set<Promise<void>>();
-  function completeBehind(eventId: string, token: number): void {
-    const write = store.complete(eventId, token).then(
-      (held) => {
-        if (!held)
-          log("warn", "lease lost before completion; another holder owns the event", { eventId });
-      },
-      (error: unknown) => {
-        log("error", "completion not stored; the event stays processing until its lease ends", {
-          eventId,
-          error,
-        });
-      },
-    );
+  // completion the store fails is tried again, with the lease extended, while
+  // the lease can be held (callback-completion.ts): the service, answered 200,
+  // does not deliver it again, and a redelivery of its own meanwhile reads
+  // processing, never a second run. On a store with a round trip per
+  // statement, the write goes with the claims of the next deliveries instead
+  // of costing one of its own.
+  const completing = new Set<Promise<unknown>>();
+  function completeBehind(eventId: string, token: number, leaseEndsAt: number): void {
+    const write = completeWhileLeaseHeld({ store, eventId, token, leaseMs, leaseEndsAt, log });
     completing.add(write);
     void write.finally(() => completing.delete(write));
   }
 
   /** Confirms with the API and runs the handler; the claim ends done, or released on failure. */
-  async function process(callback: CallbackBody, token: number): Promise<Outcome> {
+  async function process(
+    callback: CallbackBody,
+    token: number,
+    leaseEndsAt: number,
+  ): Promise<Outcome> {
     const eventId = callback.event_id;
     try {
       const runId = callback.run.run_id;
@@ -201,18 +231,48 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           type: callback.type,
           apiStatus: run.serverStatus,
         });
-        completeBehind(eventId, token);
+        completeBehind(eventId, token, leaseEndsAt);
         return { status: 200, body: { received: true, acted: false } };
       }
-      const handle = completed ? options.onCompleted : options.onRequiresAction;
-      await handle?.({ callback, run, fencingToken: token, ...(result ? { result } : {}) });
-      completeBehind(eventId, token);
+      const context: CallbackContext = {
+        callback,
+        run,
+        fencingToken: token,
+        ...(result ? { result } : {}),
+      };
+      const handle: Handler<TransactionalCallbackContext<unknown>> | undefined = completed
+        ? options.onCompleted
+        : options.onRequiresAction;
+      if (transactional) return await handleInTransaction(context, handle);
+      // Not transactional: the options' handlers take a CallbackContext, which has no `tx`.
+      await (handle as Handler<CallbackContext> | undefined)?.(context);
+      completeBehind(eventId, token, leaseEndsAt);
       return { status: 200, body: { received: true, acted: true } };
     } catch (error) {
       await store.release(eventId, token).catch(() => false);
       log("error", "callback handling failed; released for redelivery", { eventId, error });
       return { status: 500, body: { error: "handler failed" } };
     }
+  }
+
+  /** The handler and the completion in one transaction of the store: both commit, or neither. */
+  async function handleInTransaction(
+    context: CallbackContext,
+    handle: Handler<TransactionalCallbackContext<unknown>> | undefined,
+  ): Promise<Outcome> {
+    const eventId = context.callback.event_id;
+    const committed = await (store as TransactionalCallbackEventStore<unknown>).completeWithin(
+      eventId,
+      context.fencingToken,
+      async (tx) => {
+        await handle?.({ ...context, tx });
+      },
+    );
+    if (committed.held) return { status: 200, body: { received: true, acted: true } };
+    // Rolled back: the lease ended before the commit. The delivery comes back
+    // and reads processing (another holder) or claims the event anew.
+    log("warn", "lease lost before the commit; the handler's writes were rolled back", { eventId });
+    return { status: 503, body: { processing: true } };
   }
 
   const receive = async (request: Request): Promise<Response> => {
@@ -241,7 +301,18 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     const parsed = parseCallbackBody(new TextDecoder().decode(raw));
     if (!parsed.ok) return json(400, { error: parsed.reason });
     const { callback } = parsed;
-    const claim = await store.claim(callback.event_id, leaseMs);
+    const claimSent = Date.now();
+    let claim: Awaited<ReturnType<CallbackEventStore["claim"]>>;
+    try {
+      claim = await store.claim(callback.event_id, leaseMs);
+    } catch (error) {
+      // Nothing was acted on: the service delivers again later.
+      log("error", "event store unavailable; delivery answered 503", {
+        eventId: callback.event_id,
+        error,
+      });
+      return json(503, { error: "event store unavailable" }, { "retry-after": "5" });
+    }
     if (claim.outcome === "done") {
       log("debug", "duplicate callback delivery", { eventId: callback.event_id });
       return json(200, { duplicate: true });
@@ -251,7 +322,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       const seconds = Math.max(1, Math.ceil((claim.leaseExpiresAt - Date.now()) / 1000));
       return json(503, { processing: true }, { "retry-after": String(Math.min(seconds, 60)) });
     }
-    const work = process(callback, claim.token);
+    const work = process(callback, claim.token, claimSent + leaseMs);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), respondWithinMs);

@@ -21,10 +21,13 @@ export {
   TERMINAL_STATUSES,
   UNSUCCESSFUL_TERMINAL_STATUSES,
 } from "@wfr/protocol";
+export type { CompletionOutcome } from "./callback-completion.js";
 export type {
   CallbackEventStore,
   ClaimResult,
+  CompletedWithin,
   MemoryEventStoreOptions,
+  TransactionalCallbackEventStore,
 } from "./callback-event-store.js";
 export { createMemoryEventStore } from "./callback-event-store.js";
 export type {
@@ -32,6 +35,8 @@ export type {
   CallbackHandler,
   CallbackHandlerOptions,
   ParsedCallback,
+  TransactionalCallbackContext,
+  TransactionalCallbackHandlerOptions,
 } from "./callback-handler.js";
 export { createCallbackHandler, parseCallbackBody } from "./callback-handler.js";
 export type {

@@ -194,6 +194,11 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** An accepted answer's parsed body that is no answer: not JSON, or empty where JSON belongs. */
+function unreadableBody(value: unknown, status: number): boolean {
+  return value === NOT_JSON || (value === undefined && status !== NO_CONTENT);
+}
+
 /** Creates the pipeline of one client. */
 export function createPipeline(settings: PipelineSettings): Send {
   const { clock, log, secrets } = settings;
@@ -274,6 +279,7 @@ export function createPipeline(settings: PipelineSettings): Send {
       );
       let response: Response;
       let text: string | undefined;
+      let value: unknown;
       try {
         const init: RequestInit =
           body === undefined
@@ -317,6 +323,35 @@ export function createPipeline(settings: PipelineSettings): Send {
         } else {
           text = await response.text();
           limit.release();
+          value = parseBody(text);
+          const unreadable = endpoint.accept.includes(status) && unreadableBody(value, status);
+          const next =
+            unreadable && shouldRetry({ status, attempt, maxAttempts, resendable, unreadable })
+              ? retryDelay({
+                  attempt,
+                  retryAfterSeconds: undefined,
+                  retry: settings.retry,
+                  random: clock.random,
+                  remainingMs: deadline - clock.now(),
+                })
+              : undefined;
+          if (next?.retry) {
+            log("warn", "retrying after an answer whose body cannot be read", {
+              method,
+              path: `${basePath}${endpoint.path}`,
+              status,
+              attempt,
+              delayMs: next.delayMs,
+            });
+            span?.addEvent(EVENT.retry, {
+              [ATTR.attempt]: attempt,
+              [ATTR.status]: status,
+              [ATTR.delayMs]: next.delayMs,
+              [ATTR.reason]: "unreadable",
+            });
+            await wait(endpoint, options, next.delayMs);
+            continue;
+          }
         }
       } catch (error) {
         limit.clear();
@@ -364,7 +399,7 @@ export function createPipeline(settings: PipelineSettings): Send {
           ms: Date.now() - started,
           attempt,
         });
-      return answer(endpoint, response, text);
+      return answer(endpoint, response, text, value);
     }
   }
 
@@ -373,15 +408,15 @@ export function createPipeline(settings: PipelineSettings): Send {
     endpoint: Endpoint<T>,
     response: Response,
     text: string | undefined,
+    value: unknown,
   ): WithResponse<T> {
     const { status } = response;
     const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
-    const value = text === undefined ? undefined : parseBody(text);
     if (endpoint.accept.includes(status)) {
       // An answer that should carry JSON and carries none (or not JSON) is refused here, by
       // class, rather than failing later in a parser with a TypeError.
       const empty = text !== undefined && value === undefined && status !== NO_CONTENT;
-      if (value === NOT_JSON || empty) {
+      if (text !== undefined && unreadableBody(value, status)) {
         throw new InvalidResponseError({
           status,
           code: CODE.INVALID_RESPONSE,

@@ -76,12 +76,24 @@ interface AttemptOutcome {
   readonly resendable: boolean;
   /** Statuses worth another attempt for this call. Default RETRYABLE_STATUSES. */
   readonly retryStatuses?: ReadonlySet<number> | undefined;
+  /**
+   * The status was the call's answer but its body could not be read (not
+   * JSON, or empty where JSON belongs: a proxy cut it). The request may have
+   * done its work and the call has no answer, as after a network error.
+   */
+  readonly unreadable?: boolean | undefined;
 }
 
-/** Whether the outcome is worth another attempt (before the wait is weighed). */
+/**
+ * Whether the outcome is worth another attempt (before the wait is weighed).
+ * No answer (a network error, a timeout, an unreadable body) is; a resend is
+ * safe only for a call `mayResend` allows, a launch by its idempotency key
+ * (docs/service-rules.md#idempotent-launch: a retry after a lost response
+ * returns the original run).
+ */
 export function shouldRetry(outcome: AttemptOutcome): boolean {
   if (!outcome.resendable || outcome.attempt >= outcome.maxAttempts) return false;
-  if (outcome.status === undefined) return true;
+  if (outcome.status === undefined || outcome.unreadable === true) return true;
   if (outcome.status === 409) return false;
   return (outcome.retryStatuses ?? RETRYABLE_STATUSES).has(outcome.status);
 }

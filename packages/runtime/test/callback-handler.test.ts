@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createCallbackHandler,
   createClient,
@@ -191,13 +191,14 @@ describe("createCallbackHandler", () => {
     expect(calls).toBe(1);
   });
 
-  it("a completion that fails is logged, not answered 500 and not released: the event stays processing, so the action does not repeat", async () => {
+  it("a completion the store never takes is retried until the lease ends, never answered 500 nor released; what remains: a delivery after the lease runs the handler again", async () => {
     const memory = createMemoryEventStore();
     const errors: string[] = [];
     let calls = 0;
     let releases = 0;
     const handler = createCallbackHandler({
       client: api("succeeded"),
+      leaseMs: 1_500,
       store: {
         claim: (eventId, leaseMs) => memory.claim(eventId, leaseMs),
         complete: async () => {
@@ -214,13 +215,20 @@ describe("createCallbackHandler", () => {
       },
     });
     expect((await handler(delivery("evt_lost"))).status).toBe(200);
+    expect((await handler(delivery("evt_lost"))).status).toBe(503);
     await handler.drain();
     expect(errors).toEqual([
-      "completion not stored; the event stays processing until its lease ends",
+      "completion not stored before the lease ended: the handler ran and the store does not know; a delivery after the lease runs it again",
     ]);
-    expect((await handler(delivery("evt_lost"))).status).toBe(503);
-    expect(calls).toBe(1);
     expect(releases).toBe(0);
+    expect(calls).toBe(1);
+    // The store never learned of the side effect and the lease could not be held.
+    await vi.waitFor(async () => expect((await handler(delivery("evt_lost"))).status).toBe(200), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    expect(calls).toBe(2);
+    await handler.drain();
   });
 
   it("answers 405 for non-POST and 400 for malformed bodies", async () => {

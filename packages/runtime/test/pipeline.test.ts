@@ -121,10 +121,13 @@ describe("the request pipeline", () => {
       apiKey: API_KEY,
       clock: createVirtualClock(),
     });
-    fake.script("GET", RUN, { status: 200, body: "" });
+    // Every attempt answers so (an unreadable answer is tried again within the attempts).
+    for (let attempt = 0; attempt < 4; attempt++)
+      fake.script("GET", RUN, { status: 200, body: "" });
     const error = await wfr.getRun("run_1").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as Error).message).toContain("an empty body");
+    expect(fake.requestsTo("GET", RUN)).toHaveLength(4);
   });
 
   it("the signal of answered calls, handed on, still closes the socket of a later attempt that gets no headers", async () => {

@@ -56,6 +56,12 @@ describe("shouldRetry: which outcomes are worth another attempt", () => {
     expect(shouldRetry({ ...base, status: 429, retryStatuses: recording })).toBe(false);
   });
 
+  it("an answer whose body cannot be read (a 2xx cut by a proxy) is retried like no answer, when resendable", () => {
+    expect(shouldRetry({ ...base, status: 202, unreadable: true })).toBe(true);
+    expect(shouldRetry({ ...base, status: 202, unreadable: true, resendable: false })).toBe(false);
+    expect(shouldRetry({ ...base, status: 202, unreadable: true, attempt: 4 })).toBe(false);
+  });
+
   it("a network failure or timeout (no status) is retried", () => {
     expect(shouldRetry({ ...base, status: undefined })).toBe(true);
   });

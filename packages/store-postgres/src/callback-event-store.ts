@@ -13,9 +13,17 @@
 // releases) queue apart, one statement per batch each. A lone operation is one
 // statement, sent without waiting for a timer.
 import { groupCommit, type ItemOutcome } from "./group-commit.js";
+import { createLeaseOperations } from "./lease-operations.js";
 import { quoteIdentifier } from "./migrations.js";
-import type { SqlClient } from "./sql-client.js";
-import type { CallbackClaim, CallbackEventStore } from "./store-contracts.js";
+import type { SqlClient, SqlQueryable } from "./sql-client.js";
+import type { CallbackClaim, TransactionalCallbackEventStore } from "./store-contracts.js";
+
+/** The store on PostgreSQL or PGlite: its transactions bind a `SqlQueryable`. */
+export type PostgresCallbackEventStore = TransactionalCallbackEventStore<SqlQueryable> & {
+  extend(eventId: string, token: number, leaseMs: number): Promise<boolean>;
+  /** Deletes up to `limit` ids past their retention; returns how many. */
+  prune(limit?: number): Promise<number>;
+};
 
 export interface PostgresCallbackEventStoreOptions {
   readonly schema: string;
@@ -100,7 +108,7 @@ const isRetryable = (error: unknown) =>
 export function createPostgresCallbackEventStore(
   client: SqlClient,
   options: PostgresCallbackEventStoreOptions,
-): CallbackEventStore & { prune(limit?: number): Promise<number> } {
+): PostgresCallbackEventStore {
   const table = `${quoteIdentifier(options.schema)}.wfr_callback_events`;
   const tokens = `${quoteIdentifier(options.schema)}.wfr_callback_event_tokens`;
   const epochMs = (column: string) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::float8`;
@@ -307,6 +315,7 @@ export function createPostgresCallbackEventStore(
   const claims = shared ?? queue();
   const finishes = shared ?? queue();
   const submit = (op: Operation) => (op.kind === "claim" ? claims : finishes)(op);
+  const lease = createLeaseOperations(client, { table, retentionMs: options.retentionMs });
   const pruneSql = `
     DELETE FROM ${table} WHERE event_id IN (
       SELECT event_id FROM ${table} WHERE retain_until <= clock_timestamp() LIMIT $1)`;
@@ -329,7 +338,14 @@ export function createPostgresCallbackEventStore(
       if (!Number.isSafeInteger(token)) return false;
       return (await submit({ kind: "release", eventId, token })) as boolean;
     },
-    /** Deletes up to `limit` ids past their retention; returns how many. */
+    async extend(eventId, token, leaseMs) {
+      checkEventId(eventId);
+      return lease.extend(eventId, token, leaseMs);
+    },
+    async completeWithin(eventId, token, work) {
+      checkEventId(eventId);
+      return lease.completeWithin(eventId, token, work);
+    },
     async prune(limit = 1000) {
       const { rows } = await client.query(`${pruneSql} RETURNING 1`, [limit]);
       return rows.length;

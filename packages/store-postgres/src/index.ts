@@ -3,17 +3,19 @@
 import {
   CallbackEventStoreError,
   createPostgresCallbackEventStore,
+  type PostgresCallbackEventStore,
 } from "./callback-event-store.js";
 import { createPostgresLaunchJournal } from "./launch-journal.js";
 import { migrate } from "./migrations.js";
 import { defaultTemplatePath, openPglite } from "./pglite-template.js";
 import { type SqlClient, sqlClientFromPglite, sqlClientFromPool } from "./sql-client.js";
-import type { CallbackEventStore, LaunchJournal } from "./store-contracts.js";
+import type { LaunchJournal } from "./store-contracts.js";
 
 export { LATEST_SCHEMA_VERSION, migrate } from "./migrations.js";
 export { openPglite } from "./pglite-template.js";
 export type { SqlClient, SqlQueryable } from "./sql-client.js";
-export type { CallbackClaim } from "./store-contracts.js";
+export type { CallbackClaim, CompletedWithin } from "./store-contracts.js";
+export type { PostgresCallbackEventStore };
 export {
   CallbackEventStoreError,
   createPostgresCallbackEventStore,
@@ -23,7 +25,8 @@ export {
 };
 
 export interface PostgresStores {
-  readonly callbackEvents: CallbackEventStore & { prune(limit?: number): Promise<number> };
+  /** Also `completeWithin`: the caller's writes and the completion in one transaction. */
+  readonly callbackEvents: PostgresCallbackEventStore;
   readonly launchJournal: LaunchJournal;
   /** The engine underneath, for the app's own tables (same SQL on both engines). */
   readonly sql: SqlClient;

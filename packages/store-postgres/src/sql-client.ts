@@ -81,6 +81,13 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
     },
     async transaction(work) {
       const connection = await pool.connect();
+      // The pool listens for errors on idle connections only: a connection
+      // that dies while checked out (a server restart, a terminated backend)
+      // would otherwise throw its error event at the process. Its next query
+      // rejects instead; the work sees that.
+      const onError = () => undefined;
+      connection.on("error", onError);
+      let broken: Error | undefined;
       try {
         await connection.query("BEGIN");
         const tx: SqlQueryable = {
@@ -97,10 +104,16 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
         await connection.query("COMMIT");
         return value;
       } catch (error) {
-        await connection.query("ROLLBACK").catch(() => undefined);
+        await connection.query("ROLLBACK").catch((rollbackError: unknown) => {
+          // No rollback: the connection is gone (the server rolled back) or unusable.
+          broken =
+            rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
         throw error;
       } finally {
-        connection.release();
+        connection.off("error", onError);
+        // A broken connection is destroyed, not handed to the next caller.
+        connection.release(broken);
       }
     },
     async close() {

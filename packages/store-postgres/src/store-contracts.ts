@@ -3,10 +3,12 @@
 export type {
   CallbackEventStore,
   ClaimResult as CallbackClaim,
+  CompletedWithin,
   LaunchIntent,
   LaunchIntentState,
   LaunchJournal,
   ListUnacknowledgedOptions,
   NewLaunchIntent,
+  TransactionalCallbackEventStore,
 } from "@wfr/runtime";
 export { LaunchJournalInvariantError } from "@wfr/runtime";

@@ -6,6 +6,7 @@ import {
   CHANGE_INTENT,
   CLAIM_EVENT,
   COMPLETE_EVENT,
+  EXTEND_EVENT,
   LIST_OPEN_INTENTS,
   RECORD_INTENT,
   RELEASE_EVENT,
@@ -50,6 +51,7 @@ type Scripted = Redis & {
   ): Promise<[string, number?, number?]>;
   wfrCompleteEvent(key: string, token: number, retentionMs: number): Promise<number>;
   wfrReleaseEvent(key: string, token: number): Promise<number>;
+  wfrExtendEvent(key: string, token: number, leaseMs: number, retentionMs: number): Promise<number>;
   wfrRecordIntent(
     key: string,
     open: string,
@@ -86,6 +88,7 @@ export function openRedisStores(options: RedisStoresOptions): RedisStores {
   redis.defineCommand("wfrClaimEvent", { numberOfKeys: 2, lua: CLAIM_EVENT });
   redis.defineCommand("wfrCompleteEvent", { numberOfKeys: 1, lua: COMPLETE_EVENT });
   redis.defineCommand("wfrReleaseEvent", { numberOfKeys: 1, lua: RELEASE_EVENT });
+  redis.defineCommand("wfrExtendEvent", { numberOfKeys: 1, lua: EXTEND_EVENT });
   redis.defineCommand("wfrRecordIntent", { numberOfKeys: 2, lua: RECORD_INTENT });
   redis.defineCommand("wfrChangeIntent", { numberOfKeys: 2, lua: CHANGE_INTENT });
   redis.defineCommand("wfrListOpenIntents", { numberOfKeys: 1, lua: LIST_OPEN_INTENTS });
@@ -113,6 +116,14 @@ export function openRedisStores(options: RedisStoresOptions): RedisStores {
     },
     async release(eventId, token) {
       return (await redis.wfrReleaseEvent(eventKey(eventId), token)) === 1;
+    },
+    async extend(eventId, token, leaseMs) {
+      if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0)
+        throw new RangeError(
+          `leaseMs: must be a whole positive number of milliseconds, got ${leaseMs}`,
+        );
+      const extended = await redis.wfrExtendEvent(eventKey(eventId), token, leaseMs, retentionMs);
+      return extended === 1;
     },
   };
 

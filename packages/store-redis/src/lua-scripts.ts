@@ -33,6 +33,17 @@ redis.call('HSET', KEYS[1], 'state', 'done')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
+/**
+ * KEYS[1] event key; ARGV token, lease ms, retention ms -> 1 when this token
+ * held a live lease, now renewed to lease ms from the server's time.
+ */
+export const EXTEND_EVENT = `${HOLDS_LEASE}
+redis.call('HSET', KEYS[1], 'lease', now + tonumber(ARGV[2]))
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) + tonumber(ARGV[3]) then
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]))
+end
+return 1`;
+
 /** KEYS[1] event key; ARGV token -> 1 when this token held a live lease. */
 export const RELEASE_EVENT = `${HOLDS_LEASE}
 redis.call('HSET', KEYS[1], 'state', 'released')

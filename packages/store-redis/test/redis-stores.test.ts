@@ -24,6 +24,7 @@ it("launch journal conformance", async () => {
 it("callback event store conformance", async () => {
   const stores = open();
   try {
+    expect(typeof stores.callbackEvents.extend).toBe("function");
     await verifyCallbackEventStore(() => stores.callbackEvents);
   } finally {
     await stores.close();

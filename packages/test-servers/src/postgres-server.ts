@@ -20,8 +20,13 @@ export interface PostgresServer {
   readonly port: number;
   /** Stops the server as a crash would (SIGKILL of the postmaster and its children). */
   kill(): Promise<void>;
-  /** Starts it again on the same port and data directory. */
-  restart(): Promise<void>;
+  /**
+   * Stops it and starts it again on the same port and data directory.
+   * `"immediate"` (default) stops as a crash would; `"fast"` is `pg_ctl
+   * restart -m fast`: SIGINT to the postmaster, which rolls back and
+   * disconnects every session, checkpoints, and exits.
+   */
+  restart(mode?: "immediate" | "fast"): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -129,22 +134,23 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       return log.includes("ready to accept connections");
     });
   };
-  const kill = async () => {
+  const kill = async (signal: "SIGQUIT" | "SIGINT" = "SIGQUIT") => {
     const child = postmaster;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     // SIGKILL of the postmaster leaves its backends; SIGQUIT is PostgreSQL's
     // "immediate shutdown": no checkpoint, crash recovery on the next start.
-    child.kill("SIGQUIT");
+    // SIGINT is its "fast shutdown" (what pg_ctl -m fast sends).
+    child.kill(signal);
     await exited;
   };
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    kill,
-    async restart() {
-      await kill();
+    kill: () => kill(),
+    async restart(mode = "immediate") {
+      await kill(mode === "fast" ? "SIGINT" : "SIGQUIT");
       await start();
     },
     async stop() {

@@ -94,10 +94,63 @@ export async function verifyCallbackEventStore(
   const tokenC2 = (c2 as Extract<ClaimResult, { outcome: "claimed" }>).token;
   expect(await store.complete(`${prefix}-c`, tokenC2), "the new holder completes", "false");
 
+  if (store.extend) await verifyExtend(store, store.extend.bind(store), prefix, leaseMs);
+
   const racers = options.concurrentClaims ?? 25;
   const results = await Promise.all(
     Array.from({ length: racers }, () => store.claim(`${prefix}-d`, long)),
   );
   const winners = results.filter((result) => result.outcome === "claimed").length;
   expect(winners === 1, "exactly one of concurrent claims wins", winners);
+}
+
+/** The lease extension's rules (`extend` is optional in the contract; checked where a store has it). */
+async function verifyExtend(
+  store: CallbackEventStore,
+  extend: NonNullable<CallbackEventStore["extend"]>,
+  prefix: string,
+  leaseMs: number,
+): Promise<void> {
+  const long = 60_000;
+  const e = await store.claim(`${prefix}-e`, leaseMs);
+  const tokenE = (e as Extract<ClaimResult, { outcome: "claimed" }>).token;
+  expect(
+    !(await extend(`${prefix}-e`, tokenE + 1, long)),
+    "extend with a wrong token is refused",
+    "true",
+  );
+  expect(
+    await extend(`${prefix}-e`, tokenE, long),
+    "extend with the lease's token succeeds",
+    "false",
+  );
+  await sleep(leaseMs + 50);
+  const during = await store.claim(`${prefix}-e`, long);
+  expect(
+    during.outcome === "processing",
+    "an extended lease outlives the lease it was claimed with",
+    during,
+  );
+  expect(
+    await store.complete(`${prefix}-e`, tokenE),
+    "the holder completes within its extended lease",
+    "false",
+  );
+  expect(!(await extend(`${prefix}-e`, tokenE, long)), "a completed id cannot be extended", "true");
+
+  const f = await store.claim(`${prefix}-f`, leaseMs);
+  const tokenF = (f as Extract<ClaimResult, { outcome: "claimed" }>).token;
+  await sleep(leaseMs + 50);
+  expect(
+    !(await extend(`${prefix}-f`, tokenF, long)),
+    "an expired lease cannot be extended (a redelivery may claim it)",
+    "true",
+  );
+  const f2 = await store.claim(`${prefix}-f`, long);
+  expect(f2.outcome === "claimed", "an id whose extension was refused can be claimed", f2);
+  expect(
+    !(await extend(`${prefix}-f`, tokenF, long)),
+    "the holder of a lease taken over cannot extend it (fencing)",
+    "true",
+  );
 }

@@ -42,4 +42,12 @@ describe("conformance of the runtime's memory stores", () => {
     };
     await expect(verifyCallbackEventStore(() => broken, { leaseMs: 150 })).rejects.toThrow();
   });
+
+  it("the suite checks extend where a store has it: one that extends for any token fails", async () => {
+    const real = createMemoryEventStore();
+    const broken = { ...real, extend: async () => true };
+    await expect(verifyCallbackEventStore(() => broken, { leaseMs: 150 })).rejects.toThrow(
+      /extend with a wrong token is refused/,
+    );
+  });
 });
