@@ -78,10 +78,15 @@ describe("time skipping to the emulator's next event", () => {
       scenario(login).checkpoint({ kind: "mfa_code", reason: "code", expiresInMs: DAY }),
     );
     let release: () => void = () => {};
+    let arrived: () => void = () => {};
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     const held = await listen(
       createServer((req, res) => {
         req.resume();
         release = () => res.writeHead(200).end("{}");
+        arrived();
       }),
     );
     const startedAt = env.now();
@@ -91,6 +96,7 @@ describe("time skipping to the emulator's next event", () => {
       keepWaitingOnHuman: true,
       timeoutMs: DAY + HOUR,
     });
+    await reached;
     await turns();
     expect(env.now()).toBe(startedAt);
     expect(env.clock.skips.count).toBe(0);
