@@ -1,7 +1,18 @@
+/** What a sleep is for, for a clock that knows more than the time (@wfr/testing's). */
+export interface SleepOptions {
+  /**
+   * Set by polling (waitForRun, watchRun): the caller sleeps only to read again what it does not
+   * change, so waking later is as good as long as nothing it reads has changed meanwhile, until
+   * this time on the same clock (its own deadline; `Infinity` for none). A clock may then let
+   * the sleep run past `ms`, never past this time; the system clock wakes at `ms`.
+   */
+  readonly pollingUntil?: number;
+}
+
 /** Injected time sources, so polling and retries are testable without real waiting. */
 export interface Clock {
   now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal, options?: SleepOptions): Promise<void>;
   random(): number;
 }
 

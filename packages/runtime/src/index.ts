@@ -21,6 +21,7 @@ export {
   TERMINAL_STATUSES,
   UNSUCCESSFUL_TERMINAL_STATUSES,
 } from "@wfr/protocol";
+export type { Clock, SleepOptions } from "./backoff.js";
 export type { CompletionOutcome } from "./callback-completion.js";
 export type {
   CallbackEventStore,

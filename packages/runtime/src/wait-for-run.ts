@@ -141,6 +141,8 @@ export async function waitForRunWith<Envelope extends RunEnvelope>(
     if (reason) return run;
     const delay = fullJitterDelay(attempt, initial, max, clock.random);
     if (clock.now() + delay > deadline) throw timedOut();
-    await clock.sleep(delay, options.signal);
+    await clock.sleep(delay, options.signal, { pollingUntil: deadline });
+    // A sleep may end past the deadline (a suspended process, a test clock that skipped ahead).
+    if (clock.now() >= deadline) throw timedOut();
   }
 }

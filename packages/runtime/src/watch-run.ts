@@ -121,6 +121,8 @@ export async function* watchRunWith(
       return run;
     }
     attempt = statusChange || changes.length > 0 ? 0 : attempt + 1;
-    await deps.clock.sleep(fullJitterDelay(attempt, initial, max, deps.clock.random), signal);
+    await deps.clock.sleep(fullJitterDelay(attempt, initial, max, deps.clock.random), signal, {
+      pollingUntil: Number.POSITIVE_INFINITY,
+    });
   }
 }

@@ -67,4 +67,39 @@ describe("waitForRunWith", () => {
       "stop watching",
     );
   });
+
+  it("tells the clock each sleep is polling until the wait's deadline", async () => {
+    const clock = createVirtualClock(() => 0.5);
+    const statuses = ["queued", "running", "succeeded"];
+    await waitForRunWith(
+      {
+        getRun: async () => envelope(statuses.shift() ?? "succeeded"),
+        resultIsTerminal: async () => false,
+        clock,
+      },
+      "run_1",
+      { initialIntervalMs: 100, timeoutMs: 60_000 },
+    );
+    expect(clock.pollingUntil).toEqual([60_000, 60_000]);
+  });
+
+  it("a sleep that ends past the deadline ends the wait there, without one more poll", async () => {
+    const clock = createVirtualClock(() => 0.5);
+    let polls = 0;
+    const waiting = waitForRunWith(
+      {
+        getRun: async () => {
+          polls += 1;
+          return envelope(polls === 1 ? "running" : "succeeded");
+        },
+        resultIsTerminal: async () => false,
+        clock,
+      },
+      "run_1",
+      { initialIntervalMs: 100, timeoutMs: 1_000 },
+    );
+    clock.oversleepBy(5_000);
+    await expect(waiting).rejects.toThrow(/still running when waiting timed out after 1000 ms/);
+    expect(polls).toBe(1);
+  });
 });

@@ -111,6 +111,8 @@ describe("watchRunWith", () => {
     await collect(watchRunWith(deps, "run_1", { initialIntervalMs: 1_000, maxIntervalMs: 15_000 }));
     // random() = 0.5: half of each ceiling, the ceiling doubling from 1,000 while nothing changes.
     expect(clock.sleeps).toEqual([500, 1_000, 2_000, 4_000, 500]);
+    // Each sleep is polling with no deadline: a clock may wake it later, once something changed.
+    expect(new Set(clock.pollingUntil)).toEqual(new Set([Number.POSITIVE_INFINITY]));
   });
 
   it("a status it does not know ends the watch only when the result endpoint answers 200", async () => {

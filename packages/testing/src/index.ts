@@ -21,4 +21,8 @@ export {
   TestEnvironmentError,
   type TestEnvironmentOptions,
 } from "./test-environment.js";
-export { TimeSkippingClock, type VirtualTimeSource } from "./time-skipping-clock.js";
+export {
+  type EmulatorEvents,
+  TimeSkippingClock,
+  type VirtualTimeSource,
+} from "./time-skipping-clock.js";

@@ -130,10 +130,21 @@ export async function createTestEnvironment(
         })
       ).token;
     const apiKey = await createKey(options.scopes ?? ["workflows:run", "runs:read"]);
+    type ClockView = { now: string; next_event_at: string | null };
     const clock = await TimeSkippingClock.start({
-      now: async () => toMs((await admin<{ now: string }>("GET", "/clock")).now),
-      advance: async (ms) =>
-        toMs((await admin<{ now: string }>("POST", "/clock/advance", { ms })).now),
+      now: async () => toMs((await admin<ClockView>("GET", "/clock")).now),
+      advance: async (ms) => toMs((await admin<ClockView>("POST", "/clock/advance", { ms })).now),
+      // The emulator's own timers (packages/emulator/README.md "Admin API", GET /clock).
+      events: {
+        next: async () => {
+          const at = (await admin<ClockView>("GET", "/clock")).next_event_at;
+          return at === null ? null : toMs(at);
+        },
+        advanceUntilNext: async (ms) =>
+          toMs(
+            (await admin<ClockView>("POST", "/clock/advance", { ms, until_next_event: true })).now,
+          ),
+      },
     });
     const skipping = options.skipTime ?? true;
     if (!skipping) clock.pause();

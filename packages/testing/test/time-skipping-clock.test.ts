@@ -17,6 +17,30 @@ function fakeSource(start = 1_000) {
   return { source, advances };
 }
 
+/** A fake emulator clock with events at the given times (each one happens once passed). */
+function fakeEmulator(events: number[], start = 0) {
+  let now = start;
+  const moves: number[] = [];
+  const pending = () => events.filter((at) => at > now).sort((a, b) => a - b);
+  const source: VirtualTimeSource = {
+    now: async () => now,
+    advance: async (ms) => {
+      moves.push(now + ms);
+      now += ms;
+      return now;
+    },
+    events: {
+      next: async () => pending()[0] ?? null,
+      advanceUntilNext: async (ms) => {
+        now = Math.min(now + ms, pending()[0] ?? Number.POSITIVE_INFINITY);
+        moves.push(now);
+        return now;
+      },
+    },
+  };
+  return { source, moves };
+}
+
 /** A fetch whose answer waits until `release` is called. */
 function heldFetch() {
   let release: () => void = () => {};
@@ -112,5 +136,56 @@ describe("TimeSkippingClock", () => {
     });
     await expect(clock.sleep(1_000)).rejects.toThrow("answered 409");
     await expect(clock.sleep(1_000)).rejects.toThrow("answered 409");
+  });
+
+  it("a polling sleep runs on to the emulator's next event; a plain one wakes at its time", async () => {
+    const DAY = 86_400_000;
+    const { source, moves } = fakeEmulator([DAY]);
+    const clock = await TimeSkippingClock.start(source);
+    const woke: string[] = [];
+    await Promise.all([
+      clock
+        .sleep(15_000, undefined, { pollingUntil: 2 * DAY })
+        .then(() => woke.push(`poll@${clock.now()}`)),
+      clock.sleep(60_000).then(() => woke.push(`plain@${clock.now()}`)),
+    ]);
+    expect(woke).toEqual([`plain@60000`, `poll@${DAY}`]);
+    expect(moves).toEqual([60_000, DAY]);
+    expect(clock.skips.count).toBe(2);
+  });
+
+  it("once an event has passed, a polling sleep wakes at its own time, to read what changed", async () => {
+    const { source, moves } = fakeEmulator([50, 100, 600_000]);
+    const clock = await TimeSkippingClock.start(source);
+    await clock.sleep(700, undefined, { pollingUntil: 1_800_000 });
+    expect(clock.now()).toBe(700);
+    // It slept through the events at 50 and 100 (nobody woke there), then woke at its own time.
+    expect(moves).toEqual([50, 100, 700]);
+  });
+
+  it("a request of any client ends the others' polling sleeps at their own wake-up", async () => {
+    const { source } = fakeEmulator([86_400_000]);
+    const clock = await TimeSkippingClock.start(source);
+    const resume = clock.pause();
+    const sleeping = clock.sleep(15_000, undefined, { pollingUntil: Number.POSITIVE_INFINITY });
+    await clock.wrapFetch(async () => new Response("{}"))("http://127.0.0.1/answer");
+    resume();
+    await sleeping;
+    expect(clock.now()).toBe(15_000);
+  });
+
+  it("a request in flight holds the clock also when the emulator has an event ahead", async () => {
+    const { source, moves } = fakeEmulator([86_400_000]);
+    const clock = await TimeSkippingClock.start(source);
+    const { fetchImpl, release } = heldFetch();
+    const request = clock.wrapFetch(fetchImpl)("http://127.0.0.1/x");
+    const sleeping = clock.sleep(15_000, undefined, { pollingUntil: Number.POSITIVE_INFINITY });
+    for (let i = 0; i < 20; i += 1) await new Promise((r) => setImmediate(r));
+    expect(moves).toEqual([]);
+    release();
+    await request;
+    await sleeping;
+    // The request began before the sleep: the sleeper saw no change since, and runs on.
+    expect(moves).toEqual([86_400_000]);
   });
 });

@@ -5,7 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CODE, SCOPES, type Scope } from "@wfr/protocol";
-import { iso, LATEST_TIME_MS, MAX_ADVANCE_MS } from "../engine/clock.js";
+import { iso } from "../engine/clock.js";
 import { hasBrowserRecording, recordingBytes, recordingState } from "../engine/recording.js";
 import type { Fault } from "../engine/run-engine.js";
 import { envelope } from "../engine/run-views.js";
@@ -18,7 +18,6 @@ import type { RunRecord, Scenario, WorkflowDef, WorkflowState } from "../model/t
 import {
   type AdminState,
   adminEnv,
-  advanceClock,
   armApiFault,
   armDeliveryFault,
   createKey,
@@ -26,6 +25,7 @@ import {
   removeApiFault,
   setWorkflowState,
 } from "../state/emulator-state.js";
+import { advanceClockRoute, readClock } from "./clock-routes.js";
 
 /** Admin bodies (scenarios, faults): read by middleware before the admin table (surfaces.ts). */
 export const ADMIN_LIMIT = 8_388_608;
@@ -247,33 +247,7 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "POST",
     path: "/clock/advance",
-    handler: async ({ st, res, body }) => {
-      const b = adminJson(body);
-      if (!st.clock.virtual) {
-        throw new HttpError(
-          409,
-          CODE.CLOCK_NOT_VIRTUAL,
-          "the clock is real; start with clock virtual to advance it",
-        );
-      }
-      const ms = b.ms;
-      if (
-        typeof ms !== "number" ||
-        !Number.isFinite(ms) ||
-        ms < 0 ||
-        ms > MAX_ADVANCE_MS ||
-        st.clock.now() + ms > LATEST_TIME_MS
-      ) {
-        throw new HttpError(
-          400,
-          CODE.INVALID_BODY,
-          `ms must be a number from 0 to ${MAX_ADVANCE_MS} (and keep the clock before year 9999)`,
-          { field: "ms" },
-        );
-      }
-      advanceClock(st, Math.floor(ms));
-      return sendJson(res, 200, { now: iso(st.clock.now()) });
-    },
+    handler: ({ st, res, body }) => advanceClockRoute(st, res, adminJson(body)),
   },
   {
     method: "POST",
@@ -295,8 +269,7 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: "GET",
     path: "/clock",
-    handler: ({ st, res }) =>
-      sendJson(res, 200, { now: iso(st.clock.now()), virtual: st.clock.virtual }),
+    handler: ({ st, res }) => readClock(st, res),
   },
   {
     method: "GET",

@@ -252,6 +252,15 @@ export class CallbackDispatcher {
     if (!this.closed) this.hooks.onDone(cb);
   }
 
+  /**
+   * Resolves once no delivery is in flight (attempts, the waits between them, a late delivery's
+   * delay), also those started meanwhile. A test's time skipping waits here before it moves a
+   * virtual clock, so that no attempt is skipped over (next-event.ts).
+   */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0 && !this.closed) await Promise.allSettled([...this.inflight]);
+  }
+
   /** A timer that close() cancels (it then resolves at once, and nothing more is sent). */
   private sleep(ms: number): Promise<void> {
     return new Promise<void>((r) => {

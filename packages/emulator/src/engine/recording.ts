@@ -53,6 +53,17 @@ export function recordingState(run: RunRecord, now: number): RecordingState {
   return { kind: "ready" };
 }
 
+/**
+ * When a "processing" recording becomes downloadable by time alone (`processing_ms` after the run
+ * ended), or null: not processing, or the run has not ended (its end is a timer of its own).
+ */
+export function recordingReadyAt(run: Readonly<RunRecord>): number | null {
+  const rec = run.scenario.recording;
+  if (rec?.mode !== "processing" || run.finished_at === null || !isTerminal(run.status))
+    return null;
+  return run.finished_at + (rec.processing_ms ?? DEFAULT_PROCESSING_MS);
+}
+
 /** Rolling one-hour window of attempts per workspace. */
 export class RecordingRateLimiter {
   private readonly attempts = new Map<string, number[]>();
@@ -67,6 +78,21 @@ export class RecordingRateLimiter {
     if (list.length < RECORDING_ATTEMPTS_PER_HOUR) return null;
     const oldest = list[0] ?? now;
     return Math.max(1, Math.ceil((oldest + HOUR - now) / 1000));
+  }
+
+  /**
+   * The earliest time after `now` at which a workspace at its limit gets an attempt back (the end
+   * of its Retry-After window), or null when no workspace is at its limit.
+   */
+  reopensAt(now: number): number | null {
+    let earliest: number | null = null;
+    for (const list of this.attempts.values()) {
+      const recent = list.filter((t) => t > now - HOUR);
+      if (recent.length < RECORDING_ATTEMPTS_PER_HOUR) continue;
+      const at = (recent[recent.length - RECORDING_ATTEMPTS_PER_HOUR] as number) + HOUR;
+      if (earliest === null || at < earliest) earliest = at;
+    }
+    return earliest;
   }
 
   /** Count an attempt (live, after `wait` allowed it, and on replay). */

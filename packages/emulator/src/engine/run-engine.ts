@@ -371,7 +371,8 @@ export class RunEngine {
     this.schedule();
   }
 
-  private earliest(): number | null {
+  /** The earliest time a live run has something due (a scenario step, an expiry, an acknowledgement). */
+  nextDueAt(): number | null {
     let min: number | null = null;
     for (const id of this.active) {
       const at = this.runs.get(id)?.next_at;
@@ -387,7 +388,7 @@ export class RunEngine {
   advance(ms: number, setNow: (t: number) => void): void {
     const target = this.clock.now() + ms;
     for (let guard = 0; guard < 1_000_000; guard++) {
-      const at = this.earliest();
+      const at = this.nextDueAt();
       if (at === null || at > target) break;
       setNow(at);
       for (const id of [...this.active]) {
@@ -425,7 +426,7 @@ export class RunEngine {
   /** Real clock: one timer for the earliest due run. */
   schedule(): void {
     if (this.clock.virtual || this.stopped) return;
-    const at = this.earliest();
+    const at = this.nextDueAt();
     if (at === null) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;

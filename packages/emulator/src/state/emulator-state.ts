@@ -218,7 +218,10 @@ export type AdminState = EnvironmentsView &
     | "openPortalSession"
     | "resendCallback"
   > & {
-    readonly engine: EngineView<"advance" | "inject" | "process" | "tick">;
+    readonly engine: EngineView<"advance" | "inject" | "nextDueAt" | "process" | "tick">;
+    readonly limiter: Pick<RecordingRateLimiter, "reopensAt">;
+    /** Waited on before the clock moves to its next event (admin/clock-routes.ts). */
+    readonly dispatcher: Pick<CallbackDispatcher, "idle">;
     readonly agents: Pick<
       AgentSurface,
       "createTokenRoute" | "listTokensRoute" | "revokeTokenRoute"

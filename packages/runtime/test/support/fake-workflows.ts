@@ -1,4 +1,5 @@
 // Hand-written WorkflowDefinition objects standing in for generated code.
+import type { SleepOptions } from "../../src/backoff.js";
 import { type FileInput, isFileInput } from "../../src/file-input.js";
 import type {
   InputIssue,
@@ -87,14 +88,23 @@ export const disabledInvoice = defineInvoiceWorkflow("wf_disabled", "disabled", 
 export function createVirtualClock(random = () => 0.5) {
   let time = 0;
   const sleeps: number[] = [];
+  /** Each sleep's `pollingUntil` (undefined: a sleep to wake at its time). */
+  const pollingUntil: (number | undefined)[] = [];
+  /** Added to every sleep: a process suspended past its wake-up, a test clock that skipped on. */
+  let oversleep = 0;
   return {
     sleeps,
+    pollingUntil,
+    oversleepBy: (ms: number) => {
+      oversleep = ms;
+    },
     now: () => time,
     random,
-    sleep: async (ms: number, signal?: AbortSignal) => {
+    sleep: async (ms: number, signal?: AbortSignal, options?: SleepOptions) => {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);
-      time += ms;
+      pollingUntil.push(options?.pollingUntil);
+      time += ms + oversleep;
     },
   };
 }
