@@ -164,6 +164,8 @@ export const LOCAL_ERROR_CODES = [
   // A non-success answer that carries no code of its own (a gateway's HTML 502, a proxy's 503):
   // one named code, the answer's status on the error, never a code made up from the status.
   "HTTP_ERROR",
+  // `wfr mcp`'s generate tool: the committed definitions could not be turned into code.
+  "GENERATE_FAILED",
 ] as const;
 export type LocalErrorCode = (typeof LOCAL_ERROR_CODES)[number];
 

@@ -1,7 +1,7 @@
 // `wfr mcp` through the SDK's stdio client transport: the built bin as the
 // server process, in a repository configured for the emulator.
 
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -123,5 +123,23 @@ describe("wfr mcp (stdio)", () => {
     );
     expect(checked).toMatchObject({ type_check_ran: true, type_check_ok: false });
     expect(checked.type_errors).toEqual(["src/a.ts(1,7): error TS2322: Type 1 is not string."]);
+  }, 180_000);
+
+  it("refusals name codes of the one vocabulary (@wfr/protocol), each with its next step", async () => {
+    const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
+    // A committed definition generation refuses: GENERATE_FAILED, naming the file.
+    const committed = join(fx.dir, "schemas", "production", "openapi.json");
+    const original = await readFile(committed, "utf8");
+    await writeFile(committed, "{ not json");
+    try {
+      const refused = await client.callTool({ name: "generate", arguments: {} }, undefined, {
+        timeout: 120_000,
+      });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^GENERATE_FAILED: .*openapi\.json/s);
+      expect(text(refused)).toMatch(/\nNext: The committed definitions could not be generated/);
+    } finally {
+      await writeFile(committed, original);
+    }
   }, 180_000);
 });

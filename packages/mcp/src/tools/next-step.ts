@@ -71,6 +71,8 @@ const NEXT_STEP: Record<ClientErrorCode, string | null> = {
   DEFINITION_INVALID: "The environment's definition cannot be read; a person pulls it again.",
   REQUEST_FAILED: RETRY_LATER,
   HTTP_ERROR: RETRY_LATER,
+  GENERATE_FAILED:
+    "The committed definitions could not be generated (the message names the file): a person fixes or pulls them again; no generated file was changed.",
   INVALID_ARGUMENTS:
     "Fix the named arguments (see the tool's input schema in tools/list) and call again; nothing was done.",
 };

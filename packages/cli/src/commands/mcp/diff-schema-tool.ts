@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { registerTool } from "@wfr/mcp";
-import { DEFINITION_FILE } from "@wfr/protocol";
+import { BackendError, registerTool, toolError } from "@wfr/mcp";
+import { CODE, DEFINITION_FILE, isClientErrorCode } from "@wfr/protocol";
 import { z } from "@wfr/runtime/zod";
 import {
   DiffDefinitionError,
@@ -57,17 +57,7 @@ export function registerDiffSchemaTool(
       const response = await fetch(definitionUrlOf(env), {
         headers: { authorization: `Bearer ${apiKey}` },
       });
-      if (!response.ok) {
-        return {
-          isError: true,
-          content: [
-            {
-              type: "text",
-              text: `DOWNLOAD_FAILED: HTTP ${response.status} from the definition URL`,
-            },
-          ],
-        };
-      }
+      if (!response.ok) return toolError(await definitionDownloadError(response));
       // Compared as `wfr schemas pull` would write it (formatted, stable key order).
       const body = formatDefinition(await response.text(), {
         json: committed.endsWith(".json"),
@@ -104,10 +94,7 @@ export function registerDiffSchemaTool(
           );
         } catch (error) {
           if (!(error instanceof DiffDefinitionError)) throw error;
-          return {
-            isError: true,
-            content: [{ type: "text", text: `DEFINITION_UNREADABLE: ${error.message}` }],
-          };
+          return toolError(new BackendError(CODE.DEFINITION_INVALID, error.message));
         }
         const changes = report.changes.map((c) => ({
           severity: c.severity,
@@ -141,5 +128,26 @@ export function registerDiffSchemaTool(
         rmSync(tmp, { recursive: true, force: true });
       }
     },
+  );
+}
+
+/**
+ * A refused download as an error of the one vocabulary (@wfr/protocol): the service's own code
+ * when its answer names one (UNAUTHENTICATED, INSUFFICIENT_SCOPE, ...), else HTTP_ERROR with
+ * the status, as the runtime reports a code-less answer.
+ */
+export async function definitionDownloadError(response: Response): Promise<BackendError> {
+  const text = await response.text().catch(() => "");
+  let code: string | undefined;
+  try {
+    const body = JSON.parse(text) as { code?: unknown };
+    if (typeof body.code === "string" && isClientErrorCode(body.code)) code = body.code;
+  } catch {
+    // Not JSON (a gateway's HTML page): no code of its own.
+  }
+  return new BackendError(
+    code ?? CODE.HTTP_ERROR,
+    `the definition URL answered HTTP ${response.status}`,
+    response.status,
   );
 }

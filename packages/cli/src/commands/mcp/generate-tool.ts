@@ -4,7 +4,8 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { registerTool } from "@wfr/mcp";
+import { BackendError, registerTool, toolError } from "@wfr/mcp";
+import { CODE } from "@wfr/protocol";
 import { z } from "@wfr/runtime/zod";
 import { runGenerate } from "../../adapters/codegen.js";
 import type { loadConfig } from "../../config.js";
@@ -98,15 +99,8 @@ export function registerGenerateTool(
         log.push(error instanceof Error ? error.message : String(error));
       }
       if (!generated) {
-        return {
-          isError: true,
-          content: [
-            {
-              type: "text",
-              text: `GENERATE_FAILED: ${log.join("").trim().split("\n").slice(-5).join("\n")}`,
-            },
-          ],
-        };
+        const tail = log.join("").trim().split("\n").slice(-5).join("\n");
+        return toolError(new BackendError(CODE.GENERATE_FAILED, tail));
       }
       const checked = await typeCheck(config.root);
       if (!checked.ran) {
