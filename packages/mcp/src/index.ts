@@ -8,6 +8,7 @@ import { VERSION } from "./version.js";
 export * from "./backend.js";
 export { workflowsFromDefinition } from "./definition-workflows.js";
 export { registerTool } from "./tool-registry.js";
+export { SURFACES, type Surface, TOOL_SURFACES, type ToolName, toolsOf } from "./tool-surfaces.js";
 export { toolError } from "./tools/next-step.js";
 export type { ToolDefinition, ToolWork } from "./tools/tool-context.js";
 export { WAIT_CALL_MAX_MS } from "./tools/wait-for-run.js";

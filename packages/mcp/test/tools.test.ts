@@ -114,4 +114,51 @@ describe("launch_run and the caller's metadata", () => {
       });
     expect(seen).toEqual([{ launched_via: "my-scheduler", order: "o-1" }, undefined]);
   });
+
+  it("explain_human_wait and get_run give the person the service's own link when the backend knows no run page", async () => {
+    const waiting = {
+      run_id: "run_1",
+      status: "waiting_for_human_live",
+      live_view_url: "https://portal.example.test/runs/run_1",
+      human_action: {
+        checkpoint_id: "cp_1",
+        kind: "approval",
+        reason: "Amount over limit",
+        live_view_url: "https://portal.example.test/runs/run_1/checkpoints/cp_1",
+      },
+    };
+    const client = await connect(backend({ getRun: async () => waiting }));
+    const explained = await client.callTool({
+      name: "explain_human_wait",
+      arguments: { run_id: "run_1" },
+    });
+    expect(explained.structuredContent).toMatchObject({
+      waiting: true,
+      person_url: "https://portal.example.test/runs/run_1/checkpoints/cp_1",
+    });
+    expect((explained.content as { text: string }[])[0]?.text).toContain(
+      "A person answers at https://portal.example.test/runs/run_1/checkpoints/cp_1.",
+    );
+    const run = await client.callTool({ name: "get_run", arguments: { run_id: "run_1" } });
+    expect(run.structuredContent).toMatchObject({
+      needs_person: true,
+      person_url: "https://portal.example.test/runs/run_1/checkpoints/cp_1",
+    });
+    // Only the envelope's link: that one. A link that is not http(s) is never passed on.
+    const envelopeOnly = await connect(
+      backend({
+        getRun: async () => ({
+          ...waiting,
+          human_action: { ...waiting.human_action, live_view_url: "javascript:alert(1)" },
+        }),
+      }),
+    );
+    const fallback = await envelopeOnly.callTool({
+      name: "explain_human_wait",
+      arguments: { run_id: "run_1" },
+    });
+    expect(fallback.structuredContent).toMatchObject({
+      person_url: "https://portal.example.test/runs/run_1",
+    });
+  });
 });

@@ -1,7 +1,7 @@
 // The `explain_human_wait` tool: why a run waits for a person and where that person answers. The
 // decision stays with the person (docs/service-rules.md#agent-endpoint): no tool answers a checkpoint.
 import { z } from "zod";
-import { idArgument, ok, type ToolContext, WAITING } from "./tool-context.js";
+import { idArgument, ok, personUrlOf, type ToolContext, WAITING } from "./tool-context.js";
 
 export function explainHumanWait({ server, registerTool, backend }: ToolContext): void {
   registerTool(
@@ -34,7 +34,7 @@ export function explainHumanWait({ server, registerTool, backend }: ToolContext)
     async ({ run_id }, extra) => {
       const run = await backend.getRun(run_id);
       const action = (run.human_action ?? undefined) as Record<string, unknown> | undefined;
-      const personUrl = backend.runPageUrl(run_id);
+      const personUrl = personUrlOf(backend, run);
       const text = (key: string) =>
         typeof action?.[key] === "string" ? (action[key] as string) : undefined;
       const pick = (key: string) => {

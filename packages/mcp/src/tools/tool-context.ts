@@ -93,6 +93,21 @@ export function ok(summary: string, structured: Record<string, unknown>): CallTo
   return { content: [{ type: "text", text: summary }], structuredContent: structured };
 }
 
+/**
+ * The link a person opens to see the run and answer its checkpoint: the one the service gave
+ * (the checkpoint's `live_view_url` or `live_url`, else the envelope's `live_view_url`; spec
+ * "Run envelope": it opens the portal for an authorized signed-in user only, so it is a link
+ * for a person, never one a tool follows), else the page the backend knows for runs (the
+ * emulator's portal, a `--run-page-url` of `wfr mcp`). Only http(s) links are passed on.
+ */
+export function personUrlOf(backend: WorkflowBackend, run: RunRecord): string | undefined {
+  const action = run.human_action as Record<string, unknown> | null | undefined;
+  for (const candidate of [action?.live_view_url, action?.live_url, run.live_view_url]) {
+    if (typeof candidate === "string" && /^https?:\/\//i.test(candidate)) return candidate;
+  }
+  return backend.runPageUrl(run.run_id);
+}
+
 export function describeRun(backend: WorkflowBackend, run: RunRecord) {
   const humanAction = run.human_action as
     | { response_accepted?: boolean; checkpoint_id?: string }
@@ -102,7 +117,7 @@ export function describeRun(backend: WorkflowBackend, run: RunRecord) {
     run.status === WAITING &&
     Boolean(humanAction?.checkpoint_id) &&
     !humanAction?.response_accepted;
-  const personUrl = backend.runPageUrl(run.run_id);
+  const personUrl = personUrlOf(backend, run);
   return {
     run_id: run.run_id,
     ...(typeof run.workflow_id === "string" ? { workflow_id: run.workflow_id } : {}),

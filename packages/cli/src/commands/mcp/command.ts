@@ -11,7 +11,7 @@ export function defineMcpCommand(program: Command): void {
     .option("--api-key-file <file>", "read the key from this file (stdin is the MCP channel)")
     .addHelpText(
       "after",
-      '\nExamples:\n  wfr mcp --env production\n\nClient configuration:\n  { "mcpServers": { "wfr": { "command": "npx", "args": ["wfr", "mcp", "--env", "production"] } } }',
+      '\nExamples:\n  wfr mcp --env production\n\nClient configuration:\n  { "mcpServers": { "wfr": { "command": "npm", "args": ["exec", "--no", "--prefix", "<repository>", "--", "wfr", "mcp", "--config", "<repository>/wfr.config.json", "--env", "production"] } } }',
     )
     .action(
       lazyAction(
