@@ -305,6 +305,8 @@ for (const type of ["module", "commonjs"]) {
 log(
   `ok: TypeScript ${OLDEST_TYPESCRIPT} (the oldest supported), as ESM and as CommonJS: tsc and the run`,
 );
+// Back to the TypeScript a team gets by default: the graph edit below is a type error for it.
+await sh(app, `npm i -D typescript@${versions.typescript} ${npmFlags.join(" ")}`);
 
 // --- a one-field graph edit in the service -------------------------------------------------
 const before = filesUnder(join(app, "wfr-generated"));

@@ -145,9 +145,12 @@ export async function managerPass(name, manager, { work, app, emulatorUrl, env }
   }
   for (const type of ["commonjs", "module"]) {
     setPackageType(dir, type);
-    await sh(dir, manager.exec("tsc"), env);
+    // Where the run is known to fail (listed in the README), only its error is asserted: the
+    // build skips checking the libraries' declarations, which the pass as ESM checks.
+    const expectedToFail = type === "commonjs" && known.commonjs;
+    await sh(dir, manager.exec(expectedToFail ? "tsc --skipLibCheck" : "tsc"), env);
     const run = await sh(dir, manager.node("dist/app.js"), env, { expect: null });
-    if (type === "commonjs" && known.commonjs) {
+    if (expectedToFail) {
       check(
         run.code !== 0 && known.commonjs.test(run.output),
         `${manager.label} as CommonJS no longer fails as the README says:\n${run.output}`,
