@@ -27,6 +27,27 @@ const EVERY_OPERATION = [
   CODE.INTERNAL,
 ] as const satisfies readonly ApiErrorCode[];
 
+/**
+ * The scope each operation requires (docs/service-rules.md#authentication), named in the
+ * operation's security requirement; the API's routes require the same (a test compares them).
+ */
+export const OPERATION_SCOPE = {
+  launch: "workflows:run",
+  getRun: "runs:read",
+  getRunResult: "runs:read",
+  getRunEvents: "runs:read",
+  getRunRecording: "runs:read",
+  answerHumanInput: "workflows:run",
+} as const satisfies Record<OperationKind, string>;
+
+/**
+ * Answers any operation can get whatever its handler does: a rate limit (the service names
+ * "generic rate limiting" without its codes) and an unavailable service (a gateway, a deploy;
+ * the emulator's API faults answer both on any route). Their codes are not all known, so
+ * `code` stays open; `Retry-After` says when to try again (always on 429, when known on 503).
+ */
+const ANY_OPERATION_STATUSES = [429, 503] as const;
+
 /** Every code each operation can answer, in the order the handler checks them. */
 export const OPERATION_ERRORS: Record<OperationKind, readonly ApiErrorCode[]> = {
   launch: [
@@ -83,12 +104,16 @@ const SUCCESS: Record<OperationKind, Record<string, JsonSchema>> = {
     "202": { description: "Run not terminal", content: json(ref("ResultResponse")) },
   },
   getRunEvents: {
-    "200": { description: "Event snapshot", content: json({ type: "object" }) },
+    "200": {
+      description: "Event snapshot",
+      content: json({ type: "object", additionalProperties: true }),
+    },
   },
   getRunRecording: {
     "200": {
       description: "MP4",
-      content: { "video/mp4": { schema: { type: "string", format: "binary" } } },
+      // OpenAPI 3.1: a binary body is a string with its media type (3.0's `format: binary`).
+      content: { "video/mp4": { schema: { type: "string", contentMediaType: "video/mp4" } } },
     },
   },
   answerHumanInput: { "202": { description: "Run envelope", content: json(ref("RunEnvelope")) } },
@@ -104,6 +129,11 @@ export const RESPONSE_HEADERS = {
   RetryAfter: {
     description: "Seconds to wait before trying the same request again.",
     required: true,
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
+  RetryAfterWhenKnown: {
+    description: "Seconds to wait before trying again, when the service knows.",
+    required: false,
     schema: { type: "string", pattern: "^[0-9]+$" },
   },
   ShouldRetry: {
@@ -125,8 +155,13 @@ const header = (name: keyof typeof RESPONSE_HEADERS) => ({
 /** The headers an answer with these codes carries, besides X-Request-Id. */
 function headersFor(status: number, codes: readonly ApiErrorCode[]) {
   const out: Record<string, unknown> = { "X-Request-Id": header("RequestId") };
-  if (codes.includes(CODE.RECORDING_PROCESSING) || codes.includes(CODE.RECORDING_RATE_LIMITED))
+  if (
+    status === 429 ||
+    codes.includes(CODE.RECORDING_PROCESSING) ||
+    codes.includes(CODE.RECORDING_RATE_LIMITED)
+  )
     out["Retry-After"] = header("RetryAfter");
+  else if (status === 503) out["Retry-After"] = header("RetryAfterWhenKnown");
   if (status === 409) out["X-Should-Retry"] = header("ShouldRetry");
   if (status === 401) out["WWW-Authenticate"] = header("WwwAuthenticate");
   return out;
@@ -143,13 +178,33 @@ export function operationResponses(kind: OperationKind): Record<string, JsonSche
     const status = API_ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  for (const status of ANY_OPERATION_STATUSES) if (!byStatus.has(status)) byStatus.set(status, []);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const open = (ANY_OPERATION_STATUSES as readonly number[]).includes(status);
     out[String(status)] = {
-      description: codes.join(", "),
+      description: open
+        ? [
+            status === 429 ? "Rate limited" : "Service unavailable",
+            ...codes,
+            "or another code",
+          ].join(", ")
+        : codes.join(", "),
       headers: headersFor(status, codes),
-      content: json({
-        allOf: [ref("Error"), { type: "object", properties: { code: { enum: codes } } }],
-      }),
+      // A status whose codes are all known closes `code` to them; 429 and 503 cannot.
+      content: json(
+        open
+          ? ref("Error")
+          : {
+              allOf: [
+                ref("Error"),
+                {
+                  type: "object",
+                  additionalProperties: true,
+                  properties: { code: { enum: codes } },
+                },
+              ],
+            },
+      ),
     };
   }
   return out;

@@ -49,6 +49,7 @@ export const RUN_PATHS = {
             schema: {
               type: "object",
               required: ["response"],
+              additionalProperties: true,
               properties: { checkpoint_id: { type: "string" }, response: {} },
             },
           },
@@ -72,6 +73,7 @@ export const SHARED_SCHEMAS = {
     "x-output-type": "file",
     description: "Download reference for a file output. Use download_url as given.",
     required: ["download_url", "filename"],
+    additionalProperties: true,
     properties: {
       download_url: { type: "string", format: "uri" },
       filename: { type: "string" },
@@ -93,6 +95,7 @@ export const SHARED_SCHEMAS = {
   },
   InputContext: {
     type: "object",
+    additionalProperties: true,
     properties: {
       attachments: { type: "array", items: { $ref: "#/components/schemas/Attachment" } },
     },
@@ -105,10 +108,12 @@ export const SHARED_SCHEMAS = {
   RunError: {
     type: ["object", "null"],
     required: ["message"],
+    additionalProperties: true,
     properties: { code: { type: "string" }, message: { type: "string" } },
   },
   HumanAction: {
     type: "object",
+    additionalProperties: true,
     properties: {
       checkpoint_id: { type: "string" },
       kind: { type: "string" },
@@ -126,12 +131,14 @@ export const SHARED_SCHEMAS = {
   RunEnvelope: {
     type: "object",
     required: ["run_id", "workflow_id", "status", "timestamps", "error", "metadata"],
+    additionalProperties: true,
     properties: {
       run_id: { type: "string" },
       workflow_id: { type: "string" },
       status: { $ref: "#/components/schemas/RunStatus" },
       timestamps: {
         type: "object",
+        additionalProperties: true,
         properties: {
           created_at: { type: "string", format: "date-time" },
           updated_at: { type: "string", format: "date-time" },
@@ -144,7 +151,7 @@ export const SHARED_SCHEMAS = {
       result_url: { type: ["string", "null"], format: "uri" },
       events_url: { type: ["string", "null"], format: "uri" },
       recording_url: { type: ["string", "null"], format: "uri" },
-      metadata: { type: "object" },
+      metadata: { type: "object", additionalProperties: true },
       model: { type: ["string", "null"] },
       session_id: { type: ["string", "null"] },
       live_view_url: { type: ["string", "null"], format: "uri" },
@@ -154,26 +161,48 @@ export const SHARED_SCHEMAS = {
   ResultResponse: {
     type: "object",
     required: ["status", "error", "metadata"],
+    additionalProperties: true,
     properties: {
       run_id: { type: "string" },
       status: { $ref: "#/components/schemas/RunStatus" },
       error: { $ref: "#/components/schemas/RunError" },
-      metadata: { type: "object" },
-      outputs: { type: ["object", "null"] },
+      metadata: { type: "object", additionalProperties: true },
+      outputs: { type: ["object", "null"], additionalProperties: true },
     },
   },
+  // Every field the emulator sends, each on the codes named; open, as the specification's error
+  // bodies carry "extra fields where applicable" (docs/service-rules.md#errors).
   Error: {
     type: "object",
     required: ["error", "code"],
+    additionalProperties: true,
     properties: {
       error: { type: "string" },
       code: { type: "string" },
-      attachment_id: { type: "string" },
+      field: {
+        type: "string",
+        description: "The request member at fault (INVALID_METADATA, INVALID_CALLBACK_URL, ...).",
+      },
+      attachment_id: {
+        type: "string",
+        description: "The attachment at fault (INVALID_ATTACHMENTS, ATTACHMENT_TOO_LARGE).",
+      },
+      required_scope: {
+        type: "string",
+        enum: ["workflows:run", "runs:read"],
+        description: "The scope the key lacks (INSUFFICIENT_SCOPE).",
+      },
+      state: {
+        type: "string",
+        description: "The workflow's state (WORKFLOW_NOT_ENABLED): draft or disabled.",
+      },
       details: {
         type: "array",
+        description: "Each input at fault (INVALID_INPUTS).",
         items: {
           type: "object",
           required: ["field", "reason"],
+          additionalProperties: true,
           properties: {
             field: { type: "string" },
             reason: {
@@ -188,4 +217,11 @@ export const SHARED_SCHEMAS = {
   },
 } as const;
 
-export const SECURITY_SCHEMES = { bearerAuth: { type: "http", scheme: "bearer" } } as const;
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "An API key of the environment. Its scopes (workflows:run, runs:read) are named in each operation's security requirement.",
+  },
+} as const;

@@ -2,7 +2,12 @@
 // in the exact shape of docs/definition-format.md (same structure as shared/examples/schemas).
 
 import type { EnvironmentDefView, JsonSchema, WorkflowDef } from "../model/types.js";
-import { type OperationKind, operationResponses, RESPONSE_HEADERS } from "./definition-answers.js";
+import {
+  OPERATION_SCOPE,
+  type OperationKind,
+  operationResponses,
+  RESPONSE_HEADERS,
+} from "./definition-answers.js";
 import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-constants.js";
 import { isFileSchema, setOwn } from "./validate-inputs.js";
 
@@ -76,7 +81,12 @@ function launchBodySchema(wf: WorkflowDef): JsonSchema {
       format: "uri",
       description: "Public HTTPS receiver of run notifications.",
     },
-    metadata: { type: "object", default: {}, description: "Caller correlation data, echoed back." },
+    metadata: {
+      type: "object",
+      additionalProperties: true,
+      default: {},
+      description: "Caller correlation data, echoed back.",
+    },
     idempotency_key: { type: "string", maxLength: 200 },
     input_context: { $ref: "#/components/schemas/InputContext" },
   };
@@ -117,6 +127,7 @@ function launchOperation(wf: WorkflowDef): JsonSchema {
         },
       },
     },
+    security: securityOf("launch"),
     responses: operationResponses("launch"),
     callbacks: {
       runNotification: {
@@ -129,6 +140,7 @@ function launchOperation(wf: WorkflowDef): JsonSchema {
                   schema: {
                     type: "object",
                     required: ["event_id", "type", "run"],
+                    additionalProperties: true,
                     properties: {
                       event_id: { type: "string" },
                       type: {
@@ -148,6 +160,11 @@ function launchOperation(wf: WorkflowDef): JsonSchema {
       },
     },
   };
+}
+
+/** The operation's security requirement: a key of the environment with the scope it needs. */
+function securityOf(kind: OperationKind): JsonSchema[] {
+  return [{ bearerAuth: [OPERATION_SCOPE[kind]] }];
 }
 
 /** Emit the environment's definition with servers[0].url = `baseUrl` (ends in /api/v1). */
@@ -174,7 +191,9 @@ export function emitDefinition(env: EnvironmentDefView, baseUrl: string): Record
   }
   for (const [path, item] of Object.entries(clone(RUN_PATHS))) {
     for (const operation of Object.values(item) as JsonSchema[]) {
-      operation.responses = operationResponses(operation.operationId as OperationKind);
+      const kind = operation.operationId as OperationKind;
+      operation.security = securityOf(kind);
+      operation.responses = operationResponses(kind);
     }
     paths[path] = item;
   }
