@@ -1,9 +1,9 @@
 // Keys come from the environment variable the config names, --api-key-file, or
 // standard input (--api-key-stdin); never a flag value (shell history, `ps`).
-import { readFileSync } from "node:fs";
 import { CliError } from "./cli-error.js";
 import type { EnvironmentConfig } from "./config.js";
 import { EXIT } from "./exit-codes.js";
+import { FILE_BUDGET, readTextFileWithin } from "./file-budgets.js";
 
 export interface KeySourceOptions {
   readonly apiKeyFile?: string;
@@ -23,14 +23,7 @@ export async function resolveApiKey(
 ): Promise<string> {
   let key: string | undefined;
   if (options.apiKeyFile) {
-    try {
-      key = readFileSync(options.apiKeyFile, "utf8");
-    } catch (error) {
-      throw new CliError(
-        `--api-key-file ${options.apiKeyFile}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
-        EXIT.USAGE,
-      );
-    }
+    key = readTextFileWithin("--api-key-file", options.apiKeyFile, FILE_BUDGET.secret);
   } else if (options.apiKeyStdin) {
     key = await readAllStdin();
   } else {

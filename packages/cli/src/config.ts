@@ -1,10 +1,11 @@
 // wfr.config.json: the environments a repository talks to. Keys are never in
 // the file, only the NAME of the environment variable holding each key.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { baseUrlVariable, DEFINITION_FILE, DEFINITION_PATH_PREFIX } from "@wfr/protocol";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
+import { FILE_BUDGET, readTextFileWithin } from "./file-budgets.js";
 
 export const CONFIG_FILE = "wfr.config.json";
 
@@ -121,8 +122,9 @@ export function loadConfig(cwd: string, explicit?: string): LoadedConfig {
     );
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = JSON.parse(readTextFileWithin("--config", file, FILE_BUDGET.config));
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`${file}: not valid JSON: ${(error as Error).message}`, EXIT.USAGE);
   }
   return { ...parseConfig(raw, file), root: dirname(file), file };

@@ -1,10 +1,10 @@
 // `wfr callbacks listen`: a local receiver that prints each delivery (type,
 // run, event_id), its signature verdict and its dedupe verdict, and can
 // forward it to the developer's own server.
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { CliError } from "../../cli-error.js";
 import { EXIT } from "../../exit-codes.js";
+import { FILE_BUDGET, readTextFileWithin } from "../../file-budgets.js";
 import { terminal, writeJsonLine } from "../../terminal.js";
 import { verifyWebhookSignature } from "../../webhook-signature.js";
 
@@ -34,7 +34,11 @@ export async function callbacksListenCommand(options: {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`--port: bad port ${options.port}`, EXIT.USAGE);
   const secret = options.webhookSecretFile
-    ? readFileSync(options.webhookSecretFile, "utf8").trim()
+    ? readTextFileWithin(
+        "--webhook-secret-file",
+        options.webhookSecretFile,
+        FILE_BUDGET.secret,
+      ).trim()
     : undefined;
   const seen = new Set<string>();
   const server = createServer(async (req, res) => {

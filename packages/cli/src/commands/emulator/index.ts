@@ -1,8 +1,8 @@
 // `wfr emulator`: starts the emulator, prints base URLs, the sign-in link and a key per environment.
-import { readFileSync } from "node:fs";
 import { launch, readApiFaults, readRecordedRuns, startMessage } from "../../adapters/emulator.js";
 import { CliError } from "../../cli-error.js";
 import { EXIT } from "../../exit-codes.js";
+import { FILE_BUDGET, readTextFileWithin } from "../../file-budgets.js";
 import { missingOptionalPackage } from "../../optional-packages.js";
 
 export async function emulatorCommand(options: {
@@ -80,7 +80,13 @@ export async function emulatorCommand(options: {
     ...(options.fromSchemas ? { fromSchemas: options.fromSchemas } : {}),
     ...(options.data ? { data: options.data } : {}),
     ...(options.webhookSecretFile
-      ? { webhookSecret: readFileSync(options.webhookSecretFile, "utf8").trim() }
+      ? {
+          webhookSecret: readTextFileWithin(
+            "--webhook-secret-file",
+            options.webhookSecretFile,
+            FILE_BUDGET.secret,
+          ).trim(),
+        }
       : {}),
   }).catch((error: unknown) => {
     // Options the emulator refuses (an open admin API beyond loopback, an empty token) are
@@ -127,11 +133,12 @@ function adminTokenOption(options: { adminToken?: string; adminTokenFile?: strin
     );
   if (options.adminToken !== undefined) return { adminToken: options.adminToken };
   if (options.adminTokenFile !== undefined) {
-    try {
-      return { adminToken: readFileSync(options.adminTokenFile, "utf8").replace(/\r?\n$/, "") };
-    } catch (error) {
-      throw new CliError(`--admin-token-file: ${(error as Error).message}`, EXIT.USAGE);
-    }
+    const text = readTextFileWithin(
+      "--admin-token-file",
+      options.adminTokenFile,
+      FILE_BUDGET.secret,
+    );
+    return { adminToken: text.replace(/\r?\n$/, "") };
   }
   return fromEnv !== undefined ? { adminToken: fromEnv } : {};
 }

@@ -7,6 +7,7 @@ import type { WorkflowModel } from "../../adapters/codegen.js";
 import { fileInput, MAX_ATTACHMENT_BYTES } from "../../adapters/runtime.js";
 import { CliError } from "../../cli-error.js";
 import { EXIT } from "../../exit-codes.js";
+import { FILE_BUDGET, readTextFileWithin } from "../../file-budgets.js";
 import { fieldOf, parseFieldValue, splitAssignment } from "../../input-values.js";
 
 const MIME: Record<string, string> = {
@@ -22,8 +23,9 @@ const MIME: Record<string, string> = {
 export function readJsonObject(flag: string, path: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, "utf8"));
+    value = JSON.parse(readTextFileWithin(flag, path, FILE_BUDGET.inputs));
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`${flag} ${path}: ${(error as Error).message}`, EXIT.USAGE);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))

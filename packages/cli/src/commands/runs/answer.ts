@@ -1,10 +1,10 @@
 // `wfr runs answer <runId>`: the run's open human checkpoint, answered.
-import { readFileSync } from "node:fs";
 import { RUN_STATUS } from "@wfr/protocol";
 import { type RunEnvelope, toCliError } from "../../adapters/runtime.js";
 import { CliError } from "../../cli-error.js";
 import { type ConnectionOptions, openConnection } from "../../connection.js";
 import { EXIT } from "../../exit-codes.js";
+import { FILE_BUDGET, readTextFileWithin } from "../../file-budgets.js";
 import { printable } from "../../printable.js";
 import { statusLabel } from "../../status-label.js";
 import { bold, terminal, writeJson } from "../../terminal.js";
@@ -65,8 +65,11 @@ export async function answerCommand(
   let response: unknown;
   if (options.responseFile !== undefined) {
     try {
-      response = JSON.parse(readFileSync(options.responseFile, "utf8"));
+      response = JSON.parse(
+        readTextFileWithin("--response-file", options.responseFile, FILE_BUDGET.response),
+      );
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw new CliError(
         `--response-file ${options.responseFile}: ${(error as Error).message}`,
         EXIT.USAGE,
