@@ -10,26 +10,14 @@
 // `--errors` for the deliberately invalid requests (no key, bad JSON, wrong types): with
 // `--errors` Prism answers those itself and never forwards them. Both report violations in
 // their `sl-violations` header.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATION_ERRORS, type OperationKind } from "../../src/definition/definition-answers.js";
-import {
-  DRAFT,
-  Harness,
-  INVOICE,
-  invoiceBody,
-  type Json,
-  PORTAL,
-  portalBody,
-  sleep,
-} from "./support.js";
+import { PRISM, type PrismProxy, startPrism } from "./prism.js";
+import { DRAFT, Harness, INVOICE, invoiceBody, type Json, PORTAL, portalBody } from "./support.js";
 
-const PRISM = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
 /** Headers any HTTP answer may carry (RFC 9110/9112) or the proxy adds (CORS, its own report). */
 const TRANSPORT_HEADERS =
   /^(content-type|content-length|content-disposition|cache-control|connection|keep-alive|date|transfer-encoding|accept-ranges|vary|access-control-.*|sl-violations)$/;
@@ -39,39 +27,6 @@ const TRANSPORT_HEADERS =
  * that is not JSON at all stalls Prism's proxy (it never forwards nor answers).
  */
 const TOO_DEEP = `${"[".repeat(200)}${"]".repeat(200)}`;
-
-interface Proxy {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-async function startPrism(definition: string, upstream: string, errors: boolean): Promise<Proxy> {
-  const port = await freePort();
-  const args = ["proxy", "-h", "127.0.0.1", "-p", String(port), "-v", "error"];
-  if (errors) args.push("--errors");
-  const child = spawn(PRISM, [...args, definition, upstream], { stdio: "ignore" });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
-    try {
-      await fetch(`${url}/runs/probe`);
-      return { url, child };
-    } catch {
-      await sleep(200);
-    }
-  }
-}
 
 interface Exchange {
   readonly operation: OperationKind;
@@ -83,8 +38,8 @@ interface Exchange {
 let h: Harness;
 let dir: string;
 let definition: Json;
-let strict: Proxy;
-let lenient: Proxy;
+let strict: PrismProxy;
+let lenient: PrismProxy;
 let runKey: string;
 let readKey: string;
 let runOnlyKey: string;
