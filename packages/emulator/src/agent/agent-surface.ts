@@ -19,6 +19,7 @@ import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
 import { AuthoringStore } from "./authoring.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
+import { OAuthAuthorizationServer } from "./oauth/authorization-server.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
@@ -54,6 +55,8 @@ interface AgentHost {
   sameOrigins(): ReadonlySet<string>;
   /** Whether a bearer token is a (journalled) API key of this emulator. */
   isApiKey(token: string): boolean;
+  /** The emulator's own origin (`http://127.0.0.1:<port>`): the issuer and the resource's. */
+  origin(): string;
   tokenHash(token: string): string;
   /** Open sessions per workspace (the endpoint's default when absent). */
   readonly sessionsPerWorkspace?: number | undefined;
@@ -62,6 +65,8 @@ interface AgentHost {
 export class AgentSurface {
   readonly personalAccessTokens: PersonalAccessTokenStore;
   readonly authoring: AuthoringStore;
+  /** The authorization server of /mcp (OAuth sign-in of connectors). */
+  readonly oauth: OAuthAuthorizationServer;
   /** In-memory API keys of the /mcp backend, one per (environment, workspace); never journalled. */
   private readonly agentKeys = new Map<string, { token: string; key: AgentApiKey }>();
 
@@ -77,8 +82,11 @@ export class AgentSurface {
       (rec) => host.record(rec),
       () => host.now(),
     );
+    this.oauth = new OAuthAuthorizationServer(() => `${host.origin()}/mcp`);
     this.endpoint = new McpEndpoint({
       tokens: this.personalAccessTokens,
+      oauth: this.oauth,
+      resourceMetadataUrl: () => `${host.origin()}/.well-known/oauth-protected-resource/mcp`,
       isApiKey: (token) => host.isApiKey(token),
       allowedOrigins: () => [...host.sameOrigins()],
       ...(host.sessionsPerWorkspace !== undefined
@@ -92,7 +100,8 @@ export class AgentSurface {
           apiBase: links.apiBase,
           envBase: links.envBase,
           agentKey: this.agentKey(person.environment, person.workspace),
-          personStillAuthorized: () => this.personalAccessTokens.isLive(person.id),
+          personStillAuthorized: () =>
+            this.personalAccessTokens.isLive(person.id) || this.oauth.isLive(person.id),
           definition: () => {
             const env = host.environment(person.environment);
             if (!env) return { document: { paths: {} }, workspace: "" };

@@ -22,3 +22,16 @@ export const LIVE_VIEW_HEADERS = {
   "Content-Security-Policy":
     "default-src 'none'; img-src 'self' data:; media-src 'self'; form-action 'none'; base-uri 'none'",
 } as const;
+
+/**
+ * A connector's consent page (OAuth): the web application's policy, but its form's answer
+ * redirects to the connector's redirect URI, which `form-action` must allow (browsers check
+ * the redirects after a form post against it).
+ */
+export function consentPolicy(redirectUri: string): string {
+  const origin = new URL(redirectUri).origin;
+  return APP_PAGE_HEADERS["Content-Security-Policy"].replace(
+    "form-action 'self'",
+    `form-action 'self' ${origin}`,
+  );
+}

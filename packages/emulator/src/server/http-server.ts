@@ -127,6 +127,7 @@ export class Emulator implements SurfaceHost {
       now: () => this.clock.now(),
       sameOrigins: () => this.sameOriginSet,
       isApiKey: (token) => this.keys.has(tokenHash(token)),
+      origin: () => this.origin,
       tokenHash,
       sessionsPerWorkspace: this.cfg.mcpSessionsPerWorkspace,
     });

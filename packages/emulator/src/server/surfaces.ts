@@ -8,6 +8,14 @@ import { CODE, DEFINITION_FILE } from "@wfr/protocol";
 import { stringify as toYaml } from "yaml";
 import type { PersonalAccessToken } from "../access/credentials.js";
 import { ADMIN_LIMIT, adminRows, handleAdmin } from "../admin/admin-routes.js";
+import {
+  OAUTH_BODY_LIMIT,
+  registerClient,
+  revocationEndpoint,
+  sendAuthorizationServerMetadata,
+  sendProtectedResourceMetadata,
+  tokenEndpoint,
+} from "../agent/oauth/oauth-routes.js";
 import type { ApiHandler } from "../api/api-handlers.js";
 import { API_ROUTES } from "../api/api-routes.js";
 import { BODY_LIMIT } from "../api/launch-body.js";
@@ -193,6 +201,48 @@ function surfaceTable(host: SurfaceHost): RouteTable {
     .add("ALL", "/_app", "web application", webApp)
     .add("ALL", "/_app/*", "web application: pages, forms, assets, sign-in (web-app.ts)", webApp)
     .add("ALL", "/mcp", "agent (MCP) endpoint (mcp-endpoint/endpoint.ts)", mcp)
+    .add(
+      "GET",
+      "/.well-known/oauth-protected-resource",
+      "the MCP endpoint's protected resource metadata (RFC 9728)",
+      (ctx) => sendProtectedResourceMetadata(ctx.res, host.origin),
+    )
+    .add(
+      "GET",
+      "/.well-known/oauth-protected-resource/mcp",
+      "the same, at the path RFC 9728 derives from /mcp",
+      (ctx) => sendProtectedResourceMetadata(ctx.res, host.origin),
+    )
+    .add(
+      "GET",
+      "/.well-known/oauth-authorization-server",
+      "authorization server metadata (RFC 8414; oauth/authorization-server.ts)",
+      (ctx) => sendAuthorizationServerMetadata(ctx.res, host.origin),
+    )
+    .add(
+      "POST",
+      "/oauth/register",
+      "dynamic client registration of a connector (RFC 7591)",
+      compose<BodyContext>([bodyWithin(OAUTH_BODY_LIMIT)], (ctx) =>
+        registerClient(host.agents.oauth, ctx.res, ctx.body),
+      ),
+    )
+    .add(
+      "POST",
+      "/oauth/token",
+      "the token endpoint: authorization code with PKCE, refresh (OAuth 2.1)",
+      compose<BodyContext>([bodyWithin(OAUTH_BODY_LIMIT)], (ctx) =>
+        tokenEndpoint(host.agents.oauth, ctx.res, ctx.req.headers["content-type"], ctx.body),
+      ),
+    )
+    .add(
+      "POST",
+      "/oauth/revoke",
+      "token revocation (RFC 7009): the grant ends",
+      compose<BodyContext>([bodyWithin(OAUTH_BODY_LIMIT)], (ctx) =>
+        revocationEndpoint(host.agents.oauth, ctx.res, ctx.req.headers["content-type"], ctx.body),
+      ),
+    )
     .add("ALL", "/_emulator", "admin API", admin)
     .add("ALL", "/_emulator/*", "admin API (admin-routes.ts)", admin)
     .add(

@@ -3,6 +3,7 @@
 import { CODE, SCOPES, type Scope } from "@wfr/protocol";
 import { livePortalSession } from "../access/portal-sessions.js";
 import { parseFault } from "../admin/admin-routes.js";
+import { consentFor, decide } from "../agent/oauth/consent.js";
 import {
   createPersonalAccessToken,
   listPersonalAccessTokens,
@@ -168,6 +169,17 @@ export function webAppHost(st: WebAppState): WebAppHost {
       if (!key) return false;
       st.commit({ t: "key_revoked", token_sha256: key.token_sha256 });
       return true;
+    },
+    oauthConsent: (params) => consentFor(st.agents.oauth, params, st.origin),
+    oauthDecide: (params, decision) => {
+      if (!decision.approve) return decide(st.agents.oauth, params, decision, st.origin);
+      const e = adminEnv(st, decision.environment);
+      return decide(
+        st.agents.oauth,
+        params,
+        { approve: true, environment: e.def.name, workspace: e.def.workspace },
+        st.origin,
+      );
     },
     listTokens: () => listPersonalAccessTokens(st.agents.personalAccessTokens),
     createToken: (env) => {

@@ -241,9 +241,10 @@ export type WebAppState = EnvironmentsView &
     | "openPortalSession"
     | "closePortalSession"
     | "resendCallback"
+    | "origin"
   > & {
     readonly engine: EngineView<"answer" | "inject" | "process" | "tick">;
-    readonly agents: Pick<AgentSurface, "appKey" | "personalAccessTokens">;
+    readonly agents: Pick<AgentSurface, "appKey" | "personalAccessTokens" | "oauth">;
     readonly keys: ReadonlyMap<string, ApiKey>;
     readonly portalSessions: ReadonlyMap<string, PortalSession>;
   };

@@ -11,7 +11,7 @@ import type { RouteTable } from "../http/router.js";
 import { jsonTextDepth } from "../model/json-text.js";
 import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
-import { keysPage, signedOutPage, tokensPage } from "./pages.js";
+import { keysPage, oauthRefusedPage, signedOutPage, tokensPage } from "./pages.js";
 import { page, redirect } from "./respond.js";
 
 /**
@@ -182,6 +182,22 @@ export function addFormRoutes(table: RouteTable<AppContext>): void {
         throw new HttpError(404, CODE.KEY_NOT_FOUND, "no such key");
       redirect(ctx.res, "/_app/keys");
     })
+    .add(
+      "POST",
+      "/_app/oauth/authorize",
+      "a connector's sign-in: allow or decline (OAuth)",
+      (ctx) => {
+        const params = new URLSearchParams(ctx.form.get("request") ?? "");
+        const outcome = ctx.host.oauthDecide(
+          params,
+          ctx.form.get("decision") === "approve"
+            ? { approve: true, environment: knownEnvironment(ctx) }
+            : { approve: false },
+        );
+        if ("redirectTo" in outcome) redirect(ctx.res, outcome.redirectTo);
+        else page(ctx.res, 400, "Sign-in refused", oauthRefusedPage(outcome.refused));
+      },
+    )
     .add("POST", "/_app/tokens", "create a personal access token (shown once)", (ctx) => {
       const env = knownEnvironment(ctx);
       const token = ctx.host.createToken(env);

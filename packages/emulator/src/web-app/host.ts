@@ -64,6 +64,22 @@ export interface WebAppHost {
   /** Arm one from the form's fields (as the admin API's body); the refusal, or null. */
   armApiFault(body: Record<string, unknown>): string | null;
   removeApiFault(id: string): boolean;
+  /**
+   * A connector's sign-in (an OAuth authorization request, agent/oauth/): what the consent page
+   * shows, or why it is refused (sent back to the connector once its redirect URI is trusted).
+   */
+  oauthConsent(
+    params: URLSearchParams,
+  ):
+    | { readonly ok: true; readonly clientName: string; readonly redirectUri: string }
+    | { readonly ok: false; readonly message: string; readonly redirectTo?: string };
+  /** The person's decision, for one environment: where the browser goes next, or why not. */
+  oauthDecide(
+    params: URLSearchParams,
+    decision:
+      | { readonly approve: true; readonly environment: string }
+      | { readonly approve: false },
+  ): { readonly redirectTo: string } | { readonly refused: string };
   /** The recording's state and, when ready, its bytes; never counted against the API budget. */
   recording(run: RunRecord): { state: string; bytes: Buffer | null };
 }

@@ -3,6 +3,7 @@
 
 import { CODE } from "@wfr/protocol";
 import { HttpError } from "../http/http-kit.js";
+import { consentPolicy } from "../http/page-headers.js";
 import type { RouteTable } from "../http/router.js";
 import type { EnvironmentDefView, RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
@@ -10,6 +11,8 @@ import {
   apiFaultsPage,
   docsPage,
   keysPage,
+  oauthConsentPage,
+  oauthRefusedPage,
   type RunFilter,
   type RunRow,
   runDetailPage,
@@ -22,7 +25,7 @@ import {
   vaultPage,
   workflowsPage,
 } from "./pages.js";
-import { page, send } from "./respond.js";
+import { page, redirect, send } from "./respond.js";
 
 function filterOf(q: URLSearchParams): RunFilter {
   return {
@@ -82,6 +85,36 @@ const deliveriesOf = (ctx: AppContext, run: RunRecord) =>
 
 export function addPageRoutes(table: RouteTable<AppContext>): void {
   table
+    .add(
+      "GET",
+      "/_app/oauth/authorize",
+      "a connector's sign-in: the person's consent (OAuth)",
+      (ctx) => {
+        const consent = ctx.host.oauthConsent(ctx.query);
+        if (!consent.ok) {
+          if (consent.redirectTo) redirect(ctx.res, consent.redirectTo);
+          else page(ctx.res, 400, "Sign-in refused", oauthRefusedPage(consent.message));
+          return;
+        }
+        page(
+          ctx.res,
+          200,
+          "Connect an agent",
+          oauthConsentPage({
+            clientName: consent.clientName,
+            redirectUri: consent.redirectUri,
+            request: ctx.query.toString(),
+            environments: ctx.host
+              .environments()
+              .map((e) => ({ name: e.def.name, workspace: e.def.workspace })),
+            csrf: ctx.csrf,
+          }),
+          undefined,
+          // The form's answer redirects to the connector: form-action must allow its origin.
+          { "Content-Security-Policy": consentPolicy(consent.redirectUri) },
+        );
+      },
+    )
     .add("GET", "/_app/sign-out", "sign out (a form)", (ctx) => {
       page(ctx.res, 200, "Sign out", signOutPage(ctx.csrf), "sign-out");
     })

@@ -4,6 +4,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_LIMIT } from "../../src/admin/admin-routes.js";
+import { OAUTH_BODY_LIMIT } from "../../src/agent/oauth/oauth-routes.js";
 import { BODY_LIMIT } from "../../src/api/launch-body.js";
 import { startEmulator } from "../../src/index.js";
 import { PORTAL_LIMIT } from "../../src/server/surfaces.js";
@@ -100,5 +101,16 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
       cookie,
     });
     expect(r.status).toBe(413);
+  });
+
+  it("the OAuth endpoints: 10 x 64 KiB streamed to registration, token and revocation is 413", async () => {
+    for (const [path, type] of [
+      ["/oauth/register", "application/json"],
+      ["/oauth/token", "application/x-www-form-urlencoded"],
+      ["/oauth/revoke", "application/x-www-form-urlencoded"],
+    ] as const) {
+      const r = await stream(path, 10 * OAUTH_BODY_LIMIT, { "content-type": type });
+      expect(r, path).toMatchObject({ status: 413, code: "BODY_TOO_LARGE" });
+    }
   });
 });

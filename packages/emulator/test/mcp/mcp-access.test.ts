@@ -39,10 +39,12 @@ describe("/mcp: who may call it", () => {
   };
   const mcpHeaders = { accept: "application/json, text/event-stream" };
 
-  it("401 with WWW-Authenticate: Bearer without a token; the SDK client cannot connect", async () => {
+  it("401 with WWW-Authenticate: Bearer (naming where to sign in) without a token; the SDK client cannot connect", async () => {
     const r = await http("POST", `${emu.url}/mcp`, initialize, mcpHeaders);
     expect(r.status).toBe(401);
-    expect(r.headers.get("www-authenticate")).toMatch(/^Bearer realm="wfr-mcp"$/);
+    expect(r.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="wfr-mcp", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
     expect(r.body.code).toBe("UNAUTHENTICATED");
     await expect(connect(undefined)).rejects.toThrow(/401|Unauthorized|UNAUTHENTICATED/i);
   });
@@ -56,7 +58,7 @@ describe("/mcp: who may call it", () => {
     });
     expect(r.status).toBe(401);
     expect(r.headers.get("www-authenticate")).toMatch(
-      /^Bearer realm="wfr-mcp", error="invalid_token"/,
+      /^Bearer realm="wfr-mcp", resource_metadata="[^"]+", error="invalid_token"/,
     );
     expect(r.body.error).toContain("an API key is not accepted here");
     expect(r.text).not.toContain(key);

@@ -21,10 +21,15 @@ import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
 import { CODE } from "@wfr/protocol";
 import type { PersonalAccessToken } from "../../access/credentials.js";
 import { HttpError, parseJsonBody } from "../../http/http-kit.js";
+import type { OAuthAuthorizationServer } from "../oauth/authorization-server.js";
 import type { PersonalAccessTokenStore } from "../personal-access-tokens.js";
 
 interface McpEndpointOptions {
   tokens: PersonalAccessTokenStore;
+  /** Access tokens of a connector's OAuth sign-in (oauth/authorization-server.ts). */
+  oauth: Pick<OAuthAuthorizationServer, "verify" | "looksLikeAccessToken">;
+  /** Where a client discovers how to sign in (RFC 9728), named in every 401's challenge. */
+  resourceMetadataUrl(): string;
   /** Whether the bearer token is an API key of this emulator (refused here, said so). */
   isApiKey(token: string): boolean;
   backendFor(person: PersonalAccessToken): WorkflowBackend;
@@ -38,34 +43,49 @@ interface McpEndpointOptions {
 
 const REALM = 'Bearer realm="wfr-mcp"';
 
-function unauthorized(message: string, invalidToken: boolean): HttpError {
-  // RFC 6750 3.1: no error code when the request had no credentials at all.
+function unauthorized(message: string, invalidToken: boolean, resourceMetadata: string): HttpError {
+  // RFC 6750 3.1: no error code when the request had no credentials at all. RFC 9728 5.1: the
+  // challenge names the resource's metadata, where a client learns how to sign a person in.
+  const base = `${REALM}, resource_metadata="${resourceMetadata}"`;
   const challenge = invalidToken
-    ? `${REALM}, error="invalid_token", error_description="${message}"`
-    : REALM;
+    ? `${base}, error="invalid_token", error_description="${message}"`
+    : base;
   return new HttpError(401, CODE.UNAUTHENTICATED, message, {}, { "WWW-Authenticate": challenge });
 }
 
 /** The person behind the request, or a 401 naming what is wrong (never echoing the token). */
 function authenticatePerson(
   req: IncomingMessage,
-  opts: Pick<McpEndpointOptions, "tokens" | "isApiKey">,
+  opts: Pick<McpEndpointOptions, "tokens" | "isApiKey" | "oauth" | "resourceMetadataUrl">,
 ): PersonalAccessToken {
+  const metadata = opts.resourceMetadataUrl();
   const header = req.headers.authorization;
   if (header === undefined || header.trim() === "") {
-    throw unauthorized("a personal access token is required: Authorization: Bearer <token>", false);
+    throw unauthorized(
+      "a personal access token or a signed-in connector's access token is required: Authorization: Bearer <token>",
+      false,
+      metadata,
+    );
   }
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m?.[1]) throw unauthorized("the Authorization header must be Bearer <token>", true);
-  const person = opts.tokens.verify(m[1]);
+  if (!m?.[1])
+    throw unauthorized("the Authorization header must be Bearer <token>", true, metadata);
+  const person = opts.tokens.verify(m[1]) ?? opts.oauth.verify(m[1]);
   if (person) return person;
   if (opts.isApiKey(m[1])) {
     throw unauthorized(
       "an API key is not accepted here: the agent endpoint needs a personal access token",
       true,
+      metadata,
     );
   }
-  throw unauthorized("the personal access token is unknown or revoked", true);
+  if (opts.oauth.looksLikeAccessToken(m[1]))
+    throw unauthorized(
+      "the access token is unknown, expired or revoked: refresh it, or sign in again",
+      true,
+      metadata,
+    );
+  throw unauthorized("the personal access token is unknown or revoked", true, metadata);
 }
 
 interface Session {
