@@ -21,7 +21,6 @@ import {
   timedWithRss,
 } from "../lib/codegen-fixture.mjs";
 import { atMost, compareRow } from "../lib/rows.mjs";
-import { summarize } from "../lib/stats.mjs";
 import {
   HEY_OUT,
   OT_OUT,
@@ -81,10 +80,9 @@ function generateSides(dir, n) {
   return indexIdentifiers(join(dir, "generated", "bench"));
 }
 
-/** Median of `later` over the median of `earlier`, per sample of `later`. */
+/** Each repeat's `later` over the same repeat's `earlier` (measured back to back). */
 function growthSamples(earlier, later) {
-  const base = summarize(earlier).median;
-  return later.map((x) => x / base);
+  return later.map((x, i) => x / earlier[i]);
 }
 
 export async function run({ quick = false, log = console.log } = {}) {
@@ -98,7 +96,7 @@ export async function run({ quick = false, log = console.log } = {}) {
   const wall = {};
   const tmpRoot = mkdtempSync(join(tmpdir(), "wfr-bench-type-check-"));
   try {
-    for (const n of sizes) {
+    const envs = sizes.map((n) => {
       const dir = join(tmpRoot, `n${n}`);
       mkdirSync(dir, { recursive: true });
       const identifiers = generateSides(dir, n);
@@ -108,22 +106,37 @@ export async function run({ quick = false, log = console.log } = {}) {
         { name: `${many} workflows`, configs: writeShapeApps(dir, identifiers, many) },
       ];
       // --quick checks the 1-workflow app only (the 20-workflow app is written, not checked).
-      for (const app of quick ? apps.slice(0, 1) : apps) {
-        for (const compiler of COMPILERS) {
-          const got = Object.fromEntries(SHAPES.map((s) => [s, []]));
-          for (let r = 0; r < repeats; r++) {
+      return { n, dir, apps: quick ? apps.slice(0, 1) : apps };
+    });
+    /** samples by `${n}|${app}|${compiler}` -> shape -> [{ ms, rssKiB, files, instantiations }] */
+    const got = {};
+    // Every repeat runs every program once, both environment sizes back to back, so that the
+    // growth from 300 to 3,000 is a ratio of neighbours, not of two stretches of a shared machine.
+    for (let r = 0; r < repeats; r++)
+      for (const appIndex of [0, 1])
+        for (const compiler of COMPILERS)
+          for (const env of envs) {
+            const app = env.apps[appIndex];
+            if (!app) continue;
+            const key = `${env.n}|${app.name}|${compiler.name}`;
+            got[key] ??= Object.fromEntries(SHAPES.map((s) => [s, []]));
             for (const shape of SHAPES) {
               const argv = ["--max-old-space-size=4096", compiler.tsc];
-              argv.push("-p", join(dir, app.configs[shape]), "--extendedDiagnostics");
-              const t = timedWithRss(process.execPath, argv, dir);
-              got[shape].push({ ms: t.ms, rssKiB: t.rssKiB, ...diagnostics(t.stdout) });
+              argv.push("-p", join(env.dir, app.configs[shape]), "--extendedDiagnostics");
+              const t = timedWithRss(process.execPath, argv, env.dir);
+              got[key][shape].push({ ms: t.ms, rssKiB: t.rssKiB, ...diagnostics(t.stdout) });
             }
             log(
-              `N=${n} ${app.name} ${compiler.name} repeat ${r + 1}: ${SHAPES.map((s) => `${s} ${got[s].at(-1).ms.toFixed(0)} ms`).join(", ")}`,
+              `N=${env.n} ${app.name} ${compiler.name} repeat ${r + 1}: ${SHAPES.map((s) => `${s} ${got[key][s].at(-1).ms.toFixed(0)} ms`).join(", ")}`,
             );
           }
+    for (const env of envs)
+      for (const app of env.apps)
+        for (const compiler of COMPILERS) {
+          const n = env.n;
+          const sides = got[`${n}|${app.name}|${compiler.name}`];
           const label = `${compiler.name}, ${app.name}, N=${n}`;
-          const of = (shape, key) => got[shape].map((x) => x[key]);
+          const of = (shape, key) => sides[shape].map((x) => x[key]);
           const ot = (key) => of("ot", key);
           const target = app.name === "1 workflow" && n === 300 ? atMost(0.5) : undefined;
           rows.push(
@@ -161,7 +174,7 @@ export async function run({ quick = false, log = console.log } = {}) {
               ot("files"),
             ),
           );
-          if (got["per-workflow"].some((x) => Number.isFinite(x.instantiations)))
+          if (sides["per-workflow"].some((x) => Number.isFinite(x.instantiations)))
             rows.push(
               compareRow(
                 `${label}, per-workflow import, instantiations`,
@@ -178,12 +191,10 @@ export async function run({ quick = false, log = console.log } = {}) {
           );
           heyRow.anchorName = "hey-api";
           rows.push(heyRow);
-          samples[label] = got;
+          samples[label] = sides;
           for (const shape of SHAPES)
             wall[`${compiler.name}|${app.name}|${shape}|${n}`] = of(shape, "ms");
         }
-      }
-    }
     if (!quick)
       for (const compiler of COMPILERS)
         for (const app of ["1 workflow", "20 workflows"]) {
