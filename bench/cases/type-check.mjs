@@ -40,7 +40,7 @@ openapi-typescript and @hey-api/openapi-ts output once, then runs
 \`node <typescript>/lib/tsc.js -p <app> --extendedDiagnostics\` (noEmit) with TypeScript 7 (root
 devDependency) and 5.9 (bench devDependency) on the 1-workflow and the 20-workflow app of each
 shape: wfr per-workflow import, wfr README import (environment module + workflow modules), wfr
-index import, openapi-typescript + openapi-fetch, hey-api; interleaved, 3 repeats. Reports wall
+index import, openapi-typescript + openapi-fetch, hey-api; interleaved, 5 repeats. Reports wall
 time, peak RSS (/usr/bin/time), files read and instantiations.
 Targets, under each compiler: wfr per-workflow 1-workflow app <= 0.5x the anchor's time at N=300,
 and grows < 10% from N=300 to N=3000; the README import's growth within 1.1x of the per-workflow
@@ -88,7 +88,8 @@ function growthSamples(earlier, later) {
 export async function run({ quick = false, log = console.log } = {}) {
   checkPrerequisites();
   const sizes = quick ? [30] : [300, 3000];
-  const repeats = quick ? 1 : 3;
+  // Five: on a shared 2-core machine three left single slow runs in the medians of the growth rows.
+  const repeats = quick ? 1 : 5;
   const rows = [];
   const samples = {};
   const notes = [];
