@@ -50,7 +50,8 @@ async function chart(result) {
     if (row.anchor) {
       values.push({
         measure: `${row.label} (${row.unit})`,
-        side: result.anchorName ?? "anchor",
+        // A row may name its own anchor (hey-api, the per-workflow import) where it is not the case's.
+        side: row.anchorName ?? result.anchorName ?? "anchor",
         median: row.anchor.median,
         min: row.anchor.min,
         max: row.anchor.max,
@@ -133,8 +134,10 @@ for (const result of results) {
   );
   for (const row of result.rows) {
     const side = (s) => (s ? `${fmt(s.median)} [${fmt(s.min)}-${fmt(s.max)}]` : "");
+    const anchorCell =
+      row.anchorName && row.anchor ? `${side(row.anchor)} (${row.anchorName})` : side(row.anchor);
     lines.push(
-      `| ${row.label} | ${row.unit} | ${side(row.ours)} | ${side(row.anchor)} | ${Number.isFinite(row.ratio) ? `${row.ratio.toFixed(2)}x` : ""} | ${row.target ?? ""} | ${row.met === undefined || row.met === null ? "" : row.met ? "yes" : "**no**"} |`,
+      `| ${row.label} | ${row.unit} | ${side(row.ours)} | ${anchorCell} | ${Number.isFinite(row.ratio) ? `${row.ratio.toFixed(2)}x` : ""} | ${row.target ?? ""} | ${row.met === undefined || row.met === null ? "" : row.met ? "yes" : "**no**"} |`,
     );
   }
   for (const note of result.notes ?? []) lines.push("", `- ${note}`);

@@ -1,14 +1,18 @@
 // Bytes an app ships: @wfr/runtime for an app that only launches and polls,
 // and the generated code for one workflow, minified and gzipped by esbuild,
 // next to openapi-fetch alone, built in one esbuild run with the same settings.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Then an edge worker (launch one workflow, wait for its result) against an environment of 300
+// workflows, in the three import shapes a team may copy: one workflow's module with a base URL,
+// the README's (the environment module and the workflow's module), and the index (every workflow).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { compareRow } from "../lib/rows.mjs";
+import { CODEGEN_CLI, indexIdentifiers, makeDefinition, timed } from "../lib/codegen-fixture.mjs";
+import { atMost, compareRow } from "../lib/rows.mjs";
 
 export const id = "bundle";
 export const title = "Bundle size: what an app ships";
@@ -32,11 +36,55 @@ const api = createClient({ baseUrl: "https://api.example/api/v1" });
 console.log(await api.GET("/runs/{runId}", { params: { path: { runId: "r" } } }));`,
 };
 
-async function sizes() {
+/** The worker in each import shape, over the environment generated into `<gen>/bench`. */
+function workerEntries(gen, workflow) {
+  const own = `import { ${workflow.identifier} as wf } from "${gen}/bench/${workflow.module}.js";`;
+  const worker = (options) => `
+export default {
+  async fetch(request, env) {
+    const wfr = createClient({ ${options}, apiKey: env.WFR_API_KEY });
+    const run = await wfr.launch(wf, { inputs: await request.json() });
+    return Response.json(await wfr.waitForResult(wf, run.run_id));
+  },
+};`;
+  return {
+    "worker-per-workflow": `import { createClient } from "@wfr/runtime";
+${own}${worker('baseUrl: "https://workflows.example.com/production/api/v1"')}`,
+    "worker-readme": `import { createClient } from "@wfr/runtime";
+import { environment } from "${gen}/bench/environment.js";
+${own}${worker("environment")}`,
+    "worker-index": `import { createClient } from "@wfr/runtime";
+import { environment, workflows } from "${gen}/bench.js";
+const wf = workflows.${workflow.identifier};${worker("environment")}`,
+  };
+}
+
+/** Generates an environment of `n` workflows into `<dir>/gen` and returns the worker entries. */
+function generateWorkers(dir, n) {
+  const schemas = join(dir, "schemas");
+  mkdirSync(join(schemas, "bench"), { recursive: true });
+  writeFileSync(
+    join(schemas, "bench", "openapi.json"),
+    JSON.stringify(makeDefinition(n).definition),
+  );
+  timed(process.execPath, [
+    CODEGEN_CLI,
+    "generate",
+    "--schemas",
+    schemas,
+    "--out",
+    join(dir, "gen"),
+  ]);
+  const first = indexIdentifiers(join(dir, "gen", "bench")).get("wf_B000001");
+  return workerEntries(join(dir, "gen").split("\\").join("/"), first);
+}
+
+async function sizes(workflowsInEnvironment) {
   const dir = mkdtempSync(join(tmpdir(), "wfr-bench-bundle-"));
   try {
     const result = {};
-    for (const [name, source] of Object.entries(ENTRIES)) {
+    const entries = { ...ENTRIES, ...generateWorkers(dir, workflowsInEnvironment) };
+    for (const [name, source] of Object.entries(entries)) {
       const entry = join(dir, `${name}.mjs`);
       writeFileSync(entry, source);
       const out = await build({
@@ -67,10 +115,22 @@ async function sizes() {
   }
 }
 
-export async function run() {
+export async function run({ quick = false } = {}) {
   void require;
-  const s = await sizes();
+  const n = quick ? 30 : 300;
+  const s = await sizes(n);
   const one = (x) => [x];
+  const versusPerWorkflow = (shape, what) => {
+    const row = compareRow(
+      `worker, ${what}, ${n} workflows in the environment, min+gzip`,
+      "KiB",
+      one(s[shape].gzipped),
+      one(s["worker-per-workflow"].gzipped),
+      shape === "worker-readme" ? atMost(1.01) : undefined,
+    );
+    row.anchorName = "per-workflow import";
+    return row;
+  };
   return {
     rows: [
       compareRow(
@@ -91,10 +151,19 @@ export async function run() {
         one(s["generated-one-workflow"].gzipped),
         one(s["openapi-fetch"].gzipped),
       ),
+      compareRow(
+        `worker, per-workflow import, ${n} workflows in the environment, min+gzip`,
+        "KiB",
+        one(s["worker-per-workflow"].gzipped),
+        one(s["openapi-fetch"].gzipped),
+      ),
+      versusPerWorkflow("worker-readme", "README import (environment module + workflow module)"),
+      versusPerWorkflow("worker-index", "index import (every workflow)"),
     ],
     samples: s,
     notes: [
       "Sizes are deterministic: one build each. The runtime calls fetch itself (no openapi-fetch inside); its route types come from openapi-typescript at build time.",
+      `The workers launch one workflow of a generated environment of ${n} workflows (bench/lib/codegen-fixture.mjs) and return its result. The README's and the index's rows are against the per-workflow worker, which names a base URL instead of importing \`environment\`: the README's adds the environment object only (target <= 1.01x); the index's carries every workflow of the environment, because \`workflows\` holds them all and no bundler can drop them.`,
     ],
   };
 }

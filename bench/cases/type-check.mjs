@@ -1,28 +1,33 @@
-// Type-check cost: `tsc --noEmit --extendedDiagnostics` wall time, peak RSS and instantiation
-// count for an app that imports 1 workflow and one that uses 20, against environments of 30, 300
-// and 3,000 workflows, next to the same apps written with openapi-typescript types +
-// openapi-fetch. Also TypeScript 7 native preview (tsgo) on the same projects. Interleaved, one run.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Type-check cost: `tsc --noEmit --extendedDiagnostics` wall time, peak RSS, files read and
+// instantiations for an app that uses 1 workflow and one that uses 20, against environments of 300
+// and 3,000 workflows, under TypeScript 7 and 5.9. Our apps in three import shapes (one workflow's
+// module; the README's: the environment module and each workflow's module; the environment's index)
+// next to the same apps written with openapi-typescript types + openapi-fetch (the anchor) and
+// with @hey-api/openapi-ts's SDK. Interleaved, one run. The apps: lib/type-check-apps.mjs.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  benchId,
   CODEGEN_CLI,
+  COMPILERS,
   checkPrerequisites,
+  HEY_CLI,
   indexIdentifiers,
   makeDefinition,
   OT_CLI,
   OT_FLAGS,
-  ROOT,
-  TSC,
   timed,
   timedWithRss,
-  writeApps,
-  writeManyApps,
 } from "../lib/codegen-fixture.mjs";
 import { atMost, compareRow } from "../lib/rows.mjs";
-import { summarize } from "../lib/stats.mjs";
+import {
+  HEY_OUT,
+  OT_OUT,
+  SHAPES,
+  writeBaseConfig,
+  writeShapeApps,
+} from "../lib/type-check-apps.mjs";
 
 export const id = "type-check";
 export const title = "Type-check cost of an app using generated workflows";
@@ -30,15 +35,22 @@ export const anchorName = "openapi-typescript + openapi-fetch";
 export const anchor =
   "the same app written with openapi-typescript 7 types + openapi-fetch, same tsconfig";
 export const help = `node bench/cases/type-check.mjs [--quick]
-For N = 30, 300, 3000 workflows (--quick: 30, one repeat, the 1-workflow app only) generates both sides once, then runs
-\`node node_modules/typescript/lib/tsc.js -p <app> --extendedDiagnostics\` (noEmit) on the
-1-workflow and the 20-workflow app of each side, interleaved, 3 repeats, and tsgo
-(@typescript/native-preview) on the same projects. Reports wall time, peak RSS (/usr/bin/time)
-and the Instantiations count.
-Targets: wfr 1-workflow app <= 0.5x the anchor's tsc time at N=300; wfr 1-workflow app tsc time
-grows < 10% from N=300 to N=3000.`;
+For N = 300, 3000 workflows (--quick: 30, one repeat, the 1-workflow app only) generates wfr,
+openapi-typescript and @hey-api/openapi-ts output once, then runs
+\`node <typescript>/lib/tsc.js -p <app> --extendedDiagnostics\` (noEmit) with TypeScript 7 (root
+devDependency) and 5.9 (bench devDependency) on the 1-workflow and the 20-workflow app of each
+shape: wfr per-workflow import, wfr README import (environment module + workflow modules), wfr
+index import, openapi-typescript + openapi-fetch, hey-api; interleaved, 5 repeats. Reports wall
+time, peak RSS (/usr/bin/time), files read and instantiations.
+Targets, under each compiler: wfr per-workflow 1-workflow app <= 0.5x the anchor's time at N=300,
+and grows < 10% from N=300 to N=3000; the README import's growth within 1.1x of the per-workflow
+import's.`;
 
-const TSGO = join(ROOT, "bench/node_modules/.bin/tsgo");
+const SHAPE_LABEL = {
+  "per-workflow": "per-workflow import",
+  readme: "README import",
+  index: "index import",
+};
 
 function diagnostics(stdout) {
   const num = (re) => {
@@ -46,133 +58,180 @@ function diagnostics(stdout) {
     return m ? Number(m[1]) : Number.NaN;
   };
   return {
+    files: num(/^Files:\s+(\d+)/m),
     instantiations: num(/^Instantiations:\s+(\d+)/m),
-    checkS: num(/^Check time:\s+([\d.]+)s/m),
   };
+}
+
+/** Generates every side's code for an environment of `n` workflows into `dir`. */
+function generateSides(dir, n) {
+  const schemas = join(dir, "schemas");
+  const defFile = join(schemas, "bench", "openapi.json");
+  mkdirSync(dirname(defFile), { recursive: true });
+  writeFileSync(defFile, JSON.stringify(makeDefinition(n).definition, null, 2));
+  timed(
+    process.execPath,
+    [CODEGEN_CLI, "generate", "--schemas", schemas, "--out", "generated"],
+    dir,
+  );
+  timed(OT_CLI, [defFile, "-o", join(dir, OT_OUT, "schema.d.ts"), ...OT_FLAGS]);
+  timed(HEY_CLI, ["-i", defFile, "-o", join(dir, HEY_OUT)], dir);
+  writeBaseConfig(dir);
+  return indexIdentifiers(join(dir, "generated", "bench"));
+}
+
+/** Each repeat's `later` over the same repeat's `earlier` (measured back to back). */
+function growthSamples(earlier, later) {
+  return later.map((x, i) => x / earlier[i]);
 }
 
 export async function run({ quick = false, log = console.log } = {}) {
   checkPrerequisites();
-  const sizes = quick ? [30] : [30, 300, 3000];
-  const repeats = quick ? 1 : 3;
-  const hasTsgo = existsSync(TSGO);
+  const sizes = quick ? [30] : [300, 3000];
+  // Five: on a shared 2-core machine three left single slow runs in the medians of the growth rows.
+  const repeats = quick ? 1 : 5;
   const rows = [];
   const samples = {};
   const notes = [];
-  const growth = {};
+  /** wall samples by `${compiler}|${app}|${shape}|${n}` */
+  const wall = {};
   const tmpRoot = mkdtempSync(join(tmpdir(), "wfr-bench-type-check-"));
   try {
-    for (const n of sizes) {
+    const envs = sizes.map((n) => {
       const dir = join(tmpRoot, `n${n}`);
-      const schemas = join(dir, "schemas");
-      const defFile = join(schemas, "bench", "openapi.json");
-      mkdirSync(dirname(defFile), { recursive: true });
-      writeFileSync(defFile, JSON.stringify(makeDefinition(n).definition, null, 2));
-      timed(process.execPath, [
-        CODEGEN_CLI,
-        "generate",
-        "--schemas",
-        schemas,
-        "--out",
-        join(dir, "generated"),
-      ]);
-      timed(OT_CLI, [defFile, "-o", join(dir, "ot", "schema.d.ts"), ...OT_FLAGS]);
-      const identifiers = indexIdentifiers(join(dir, "generated", "bench"));
-      const first = identifiers.get(benchId(1));
-      writeApps(dir, first.module, first.identifier, benchId(1));
+      mkdirSync(dir, { recursive: true });
+      const identifiers = generateSides(dir, n);
       const many = Math.min(20, n);
-      writeManyApps(dir, identifiers, many);
       const apps = [
-        { name: "1 workflow", wfr: "tsconfig.wfr.json", ot: "tsconfig.ot.json" },
-        {
-          name: `${many} workflows`,
-          wfr: `tsconfig.wfr-${many}.json`,
-          ot: `tsconfig.ot-${many}.json`,
-        },
+        { name: "1 workflow", configs: writeShapeApps(dir, identifiers, 1) },
+        { name: `${many} workflows`, configs: writeShapeApps(dir, identifiers, many) },
       ];
-      const checkers = [
-        {
-          name: "tsc",
-          argv: (cfg) => [
-            process.execPath,
-            ["--max-old-space-size=4096", TSC, "-p", join(dir, cfg), "--extendedDiagnostics"],
-          ],
-        },
-      ];
-      if (hasTsgo)
-        checkers.push({
-          name: "tsgo",
-          argv: (cfg) => [TSGO, ["-p", join(dir, cfg), "--extendedDiagnostics"]],
-        });
       // --quick checks the 1-workflow app only (the 20-workflow app is written, not checked).
-      for (const app of quick ? apps.slice(0, 1) : apps) {
-        for (const checker of checkers) {
-          const ours = [];
-          const theirs = [];
-          for (let r = 0; r < repeats; r++) {
-            for (const [side, list] of [
-              ["wfr", ours],
-              ["ot", theirs],
-            ]) {
-              const [cmd, argv] = checker.argv(app[side]);
-              const t = timedWithRss(cmd, argv, dir);
-              list.push({ ms: t.ms, rssKiB: t.rssKiB, ...diagnostics(t.stdout) });
+      return { n, dir, apps: quick ? apps.slice(0, 1) : apps };
+    });
+    /** samples by `${n}|${app}|${compiler}` -> shape -> [{ ms, rssKiB, files, instantiations }] */
+    const got = {};
+    // Every repeat runs every program once, both environment sizes back to back, so that the
+    // growth from 300 to 3,000 is a ratio of neighbours, not of two stretches of a shared machine.
+    for (let r = 0; r < repeats; r++)
+      for (const appIndex of [0, 1])
+        for (const compiler of COMPILERS)
+          for (const env of envs) {
+            const app = env.apps[appIndex];
+            if (!app) continue;
+            const key = `${env.n}|${app.name}|${compiler.name}`;
+            got[key] ??= Object.fromEntries(SHAPES.map((s) => [s, []]));
+            for (const shape of SHAPES) {
+              const argv = ["--max-old-space-size=4096", compiler.tsc];
+              argv.push("-p", join(env.dir, app.configs[shape]), "--extendedDiagnostics");
+              const t = timedWithRss(process.execPath, argv, env.dir);
+              got[key][shape].push({ ms: t.ms, rssKiB: t.rssKiB, ...diagnostics(t.stdout) });
             }
             log(
-              `N=${n} ${app.name} ${checker.name} repeat ${r + 1}: wfr ${ours.at(-1).ms.toFixed(0)} ms, openapi-typescript ${theirs.at(-1).ms.toFixed(0)} ms`,
+              `N=${env.n} ${app.name} ${compiler.name} repeat ${r + 1}: ${SHAPES.map((s) => `${s} ${got[key][s].at(-1).ms.toFixed(0)} ms`).join(", ")}`,
             );
           }
-          const label = `${checker.name}, ${app.name}, N=${n}`;
-          const target =
-            checker.name === "tsc" && app.name === "1 workflow" && n === 300
-              ? atMost(0.5)
-              : undefined;
+    for (const env of envs)
+      for (const app of env.apps)
+        for (const compiler of COMPILERS) {
+          const n = env.n;
+          const sides = got[`${n}|${app.name}|${compiler.name}`];
+          const label = `${compiler.name}, ${app.name}, N=${n}`;
+          const of = (shape, key) => sides[shape].map((x) => x[key]);
+          const ot = (key) => of("ot", key);
+          const target = app.name === "1 workflow" && n === 300 ? atMost(0.5) : undefined;
           rows.push(
             compareRow(
-              `${label}, wall`,
+              `${label}, per-workflow import, wall`,
               "ms",
-              ours.map((x) => x.ms),
-              theirs.map((x) => x.ms),
+              of("per-workflow", "ms"),
+              ot("ms"),
               target,
             ),
+            compareRow(`${label}, README import, wall`, "ms", of("readme", "ms"), ot("ms")),
+            compareRow(`${label}, index import, wall`, "ms", of("index", "ms"), ot("ms")),
             compareRow(
-              `${label}, peak RSS`,
+              `${label}, per-workflow import, peak RSS`,
               "MiB",
-              ours.map((x) => x.rssKiB / 1024),
-              theirs.map((x) => x.rssKiB / 1024),
+              of("per-workflow", "rssKiB").map((k) => k / 1024),
+              ot("rssKiB").map((k) => k / 1024),
+            ),
+            compareRow(
+              `${label}, index import, peak RSS`,
+              "MiB",
+              of("index", "rssKiB").map((k) => k / 1024),
+              ot("rssKiB").map((k) => k / 1024),
+            ),
+            compareRow(
+              `${label}, README import, files read`,
+              "files",
+              of("readme", "files"),
+              ot("files"),
+            ),
+            compareRow(
+              `${label}, index import, files read`,
+              "files",
+              of("index", "files"),
+              ot("files"),
             ),
           );
-          if (checker.name === "tsc")
+          if (sides["per-workflow"].some((x) => Number.isFinite(x.instantiations)))
             rows.push(
               compareRow(
-                `${label}, instantiations`,
+                `${label}, per-workflow import, instantiations`,
                 "count",
-                ours.map((x) => x.instantiations),
-                theirs.map((x) => x.instantiations),
+                of("per-workflow", "instantiations"),
+                ot("instantiations"),
               ),
             );
-          samples[label] = { wfr: ours, openapiTypescript: theirs };
-          if (checker.name === "tsc" && app.name === "1 workflow")
-            growth[n] = ours.map((x) => x.ms);
+          const heyRow = compareRow(
+            `${label}, per-workflow import vs hey-api, wall`,
+            "ms",
+            of("per-workflow", "ms"),
+            of("hey", "ms"),
+          );
+          heyRow.anchorName = "hey-api";
+          rows.push(heyRow);
+          samples[label] = sides;
+          for (const shape of SHAPES)
+            wall[`${compiler.name}|${app.name}|${shape}|${n}`] = of(shape, "ms");
         }
-      }
-    }
-    if (growth[300] && growth[3000]) {
-      // Our own figure against itself: N=3000 over N=300, median over median.
-      const a = summarize(growth[300]).median;
-      const row = compareRow(
-        "tsc, 1 workflow, wall N=3000 / N=300 (growth)",
-        "x",
-        growth[3000].map((x) => x / a),
-      );
-      row.target = "< 1.10x";
-      row.met = row.ours.median < 1.1;
-      rows.push(row);
-    }
-    if (!hasTsgo)
-      notes.push("tsgo (@typescript/native-preview) is not installed: no TypeScript 7 rows.");
+    if (!quick)
+      for (const compiler of COMPILERS)
+        for (const app of ["1 workflow", "20 workflows"]) {
+          const growth = (shape) =>
+            growthSamples(
+              wall[`${compiler.name}|${app}|${shape}|300`],
+              wall[`${compiler.name}|${app}|${shape}|3000`],
+            );
+          const perWorkflow = growth("per-workflow");
+          for (const shape of ["per-workflow", "readme", "index"]) {
+            const row = compareRow(
+              `${compiler.name}, ${app}, ${SHAPE_LABEL[shape]}, wall N=3000 / N=300 (growth)`,
+              "x",
+              growth(shape),
+            );
+            if (shape === "per-workflow" && app === "1 workflow") {
+              row.target = "< 1.10x";
+              row.met = row.ours.median < 1.1;
+            }
+            rows.push(row);
+          }
+          // The README's import against the per-workflow import: growth over growth.
+          const relative = compareRow(
+            `${compiler.name}, ${app}, README import growth / per-workflow import growth`,
+            "x",
+            growth("readme"),
+            perWorkflow,
+          );
+          relative.anchorName = "per-workflow import";
+          relative.target = "<= 1.1x";
+          relative.met = relative.ratio <= 1.1;
+          rows.push(relative);
+        }
     notes.push(
-      "The 1-workflow app launches one workflow with typed inputs (a file input included) and reads its typed result; the 20-workflow app waits for and reads the typed result of 20 workflows. Same tsconfig (strict, skipLibCheck, moduleResolution Bundler) for both sides.",
+      "The 1-workflow app launches one workflow with typed inputs (a file input included) and reads its typed result; the 20-workflow app waits for and reads the typed result of 20 workflows. Same tsconfig (strict, skipLibCheck, moduleResolution Bundler) for every side.",
+      "Import shapes: per-workflow = `@wfr/generated/<env>/<workflow>` with a base URL; README = `#wfr/<env>/environment` + `#wfr/<env>/<workflow>` (what the README shows); index = `#wfr/<env>` (`environment`, `workflows`: every workflow of the environment, the documented cost). hey-api = @hey-api/openapi-ts's generated SDK functions and types, which are TypeScript sources the app's tsc checks.",
     );
   } finally {
     rmSync(tmpRoot, { recursive: true, force: true });

@@ -1,15 +1,22 @@
-// Shared by bench/cases/generation.mjs and bench/cases/type-check.mjs:
-// the synthetic N-workflow definition (cloned from schemas/sample/openapi.json), process timers
-// with peak RSS, and the two equivalent apps (wfr vs openapi-typescript + openapi-fetch).
+// Shared by bench/cases/generation.mjs, type-check.mjs and bundle.mjs: the synthetic N-workflow
+// definition (cloned from schemas/sample/openapi.json) and process timers with peak RSS. The apps
+// the type-check case compiles are in type-check-apps.mjs.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CODEGEN_CLI = join(ROOT, "packages/codegen/dist/cli.js");
 export const OT_CLI = join(ROOT, "packages/codegen/node_modules/.bin/openapi-typescript");
-export const TSC = join(ROOT, "node_modules/typescript/lib/tsc.js");
+// The compilers an app's users have: TypeScript 7 (the root devDependency, the release
+// `npm i typescript` installs) and 5.9 (this package's devDependency, the oldest the packages'
+// peerDependencies allow). Each `lib/tsc.js` is run with Node; 7's starts its native compiler.
+export const COMPILERS = [
+  { name: "TS 7", tsc: join(ROOT, "node_modules/typescript/lib/tsc.js"), major: 7 },
+  { name: "TS 5.9", tsc: join(ROOT, "bench/node_modules/typescript/lib/tsc.js"), major: 5 },
+];
+export const HEY_CLI = join(ROOT, "bench/node_modules/.bin/openapi-ts");
 export const RUNTIME_DTS = join(ROOT, "packages/runtime/dist/index.d.ts");
 // The competitor's client and zod come from this package's own dependencies (bench/package.json).
 export const OPENAPI_FETCH_DTS = join(ROOT, "bench/node_modules/openapi-fetch/dist/index.d.mts");
@@ -31,7 +38,8 @@ export function checkPrerequisites() {
       "npx pnpm@10.34.8 install (devDependency of packages/codegen)",
     ],
     ["openapi-fetch types", OPENAPI_FETCH_DTS, "npx pnpm@10.34.8 install (dependency of bench)"],
-    ["typescript", TSC, "npx pnpm@10.34.8 install"],
+    ...COMPILERS.map((c) => [`typescript (${c.name})`, c.tsc, "npx pnpm@10.34.8 install"]),
+    ["@hey-api/openapi-ts CLI", HEY_CLI, "npx pnpm@10.34.8 install (devDependency of bench)"],
     ["zod", join(ZOD_DIR, "package.json"), "npx pnpm@10.34.8 install"],
     ["GNU time", TIME_BIN, "apt-get install -y time"],
   ]) {
@@ -177,103 +185,6 @@ export function findIdentifier(benchDir, id) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Apps (same compiler options for both)
-// ---------------------------------------------------------------------------------------------
-
-export function writeApps(tmp, module, identifier, id) {
-  const rel = (p) => relative(tmp, p).split("\\").join("/");
-  const base = {
-    compilerOptions: {
-      target: "ES2022",
-      lib: ["ES2023", "DOM", "DOM.Iterable"],
-      module: "ESNext",
-      moduleResolution: "Bundler",
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      verbatimModuleSyntax: true,
-      isolatedModules: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: [],
-      paths: {
-        "@wfr/runtime": [rel(RUNTIME_DTS)],
-        "@wfr/generated/bench/*": ["./generated/bench/*.d.ts"],
-        zod: [rel(ZOD_DIR)],
-        "openapi-fetch": [rel(OPENAPI_FETCH_DTS)],
-      },
-    },
-  };
-  writeFileSync(join(tmp, "tsconfig.base.json"), JSON.stringify(base, null, 2));
-  writeFileSync(
-    join(tmp, "tsconfig.wfr.json"),
-    JSON.stringify({ extends: "./tsconfig.base.json", files: ["wfr-app.ts"] }, null, 2),
-  );
-  writeFileSync(
-    join(tmp, "tsconfig.ot.json"),
-    JSON.stringify({ extends: "./tsconfig.base.json", files: ["ot-app.ts"] }, null, 2),
-  );
-
-  writeFileSync(
-    join(tmp, "wfr-app.ts"),
-    `import { createClient, file } from "@wfr/runtime";
-import { ${identifier} } from "@wfr/generated/bench/${module}";
-
-export async function main(): Promise<string> {
-  const wfr = createClient({ baseUrl: "http://localhost:8787/api/v1", apiKey: "k" });
-  const run = await wfr.launch(${identifier}, {
-    inputs: {
-      vendor_name: "Northwind Traders",
-      amount: 1280.5,
-      currency: "EUR",
-      invoice_pdf: file(new Uint8Array([37, 80, 68, 70]), { filename: "inv.pdf", mimeType: "application/pdf" }),
-    },
-  });
-  const result = await wfr.waitForResult(${identifier}, run.run_id);
-  if (result.state === "terminal" && result.status === "succeeded") {
-    const total: number = result.outputs.total;
-    return \`\${result.outputs.invoice_id} \${total} \${result.outputs.status}\`;
-  }
-  return "failed";
-}
-`,
-  );
-
-  writeFileSync(
-    join(tmp, "ot-app.ts"),
-    `import createClient from "openapi-fetch";
-import type { components, paths } from "./ot/schema";
-
-type Result = components["schemas"]["Workflow_${id}_Result"];
-
-export async function main(): Promise<string> {
-  const client = createClient<paths>({ baseUrl: "http://localhost:8787/api/v1", headers: { Authorization: "Bearer k" } });
-  const launched = await client.POST("/automations/${id}/runs", {
-    body: {
-      inputs: {
-        vendor_name: "Northwind Traders",
-        amount: 1280.5,
-        currency: "EUR",
-        invoice_pdf: { attachment_id: "att_1" },
-      },
-      input_context: {
-        attachments: [{ id: "att_1", filename: "inv.pdf", mimeType: "application/pdf", base64: "JVBERg==" }],
-      },
-    },
-  });
-  if (!launched.data) return "launch failed";
-  const got = await client.GET("/runs/{runId}/result", { params: { path: { runId: launched.data.run_id } } });
-  const result = got.data as Result | undefined;
-  if (result && result.status === "succeeded" && result.outputs) {
-    const total: number = result.outputs.total;
-    return \`\${result.outputs.invoice_id} \${total} \${result.outputs.status}\`;
-  }
-  return "failed";
-}
-`,
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
 
@@ -288,64 +199,4 @@ export function indexIdentifiers(benchDir) {
     if (wf && m) map.set(wf[1], { identifier: m[1], module: f.replace(/\.d\.ts$/, "") });
   }
   return map;
-}
-
-/**
- * The apps that use `count` workflows (wf_B000001..): each waits for and reads the typed result
- * of every one of them. wfr-app-<count>.ts (@wfr/runtime + generated modules) and
- * ot-app-<count>.ts (openapi-fetch + openapi-typescript's schema.d.ts), with
- * tsconfig.{wfr,ot}-<count>.json extending the tsconfig.base.json that writeApps wrote.
- */
-export function writeManyApps(tmp, identifiers, count) {
-  const wfrLines = [`import { createClient } from "@wfr/runtime";`];
-  const otLines = [
-    `import createClient from "openapi-fetch";`,
-    `import type { components, paths } from "./ot/schema";`,
-  ];
-  const wfrBody = [];
-  const otBody = [];
-  for (let i = 1; i <= count; i++) {
-    const id = benchId(i);
-    const found = identifiers.get(id);
-    if (!found) throw new Error(`no generated module for ${id}`);
-    wfrLines.push(`import { ${found.identifier} } from "@wfr/generated/bench/${found.module}";`);
-    wfrBody.push(`  const r${i} = await wfr.waitForResult(${found.identifier}, runIds[${i - 1}] ?? "");
-  if (r${i}.state === "terminal" && r${i}.status === "succeeded") out.push(r${i}.outputs);`);
-    otBody.push(`  const g${i} = await client.GET("/runs/{runId}/result", { params: { path: { runId: runIds[${i - 1}] ?? "" } } });
-  const r${i} = g${i}.data as components["schemas"]["Workflow_${id}_Result"] | undefined;
-  if (r${i} && r${i}.status === "succeeded" && r${i}.outputs) out.push(r${i}.outputs);`);
-  }
-  writeFileSync(
-    join(tmp, `wfr-app-${count}.ts`),
-    `${wfrLines.join("\n")}
-
-export async function main(runIds: string[]): Promise<unknown[]> {
-  const wfr = createClient({ baseUrl: "http://localhost:8787/api/v1", apiKey: "k" });
-  const out: unknown[] = [];
-${wfrBody.join("\n")}
-  return out;
-}
-`,
-  );
-  writeFileSync(
-    join(tmp, `ot-app-${count}.ts`),
-    `${otLines.join("\n")}
-
-export async function main(runIds: string[]): Promise<unknown[]> {
-  const client = createClient<paths>({ baseUrl: "http://localhost:8787/api/v1", headers: { Authorization: "Bearer k" } });
-  const out: unknown[] = [];
-${otBody.join("\n")}
-  return out;
-}
-`,
-  );
-  for (const side of ["wfr", "ot"])
-    writeFileSync(
-      join(tmp, `tsconfig.${side}-${count}.json`),
-      JSON.stringify(
-        { extends: "./tsconfig.base.json", files: [`${side}-app-${count}.ts`] },
-        null,
-        2,
-      ),
-    );
 }

@@ -2,7 +2,7 @@
 // production environment and @wfr/runtime, exactly as an app would be. The
 // checkpoint loop between the `checkpoint-loop` markers is the root README's
 // pattern, line for line (apps/demo/test/demo.test.ts holds them equal).
-import { workflows } from "@wfr/generated/sample";
+import { invoiceIntake } from "@wfr/generated/sample/invoiceIntake";
 import { createClient, file } from "@wfr/runtime";
 
 export interface InvoiceDemoOptions {
@@ -16,7 +16,6 @@ const INVOICE_PDF = new TextEncoder().encode("%PDF-1.4\n% wfr demo invoice\n%%EO
 
 export async function runInvoiceDemo({ baseUrl, apiKey, log }: InvoiceDemoOptions) {
   const wfr = createClient({ baseUrl, apiKey });
-  const invoiceIntake = workflows.invoiceIntake;
   const order = { id: "o-1042", vendor: "Northwind Traders", amount: 1280.5 };
 
   // The key is derived from the order's own id before launching: after a

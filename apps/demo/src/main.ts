@@ -19,7 +19,7 @@ const appSource = join(demoRoot, "src", "invoice-demo.ts");
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * Type-checks the app with `@wfr/generated/<env>` pointing at the freshly generated code, with the
+ * Type-checks the app with `@wfr/generated/<env>/...` pointing at the freshly generated code, with the
  * `tsc` a team runs (TypeScript 7's native compiler: a process, not an API).
  */
 async function typeCheckApp(work: string, generatedDir: string): Promise<void> {
@@ -35,7 +35,7 @@ async function typeCheckApp(work: string, generatedDir: string): Promise<void> {
         skipLibCheck: true,
         types: ["node"],
         paths: {
-          [`@wfr/generated/${ENVIRONMENT}`]: [join(generatedDir, ENVIRONMENT, "index.d.ts")],
+          [`@wfr/generated/${ENVIRONMENT}/*`]: [join(generatedDir, ENVIRONMENT, "*.d.ts")],
         },
       },
       files: [appSource],
@@ -91,7 +91,8 @@ async function main(): Promise<void> {
       format: "esm",
       outfile: bundle,
       logLevel: "error",
-      alias: { [`@wfr/generated/${ENVIRONMENT}`]: join(generatedDir, ENVIRONMENT, "index.js") },
+      // esbuild's alias maps a package's subpaths too: `@wfr/generated/<env>/invoiceIntake`.
+      alias: { [`@wfr/generated/${ENVIRONMENT}`]: join(generatedDir, ENVIRONMENT) },
     });
     const app = (await import(pathToFileURL(bundle).href)) as typeof import("./invoice-demo.js");
     const { outputs } = await app.runInvoiceDemo({

@@ -1,7 +1,7 @@
 // Everything the desk does with the Workflow Run API, in one place: launch
 // through the generated builder and the launch journal, refresh from the API
 // (callbacks are only hints), answer checkpoints, fetch the recording once.
-import { workflows } from "@wfr/generated/sample";
+import { invoiceIntake } from "@wfr/generated/sample/invoiceIntake";
 import {
   type CallbackEventStore,
   createCallbackHandler,
@@ -17,8 +17,6 @@ import {
 } from "@wfr/runtime";
 import { crashPoint } from "./crash.js";
 import type { InvoiceQueries, InvoiceRow } from "./db.js";
-
-const invoiceIntake = workflows.invoiceIntake;
 
 export interface WorkflowServiceOptions {
   readonly baseUrl: string;

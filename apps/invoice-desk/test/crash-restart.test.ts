@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
-import { workflows } from "@wfr/generated/sample";
+import { invoiceIntake } from "@wfr/generated/sample/invoiceIntake";
 import { createClient, file } from "@wfr/runtime";
 import { type PostgresServer, startPostgresServer, waitUntil } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -219,8 +219,8 @@ describe("the desk killed -9 between the steps of an upload, then restarted", ()
     expect(await runsOf(invoiceId)).toHaveLength(1);
     // What a desk without the journal would do after that crash: launch again.
     const client = createClient({ baseUrl: `${emulator.url}/production/api/v1`, apiKey });
-    await client.launch(workflows.invoiceIntake, {
-      inputs: workflows.invoiceIntake.buildInputs({
+    await client.launch(invoiceIntake, {
+      inputs: invoiceIntake.buildInputs({
         vendor_name: "Northwind Supplies",
         amount: 1280.5,
         invoice_pdf: file(PDF, { filename: `${invoiceId}.pdf`, mimeType: "application/pdf" }),

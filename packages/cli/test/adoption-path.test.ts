@@ -44,12 +44,14 @@ function tsc(cwd: string): Promise<{ code: number; output: string }> {
   });
 }
 
+// The imports wfr init's closing message shows, resolved through the "#wfr/*" alias it writes.
 const APP = `import { createClient } from "@wfr/runtime";
-import { environment, workflows } from "#wfr/production";
+import { environment } from "#wfr/production/environment";
+import { paymentApproval } from "#wfr/production/paymentApproval";
 
 export async function approve(apiKey: string, amount: number) {
   const wfr = createClient({ environment, apiKey });
-  return wfr.launch(workflows.paymentApproval, { inputs: { amount } });
+  return wfr.launch(paymentApproval, { inputs: { amount } });
 }
 `;
 
@@ -135,5 +137,5 @@ it("init -> pull -> generate -> tsc ok -> graph edit -> pull --check 4 -> pull -
   const broken = await tsc(repo);
   expect(broken.code).not.toBe(0);
   // The error is reported at the using line (line 6 of src/app.ts).
-  expect(broken.output).toMatch(/src\/app\.ts\(6,/);
+  expect(broken.output).toMatch(/src\/app\.ts\(7,/);
 }, 600_000);

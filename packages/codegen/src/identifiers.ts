@@ -89,13 +89,14 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   "environment",
   "workflows",
   // file and export names of the generated modules: a workflow named "Index" would replace the
-  // environment's index.js, one named "Download" would collide with its module's `download` export
+  // environment's index.js (one named "Environment" its environment.js, reserved above), one named
+  // "Download" would collide with its module's `download` export
   "index",
   "download",
 ]);
 
 /** Reserved names that are also file names, compared case-insensitively (file systems may fold case). */
-const RESERVED_FILE_NAMES: ReadonlySet<string> = new Set(["index"]);
+const RESERVED_FILE_NAMES: ReadonlySet<string> = new Set(["index", "environment"]);
 
 function isReserved(id: string): boolean {
   return RESERVED_WORDS.has(id) || RESERVED_FILE_NAMES.has(id.toLowerCase());

@@ -20,3 +20,10 @@ it("environment.baseUrl is WFR_SAMPLE_BASE_URL where the process has it", async 
   const { environment } = await import("@wfr/generated/sample");
   expect(environment.baseUrl).toBe("http://127.0.0.1:51234/sample/api/v1");
 });
+
+it("@wfr/generated/sample/environment is the index's environment, through the package's exports", async () => {
+  const own = await import("@wfr/generated/sample/environment");
+  const index = await import("@wfr/generated/sample");
+  expect(own.environment).toBe(index.environment);
+  expect(own.environment.name).toBe("sample");
+});

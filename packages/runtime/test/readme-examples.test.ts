@@ -43,12 +43,12 @@ async function runBlock(name: string, code: string, prelude: string, postlude: s
       '"@wfr/runtime/opentelemetry"',
       JSON.stringify(join(here, "../src/opentelemetry.js")),
     )
+    // The index, the environment module and each workflow's module (`#wfr/...`: what a team's own
+    // repository imports, through the alias `wfr init` writes) are all the one stand-in.
     .replaceAll(
-      '"@wfr/generated/production"',
+      /"(?:@wfr\/generated|#wfr)\/production(?:\/\w+)?"/g,
       JSON.stringify(join(here, "support/generated-production.js")),
     )
-    // What a team's own repository imports (the alias `wfr init` writes).
-    .replaceAll('"#wfr/production"', JSON.stringify(join(here, "support/generated-production.js")))
     .replaceAll(
       '"@wfr/store-postgres"',
       JSON.stringify(join(here, "support/store-postgres-standin.js")),

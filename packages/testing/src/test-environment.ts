@@ -25,7 +25,7 @@ export type Scope = "workflows:run" | "runs:read";
 export interface TestEnvironmentOptions {
   /**
    * The generated environment the code under test uses
-   * (`import { environment } from "#wfr/production"`): its name picks
+   * (`import { environment } from "#wfr/production/environment"`): its name picks
    * the emulator's environment, and `environment` below is a copy bound to the
    * emulator. Default: the emulator's first environment.
    */

@@ -1,4 +1,5 @@
-import { environment, workflows } from "@wfr/generated/sample";
+import { environment } from "@wfr/generated/sample/environment";
+import { invoiceIntake } from "@wfr/generated/sample/invoiceIntake";
 import { file } from "@wfr/runtime";
 import { createTestEnvironment, scenario, type TestEnvironment } from "@wfr/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -13,15 +14,15 @@ afterAll(() => env.close());
 
 it("books an invoice after a person approves it, even an hour later", async () => {
   await env.setScenario(
-    workflows.invoiceIntake,
-    scenario(workflows.invoiceIntake)
+    invoiceIntake,
+    scenario(invoiceIntake)
       .checkpoint({ kind: "approval", reason: "Amount above limit", expiresInMs: 24 * 3_600_000 })
       .wait(60_000)
       .succeed({ invoice_id: "INV-1", total: 1280.5, status: "booked" }), // typed: a typo is a tsc error
   );
 
   // Your code under test would do this with `env.client` (or `env.environment` and `env.apiKey`).
-  const run = await env.client.launch(workflows.invoiceIntake, {
+  const run = await env.client.launch(invoiceIntake, {
     inputs: {
       vendor_name: "Northwind Traders",
       amount: 1280.5,
@@ -36,7 +37,7 @@ it("books an invoice after a person approves it, even an hour later", async () =
   await env.advance(3_600_000); // the person answers an hour later
   await env.client.answerHumanInput(run.run_id, { checkpointId, response: { approved: true } });
 
-  const result = await env.client.waitForResult(workflows.invoiceIntake, run.run_id, {
+  const result = await env.client.waitForResult(invoiceIntake, run.run_id, {
     answeredCheckpointIds: [checkpointId],
   });
   expect(result.state === "terminal" && result.status === "succeeded" && result.outputs.total).toBe(

@@ -39,7 +39,9 @@ it("writes the config, the #wfr/* alias, the scripts and says where the key come
   expect(pkg.scripts.generate).toBe("wfr generate");
   expect(r.stderr).toContain("scoped workspace key");
   expect(r.stderr).toContain("npm run generate");
-  expect(r.stderr).toContain('from "#wfr/production"');
+  expect(r.stderr).toContain('import { environment } from "#wfr/production/environment";');
+  expect(r.stderr).toContain('from "#wfr/production/<workflow>"');
+  expect(r.stderr).not.toContain('from "#wfr/production";');
 });
 
 it("an unknown --env on an initialised repo is an error; --add-env adds it and its CI secret", async () => {

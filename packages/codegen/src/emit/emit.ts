@@ -8,9 +8,14 @@
 // shared modules: models in, files (relative path -> content) out, already
 // indented (no formatter pass). Every definition string goes through
 // escape.ts. One file per output kind: types-module, schema-module,
-// definition-module, index-module.
+// definition-module, environment-module, index-module.
 import type { EnvironmentModel } from "../model.js";
 import { definitionDeclarations, definitionModule } from "./definition-module.js";
+import {
+  ENVIRONMENT_MODULE,
+  environmentDeclarations,
+  environmentModule,
+} from "./environment-module.js";
 import { DEFAULT_REGENERATE_COMMAND, header, MANIFEST_FILE, SHARED_DIR } from "./header.js";
 import { environmentIndex, environmentIndexDeclarations } from "./index-module.js";
 import { schemaDeclarations, schemaModule } from "./schema-module.js";
@@ -58,6 +63,8 @@ export function emit(
     const entry = `${top}export * from "./${env.name}/index.js";\n`;
     files.set(`${env.name}.js`, entry);
     files.set(`${env.name}.d.ts`, entry);
+    files.set(`${env.name}/${ENVIRONMENT_MODULE}.js`, top + environmentModule(env));
+    files.set(`${env.name}/${ENVIRONMENT_MODULE}.d.ts`, top + environmentDeclarations(env));
     files.set(`${env.name}/index.js`, top + environmentIndex(env));
     files.set(`${env.name}/index.d.ts`, top + environmentIndexDeclarations(env));
     for (const wf of env.workflows) {

@@ -1,10 +1,12 @@
 // `<env>/index.js` (+ `.d.ts`): the environment and every workflow of it,
 // keyed by identifier. Importing it loads each definition module, but builds
-// no schema (schemas are built on first use).
-import { baseUrlVariable } from "@wfr/protocol";
+// no schema (schemas are built on first use); an app that uses a few
+// workflows imports `./environment.js` and their own modules instead, and
+// does not pay for the others (environment-module.ts says what that saves).
 import { docComment, stringLiteral } from "../escape.js";
 import { pascalCase } from "../identifiers.js";
 import type { EnvironmentModel, WorkflowModel } from "../model.js";
+import { ENVIRONMENT_MODULE } from "./environment-module.js";
 
 function sortedWorkflows(env: EnvironmentModel): WorkflowModel[] {
   return [...env.workflows].sort((a, b) =>
@@ -14,23 +16,13 @@ function sortedWorkflows(env: EnvironmentModel): WorkflowModel[] {
 
 export function environmentIndex(env: EnvironmentModel): string {
   const wfs = sortedWorkflows(env);
-  const lines: string[] = [
-    'import { runTimeBaseUrl as runTimeBaseUrl$ } from "../_shared/support.js";',
-  ];
+  const lines: string[] = [];
   for (const wf of wfs)
     lines.push(`import { ${wf.identifier} as wf$${wf.identifier} } from "./${wf.identifier}.js";`);
   lines.push(
     "",
-    `/** The ${env.name} environment. */`,
-    "export const environment = Object.freeze({",
-    `  name: ${stringLiteral(env.name)},`,
-    // The runtime's EnvironmentInfo wants a string; "" when the definition has no info.x-workspace.
-    `  workspace: ${stringLiteral(env.workspace ?? "")},`,
-    // A getter: the override is read when a client is created, not at import (no permission needed).
-    `  get baseUrl() {`,
-    `    return runTimeBaseUrl$(${stringLiteral(baseUrlVariable(env.name))}, ${stringLiteral(env.baseUrl)});`,
-    "  },",
-    "});",
+    // The same object as `./environment.js` exports, so both imports make equal clients.
+    `export { environment } from "./${ENVIRONMENT_MODULE}.js";`,
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,
     "export const workflows = Object.freeze({",
@@ -57,12 +49,7 @@ export function environmentIndexDeclarations(env: EnvironmentModel): string {
   }
   lines.push(
     "",
-    `/** The ${env.name} environment. */`,
-    "export declare const environment: {",
-    `  readonly name: ${stringLiteral(env.name)};`,
-    `  readonly workspace: ${stringLiteral(env.workspace ?? "")};`,
-    `${docComment([`${env.baseUrl} (the definition's), or \`${baseUrlVariable(env.name)}\` where the process has it.`], "  ")}  readonly baseUrl: string;`,
-    "};",
+    `export { environment } from "./${ENVIRONMENT_MODULE}.js";`,
     "",
     `/** Every workflow of ${env.name}, keyed by identifier. */`,
     "export declare const workflows: {",

@@ -13,13 +13,7 @@ export type { Inputs as InvoiceIntakeInputs, Outputs as InvoiceIntakeOutputs, In
 export type { Inputs as LegacyVendorExportInputs, Outputs as LegacyVendorExportOutputs, LegacyVendorExportDefinition } from "./legacyVendorExport.js";
 export type { Inputs as SupplierPortalLoginCheckInputs, Outputs as SupplierPortalLoginCheckOutputs, SupplierPortalLoginCheckDefinition } from "./supplierPortalLoginCheck.js";
 
-/** The sample-staging environment. */
-export declare const environment: {
-  readonly name: "sample-staging";
-  readonly workspace: "ws_acme_ap";
-  /** https://staging.api.workflows.example.com/api/v1 (the definition's), or `WFR_SAMPLE_STAGING_BASE_URL` where the process has it. */
-  readonly baseUrl: string;
-};
+export { environment } from "./environment.js";
 
 /** Every workflow of sample-staging, keyed by identifier. */
 export declare const workflows: {

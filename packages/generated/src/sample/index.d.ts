@@ -13,13 +13,7 @@ export type { Inputs as InvoiceIntakeInputs, Outputs as InvoiceIntakeOutputs, In
 export type { Inputs as QuarterlyCloseReportInputs, Outputs as QuarterlyCloseReportOutputs, QuarterlyCloseReportDefinition } from "./quarterlyCloseReport.js";
 export type { Inputs as SupplierPortalLoginCheckInputs, Outputs as SupplierPortalLoginCheckOutputs, SupplierPortalLoginCheckDefinition } from "./supplierPortalLoginCheck.js";
 
-/** The sample environment. */
-export declare const environment: {
-  readonly name: "sample";
-  readonly workspace: "ws_acme_ap";
-  /** https://api.workflows.example.com/api/v1 (the definition's), or `WFR_SAMPLE_BASE_URL` where the process has it. */
-  readonly baseUrl: string;
-};
+export { environment } from "./environment.js";
 
 /** Every workflow of sample, keyed by identifier. */
 export declare const workflows: {

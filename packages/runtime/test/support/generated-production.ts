@@ -15,3 +15,6 @@ export const environment = {
 export const workflows = {
   invoiceIntake: defineInvoiceWorkflow("wf_P7Qd2Lx9", "enabled", true),
 };
+
+/** What `@wfr/generated/production/invoiceIntake` exports. */
+export const invoiceIntake = workflows.invoiceIntake;

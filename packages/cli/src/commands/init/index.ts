@@ -165,7 +165,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
     );
   for (const name of importNames)
     t.stderr.write(
-      `  ~ package.json imports: "${name}": "${plan.imports[name]}" (import generated code as #wfr/<env>)\n`,
+      `  ~ package.json imports: "${name}": "${plan.imports[name]}" (import generated code as #wfr/<env>/environment and #wfr/<env>/<workflow>)\n`,
     );
   if (advice) t.stderr.write(`and leave tsconfig.json as it is:\n${advice}`);
   if (interactive) {
@@ -197,7 +197,10 @@ export async function initCommand(options: InitOptions): Promise<number> {
       `  export ${first.apiKeyEnv}=...   # ${KEY_SOURCE}`,
       `  ${wfrCommand(root, "schemas pull")}`,
       `  ${wfrCommand(root, "generate")}`,
-      `  then in your code: import { environment, workflows } from "#wfr/${first.name}";`,
+      // The environment and each workflow by its own module: `#wfr/<env>`, the index, makes every
+      // app pay for every workflow of the environment (type-check and bundle, docs/benchmarks.md).
+      `  then in your code: import { environment } from "#wfr/${first.name}/environment";`,
+      `  and each workflow from its own module: import { <workflow> } from "#wfr/${first.name}/<workflow>"; (the names: wfr-generated/${first.name}/)`,
       "",
     ].join("\n"),
   );
