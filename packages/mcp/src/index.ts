@@ -22,6 +22,8 @@ export function createWorkflowMcpServer(
   const server = new McpServer(
     { name: options.name ?? "wfr", version: options.version ?? VERSION },
     {
+      // Tool refusals are also sent as log messages (tool-registry.ts), for a client's diagnostics.
+      capabilities: { logging: {} },
       instructions:
         "Tools of the Workflow Run service: list and inspect workflows, author drafts, launch runs (always with an idempotency key), watch them, read results and events, and explain why a run waits for a person. The decision at a checkpoint stays with a person: no tool answers one, and none cancels a run.",
     },

@@ -6,6 +6,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { BackendError } from "./backend.js";
 import { toolError } from "./tools/next-step.js";
 import { checkedArguments, unknownTool } from "./tools/tool-arguments.js";
 import type { ToolDefinition, ToolExtra, ToolWork } from "./tools/tool-context.js";
@@ -51,7 +52,22 @@ export function registerTool<Shape extends z.ZodRawShape>(
           throw new Error(`the ${request.params.name} answer does not match its output schema`);
         return result;
       } catch (error) {
-        return toolError(error);
+        const result = toolError(error);
+        // Diagnostics for the client's log (the logging capability; at the level it set, by
+        // default every level): which tool refused and the code, never arguments or values.
+        const first = result.content[0];
+        const line = first?.type === "text" ? first.text.split("\n")[0] : "error";
+        await server.server
+          .sendLoggingMessage(
+            {
+              level: error instanceof BackendError ? "warning" : "error",
+              logger: "wfr-tools",
+              data: { tool: request.params.name, error: line },
+            },
+            extra.sessionId,
+          )
+          .catch(() => undefined);
+        return result;
       }
     });
   }

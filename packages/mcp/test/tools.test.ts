@@ -2,6 +2,7 @@
 // against the real emulator are tested in @wfr/cli and @wfr/emulator).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { BackendError, createWorkflowMcpServer, type WorkflowBackend } from "../src/index.js";
 
@@ -160,5 +161,29 @@ describe("launch_run and the caller's metadata", () => {
     expect(fallback.structuredContent).toMatchObject({
       person_url: "https://portal.example.test/runs/run_1",
     });
+  });
+
+  it("declares logging, and sends each refusal to the client's log (the tool and the code, no values)", async () => {
+    const client = await connect(backend());
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    const logged: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logged.push({ level: n.params.level, data: n.params.data });
+    });
+    await client.callTool({ name: "get_workflow_schema", arguments: { workflow_id: "nope" } });
+    await client.callTool({
+      name: "launch_run",
+      arguments: { workflow_id: "wf_1", inputs: { secret: "s3cr3t" }, idempotency_key: "k" },
+    });
+    await client.setLoggingLevel("error");
+    await client.callTool({ name: "get_workflow_schema", arguments: { workflow_id: "nope" } });
+    expect(logged).toEqual([
+      {
+        level: "warning",
+        data: { tool: "get_workflow_schema", error: "WORKFLOW_NOT_FOUND: no such workflow" },
+      },
+      { level: "error", data: { tool: "launch_run", error: expect.any(String) } },
+    ]);
+    expect(JSON.stringify(logged)).not.toContain("s3cr3t");
   });
 });

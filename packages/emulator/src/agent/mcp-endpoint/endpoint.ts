@@ -23,6 +23,7 @@ import type { PersonalAccessToken } from "../../access/credentials.js";
 import { HttpError, parseJsonBody } from "../../http/http-kit.js";
 import type { OAuthAuthorizationServer } from "../oauth/authorization-server.js";
 import type { PersonalAccessTokenStore } from "../personal-access-tokens.js";
+import { SessionEventStore } from "./session-event-store.js";
 
 interface McpEndpointOptions {
   tokens: PersonalAccessTokenStore;
@@ -161,6 +162,8 @@ export class McpEndpoint {
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A dropped connection resumes with Last-Event-ID (session-event-store.ts).
+      eventStore: new SessionEventStore(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, {
           transport,
