@@ -17,49 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
-
-const REDIRECT = "http://127.0.0.1:9/oauth/callback";
-
-/** What a connector keeps between runs; the person's browser step is the test's. */
-class ConnectorStore implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Agent in a test",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+import { ConnectorStore, REDIRECT } from "./oauth-connector.js";
 
 let emu: RunningEmulator;
 let base: string;
