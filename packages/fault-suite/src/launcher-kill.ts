@@ -7,7 +7,7 @@ import { type Child, kill, LAUNCHER, startChild } from "./child-processes.js";
 import { listRuns } from "./emulator-admin.js";
 import { seededRandom } from "./fault-schedule.js";
 import type { Stage } from "./receiver-bursts.js";
-import { createEffectsTable } from "./side-effects.js";
+import { createSchema } from "./side-effects.js";
 import { type FaultRow, runsByBusinessId } from "./tally.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +19,7 @@ export async function launcherKills(
 ): Promise<FaultRow> {
   const schema = "fault_launcher";
   // The schema exists before the first launcher applies the journal's migrations.
-  await createEffectsTable(server.url, schema);
+  await createSchema(server.url, schema);
   const prefix = "launcher-";
   const random = seededRandom(size.seed);
   const start = (): Child =>

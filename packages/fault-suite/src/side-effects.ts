@@ -16,10 +16,15 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
   }
 }
 
+/** A schema for a stage's stores, made before the processes that migrate it start. */
+export async function createSchema(url: string, schema: string): Promise<void> {
+  await withClient(url, (client) => client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`));
+}
+
 /** The schema of a burst's stores and its side-effect table. */
 export async function createEffectsTable(url: string, schema: string): Promise<void> {
+  await createSchema(url, schema);
   await withClient(url, async (client) => {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(
       `CREATE TABLE ${schema}.fault_side_effects (event_id text NOT NULL, run_id text NOT NULL, receiver text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())`,
     );
