@@ -22,6 +22,7 @@ const PACKAGES = {
   emulator: ["protocol", "definition-reader", "mcp"],
   testing: ["runtime", "emulator"],
   cli: ["protocol", "runtime", "codegen", "emulator", "mcp"],
+  "fault-suite": ["runtime", "emulator", "store-postgres", "store-redis", "test-servers"],
 };
 
 /** Each room of packages/emulator/src and the rooms it may import (its own always). */

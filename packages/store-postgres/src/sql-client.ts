@@ -4,7 +4,7 @@
 // change of connection, not of code.
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
-import type { Pool, QueryConfig } from "pg";
+import type { Pool, PoolClient, QueryConfig } from "pg";
 
 export interface QueryOptions {
   /**
@@ -58,6 +58,24 @@ export function queryConfig(
   return { name, text, values };
 }
 
+/**
+ * A connection from the pool with `onError` listening on it from the moment the pool hands it
+ * over. Not after an `await`: `pg` parses every message of a network read in one synchronous
+ * loop, so a new connection's ReadyForQuery (which hands it over) and a server's FATAL message
+ * right behind it (a fast shutdown, 57P01) can arrive in one read, and the error event would be
+ * emitted before a promise's continuation runs, with no listener: the process would crash. The
+ * pool's own `pool.query` attaches its listener inside the callback too.
+ */
+function checkOut(pool: Pool, onError: (error: Error) => void): Promise<PoolClient> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => {
+      if (error || !client) return reject(error ?? new Error("the pool gave no connection"));
+      client.on("error", onError);
+      resolve(client);
+    });
+  });
+}
+
 export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): SqlClient {
   // A digest per distinct prepared text, not per call (they are a fixed few).
   const prepared = new Map<string, QueryConfig>();
@@ -80,13 +98,12 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
       return { rows: result.rows as Row[] };
     },
     async transaction(work) {
-      const connection = await pool.connect();
       // The pool listens for errors on idle connections only: a connection
       // that dies while checked out (a server restart, a terminated backend)
       // would otherwise throw its error event at the process. Its next query
       // rejects instead; the work sees that.
       const onError = () => undefined;
-      connection.on("error", onError);
+      const connection = await checkOut(pool, onError);
       let broken: Error | undefined;
       try {
         await connection.query("BEGIN");

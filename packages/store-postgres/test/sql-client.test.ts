@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import type { PGlite } from "@electric-sql/pglite";
 import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import pg from "pg";
@@ -30,6 +31,38 @@ describe("roundTrip", () => {
     expect(sqlClientFromPool(pool, { ownsPool: true }).roundTrip).toBe("network");
     await pool.end();
     expect(sqlClientFromPglite({} as PGlite, { ownsDb: false }).roundTrip).toBe("in-process");
+  });
+});
+
+describe("a transaction's connection", () => {
+  it("listens for errors from the moment the pool hands it over (a FATAL read with its ReadyForQuery)", async () => {
+    // pg parses every message of one network read in a synchronous loop: a new connection's
+    // ReadyForQuery hands it to the caller, and the FATAL of a fast shutdown behind it in the
+    // same read emits "error" at once, before any promise continuation. This pool does the same.
+    const unheard: unknown[] = [];
+    const connection = Object.assign(new EventEmitter(), {
+      query: async () => {
+        throw new Error("terminating connection due to administrator command");
+      },
+      release: () => undefined,
+    });
+    const handOver = (give: () => void) =>
+      setImmediate(() => {
+        give();
+        const error = new Error("terminating connection due to administrator command");
+        if (connection.listenerCount("error") === 0) unheard.push(error);
+        else connection.emit("error", error);
+      });
+    const pool = {
+      options: { max: 2 },
+      connect(callback?: (error: Error | undefined, client: unknown) => void) {
+        if (callback) return handOver(() => callback(undefined, connection));
+        return new Promise((resolve) => handOver(() => resolve(connection)));
+      },
+    } as unknown as pg.Pool;
+    const client = sqlClientFromPool(pool, { ownsPool: false });
+    await expect(client.transaction(async () => 1)).rejects.toThrow(/administrator command/);
+    expect(unheard).toEqual([]);
   });
 });
 

@@ -136,7 +136,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   };
   const kill = async (signal: "SIGQUIT" | "SIGINT" = "SIGQUIT") => {
     const child = postmaster;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     // SIGKILL of the postmaster leaves its backends; SIGQUIT is PostgreSQL's
     // "immediate shutdown": no checkpoint, crash recovery on the next start.

@@ -67,7 +67,9 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
   };
   const kill = async () => {
     const running = child;
-    if (!running || running.exitCode !== null) return;
+    // A process ended by a signal has a signalCode and no exitCode: waiting for its exit again
+    // would never end (kill() and then restart() or stop()).
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once("exit", resolve));
     running.kill("SIGKILL");
     await exited;
