@@ -29,6 +29,13 @@ export interface RedisStoresOptions {
   /** How long finished callback event ids are remembered. Default 7 days. */
   readonly callbackRetentionMs?: number;
   readonly redisOptions?: RedisOptions;
+  /**
+   * A connection error of the client this package creates from `url` (Redis restarting, the
+   * network gone): ioredis reconnects by itself and each command meanwhile fails with its own
+   * error, so by default nothing is done; give a function to log them. Without any listener,
+   * ioredis would print every failed reconnection as an "Unhandled error event".
+   */
+  readonly onConnectionError?: (error: Error) => void;
 }
 
 export interface RedisStores {
@@ -80,8 +87,10 @@ export function openRedisStores(options: RedisStoresOptions): RedisStores {
   const prefix = options.keyPrefix ?? "wfr:";
   let client: Redis;
   if (options.client) client = options.client;
-  else if (options.url && /^rediss?:\/\//i.test(options.url))
+  else if (options.url && /^rediss?:\/\//i.test(options.url)) {
     client = new Redis(options.url, options.redisOptions ?? {});
+    client.on("error", (error: Error) => options.onConnectionError?.(error));
+  }
   // Never echo the URL: it may carry a password.
   else throw new TypeError("url: expected redis://... or rediss://..., or pass client");
   const redis = client as Scripted;
