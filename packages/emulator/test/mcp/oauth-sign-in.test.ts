@@ -5,12 +5,9 @@
 // browser requests: the sign-in link, the page, the form), exchanges the code with PKCE, and then
 // uses the agent tools with the token it got. The token works on /mcp only; revoking it ends it.
 
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
   OAuthMetadataSchema,
   OAuthProtectedResourceMetadataSchema,
   type OAuthTokens,
