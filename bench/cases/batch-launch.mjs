@@ -1,20 +1,18 @@
 // The batch launcher's throughput against the emulator at concurrency 1, 8
-// and 32: the built launcher as its own process with a fresh journal each
-// time (its default file journal; PGlite once more at concurrency 32), rows
-// of "Draft customer reply". The anchor: a bare loop of raw
-// launches (fetch, an idempotency key, no journal) against the same emulator
-// at the same concurrency, in this process, interleaved with the launcher runs.
-// At concurrency 32 the same loop also runs in a Node process of its own,
-// started for it as the launcher is, for a row without a target: that loop's
-// code is as cold as the launcher's (the anchor's has run thousands of launches
-// in this process) and it talks to the emulator across processes as the
-// launcher does.
+// and 32, as users run it: the emulator in a Node process of its own, the
+// built launcher in another with a fresh journal each time (its default file
+// journal; PGlite once more at concurrency 8 and 32), rows of "Draft customer
+// reply". The anchor likewise: a bare loop of raw launches (fetch, an
+// idempotency key, no journal) at the same concurrency in a Node process
+// started for it, as the launcher is, interleaved with the launcher runs. The
+// loop in this process (warm code, sharing no process with the emulator any
+// more) is kept as a row without a target.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
-import { startEmulator } from "@wfr/emulator";
+import { startEmulatorProcess } from "../lib/emulator-process.mjs";
 import { atLeast, compareRow } from "../lib/rows.mjs";
 
 export const id = "batch-launch";
@@ -121,12 +119,15 @@ const RAW_LOOP = "--raw-loop";
 export async function run({ quick, log }) {
   const rows = quick ? 40 : 400;
   const repeats = quick ? 1 : 3;
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startEmulatorProcess();
   const samples = { 1: [], 8: [], 32: [] };
   const whole = { 1: [], 8: [], 32: [] };
   const raw = { 1: [], 8: [], 32: [] };
-  const rawFreshProcess = [];
-  const pglite = { launching: [], whole: [], raw: [] };
+  const rawInThisProcess = { 1: [], 8: [], 32: [] };
+  const pglite = {
+    8: { launching: [], whole: [], raw: [] },
+    32: { launching: [], whole: [], raw: [] },
+  };
   try {
     const keyResponse = await fetch(`${emulator.url}/_emulator/keys`, {
       method: "POST",
@@ -162,29 +163,42 @@ export async function run({ quick, log }) {
             lines.push(`${file}-${i},https://help.example.com/t/${i},formal`);
           writeFileSync(join(repo, file), `${lines.join("\n")}\n`);
           raw[concurrency].push(
-            await rawLaunches(rawUrl, token, rows, concurrency, `raw-${r}-${concurrency}`),
+            await rawLaunchesInFreshProcess(
+              rawUrl,
+              token,
+              rows,
+              concurrency,
+              `raw-${r}-${concurrency}`,
+            ),
           );
-          if (concurrency === 32)
-            rawFreshProcess.push(
-              await rawLaunchesInFreshProcess(rawUrl, token, rows, 32, `raw-process-${r}`),
-            );
+          rawInThisProcess[concurrency].push(
+            await rawLaunches(rawUrl, token, rows, concurrency, `raw-here-${r}-${concurrency}`),
+          );
           const seconds = await launch(repo, file, concurrency, token);
           samples[concurrency].push(rows / seconds.launching);
           whole[concurrency].push(rows / seconds.whole);
-          if (concurrency === 32) {
+          if (concurrency !== 1) {
             // The same rows again through a fresh PGlite journal, against its own raw anchor.
             const again = `pglite-${file}`;
             writeFileSync(join(repo, again), `${lines.join("\n").replaceAll(file, again)}\n`);
-            pglite.raw.push(await rawLaunches(rawUrl, token, rows, 32, `raw-pglite-${r}`));
+            pglite[concurrency].raw.push(
+              await rawLaunchesInFreshProcess(
+                rawUrl,
+                token,
+                rows,
+                concurrency,
+                `raw-pglite-${r}-${concurrency}`,
+              ),
+            );
             const onPglite = await launch(
               repo,
               again,
-              32,
+              concurrency,
               token,
               `pglite:${join(repo, ".wfr", "pglite")}`,
             );
-            pglite.launching.push(rows / onPglite.launching);
-            pglite.whole.push(rows / onPglite.whole);
+            pglite[concurrency].launching.push(rows / onPglite.launching);
+            pglite[concurrency].whole.push(rows / onPglite.whole);
           }
         } finally {
           rmSync(repo, { recursive: true, force: true });
@@ -193,24 +207,31 @@ export async function run({ quick, log }) {
       log(`repeat ${r + 1}/${repeats} done`);
     }
   } finally {
-    await emulator.close();
+    await emulator.stop();
   }
+  /** The targets: at least 0.9x raw launches at 32, 0.6x at 8; none at 1. */
+  const target = (c) => (c === 32 ? atLeast(0.9) : c === 8 ? atLeast(0.6) : undefined);
   return {
     rows: [
       ...[1, 8, 32].map((c) =>
+        compareRow(`file journal, concurrency ${c}`, "rows/s", samples[c], raw[c], target(c)),
+      ),
+      ...[8, 32].map((c) =>
         compareRow(
-          `concurrency ${c}`,
+          `PGlite journal, concurrency ${c}`,
           "rows/s",
-          samples[c],
-          raw[c],
-          c === 32 ? atLeast(0.5) : undefined,
+          pglite[c].launching,
+          pglite[c].raw,
+          target(c),
         ),
       ),
-      compareRow(
-        "concurrency 32, against raw launches from a fresh process",
-        "rows/s",
-        samples[32],
-        rawFreshProcess,
+      ...[1, 8, 32].map((c) =>
+        compareRow(
+          `file journal, concurrency ${c}, against the raw loop in the bench's own process`,
+          "rows/s",
+          samples[c],
+          rawInThisProcess[c],
+        ),
       ),
       ...[1, 8, 32].map((c) =>
         compareRow(`whole process, c ${c}`, "rows/s", whole[c], raw[c], {
@@ -218,13 +239,19 @@ export async function run({ quick, log }) {
           holds: (_ratio, ours) => ours.median >= 150,
         }),
       ),
-      compareRow("PGlite journal, c 32", "rows/s", pglite.launching, pglite.raw),
-      compareRow("PGlite journal, whole process, c 32", "rows/s", pglite.whole, pglite.raw),
+      ...[8, 32].map((c) =>
+        compareRow(
+          `PGlite journal, whole process, c ${c}`,
+          "rows/s",
+          pglite[c].whole,
+          pglite[c].raw,
+        ),
+      ),
     ],
-    samples: { launching: samples, whole, raw, rawFreshProcess, pglite },
+    samples: { launching: samples, whole, raw, rawInThisProcess, pglite },
     notes: [
-      `${rows} rows per run, ${repeats} repeats. "concurrency n": the launcher's own rows/s from its first launch to its last outcome (journal writes and report included). "whole process": Node start-up, the definition read and the creation of a fresh journal included. The launcher's default journal is a file; the PGlite rows run the same rows through a fresh PGlite journal (DATABASE_URL=pglite:<dir>). Anchor: ${rows} raw launches (fetch, no journal) at the same concurrency just before each launcher run, in this process (which also runs the emulator).`,
-      `"against raw launches from a fresh process": the same ${rows} raw launches at concurrency 32 from a Node process started for them, as the launcher is (cold code, its own thread), before each launcher run at 32; no target.`,
+      `${rows} rows per run, ${repeats} repeats; the emulator in a Node process of its own. "concurrency n": the launcher's own rows/s from its first launch to its last outcome (journal writes and report included). "whole process": Node start-up, the definition read and the creation of a fresh journal included. The launcher's default journal is a file; the PGlite rows run the same rows through a fresh PGlite journal (DATABASE_URL=pglite:<dir>). Anchor: ${rows} raw launches (fetch, no journal) at the same concurrency from a Node process started for them, as the launcher is, just before each launcher run.`,
+      `"against the raw loop in the bench's own process": the same raw launches from this process, whose code is warm from thousands of launches; no target.`,
     ],
   };
 }

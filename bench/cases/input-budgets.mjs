@@ -5,11 +5,11 @@
 // /proc/<pid>/clear_refs before each surface) over its resident size just before. The other
 // caller's longest wait for an answer during the upload is the stall it saw.
 // Anchor: the budget itself (peak over baseline / budget), and a stall target of 100 ms.
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { startEmulatorProcess } from "../lib/emulator-process.mjs";
 import { compareRow, valueAtMost } from "../lib/rows.mjs";
 
 export const id = "input-budgets";
@@ -24,34 +24,8 @@ the admin API, a web form, a portal action, the OAuth token endpoint) streams te
 resident memory over its baseline (VmHWM after clear_refs) and the poller's longest wait.
 3 repeats (--quick: 1). Targets: peak growth <= 2x the budget; no other caller waits > 100 ms.`;
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const MiB = 1024 * 1024;
 const KiB = 1024;
-
-/** The emulator in a child process; its URL and pid. */
-async function startEmulatorProcess() {
-  const entry = pathToFileURL(`${root}packages/emulator/dist/index.js`).href;
-  const child = spawn(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `const { startEmulator } = await import(${JSON.stringify(entry)});
-       const emu = await startEmulator({ port: 0, clock: "virtual" });
-       process.stdout.write(JSON.stringify({ url: String(emu.url).replace(/\\/$/, "") }) + "\\n");`,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (out.includes("\n")) resolve(JSON.parse(out).url);
-    });
-    child.once("exit", (code) => reject(new Error(`emulator exited ${code}`)));
-  });
-  return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
-}
 
 function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -178,7 +152,7 @@ async function measure(emulator, surface) {
 
 export async function run({ quick = false, log = console.log } = {}) {
   const repeats = quick ? 1 : 3;
-  const emulator = await startEmulatorProcess();
+  const emulator = await startEmulatorProcess({ clock: "virtual" });
   try {
     const list = await surfaces(emulator.url);
     const rows = [];
@@ -219,7 +193,7 @@ export async function run({ quick = false, log = console.log } = {}) {
       ],
     };
   } finally {
-    emulator.stop();
+    await emulator.stop();
   }
 }
 
