@@ -10,9 +10,12 @@ import {
   type JournalRecord,
   runDelta,
 } from "../journal/journal-records.js";
-import type { RunRecord } from "../model/types.js";
+import { isTerminal, type RunRecord } from "../model/types.js";
 import type { EmulatorState } from "./emulator-state.js";
 import { apply } from "./state-changes.js";
+
+/** Finished runs kept in memory with --data when `finishedRunsInMemory` is not given. */
+export const DEFAULT_FINISHED_RUNS_IN_MEMORY = 1000;
 
 /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
 export function persistRun(st: EmulatorState, run: RunRecord): void {
@@ -20,6 +23,27 @@ export function persistRun(st: EmulatorState, run: RunRecord): void {
   if (written === undefined) st.record({ t: "run", run });
   else st.record(runDelta(run, written));
   st.eventsWritten.set(run.run_id, run.events.length);
+  if (isTerminal(run.status)) retire(st, run.run_id);
+}
+
+/**
+ * A run finished: it joins the finished runs in memory, and the oldest beyond the limit moves to
+ * the archive on disk (run-archive.ts), so memory stays flat however many runs come and go.
+ * Without --data there is no archive and every run stays in memory.
+ */
+export function retire(st: EmulatorState, runId: string): void {
+  if (!st.archive) return;
+  st.finishedInMemory.add(runId);
+  const limit = st.cfg.finishedRunsInMemory ?? DEFAULT_FINISHED_RUNS_IN_MEMORY;
+  for (const oldest of st.finishedInMemory) {
+    if (st.finishedInMemory.size <= limit) break;
+    st.finishedInMemory.delete(oldest);
+    const run = st.engine.runs.get(oldest);
+    if (!run || !isTerminal(run.status)) continue;
+    st.archive.put(run);
+    st.engine.evict(oldest);
+    st.eventsWritten.delete(oldest);
+  }
 }
 
 /**
@@ -59,11 +83,13 @@ function snapshotSize(st: EmulatorState): number {
   return n + st.recordingAttempts.length;
 }
 
-/** Replay the journal by streaming it; compact it when it holds superseded records. */
-export function replay(st: EmulatorState, file: string): void {
-  // The journal is this emulator's own file: its records are the union it wrote.
-  const summary = replayJournal(file, (rec) => apply(st, rec as JournalRecord));
-  for (const run of st.engine.runs.values()) {
+/**
+ * Replay the run archive's index, then the journal, by streaming them; move the finished runs
+ * beyond the limit to the archive; compact the journal when it holds superseded records (runs
+ * that live in the archive among them, once the archive holds them fsync'd).
+ */
+export async function replay(st: EmulatorState, file: string): Promise<void> {
+  const remember = (run: RunRecord) => {
     if (run.idempotency_key !== null) {
       st.idem.remember(
         idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key),
@@ -71,6 +97,24 @@ export function replay(st: EmulatorState, file: string): void {
         run.fingerprint,
       );
     }
+  };
+  st.archive?.load(remember);
+  // The journal is this emulator's own file: its records are the union it wrote.
+  const summary = replayJournal(file, (rec) => apply(st, rec as JournalRecord));
+  const finished: RunRecord[] = [];
+  for (const run of [...st.engine.runs.values()]) {
+    if (st.archive?.has(run.run_id)) {
+      // The archive has it as it finished (the journal still held its records, maybe not yet
+      // its last delta: the two files are fsync'd apart): the finished run is the later state.
+      st.engine.forget(run.run_id);
+      st.eventsWritten.delete(run.run_id);
+      continue;
+    }
+    remember(run);
+    if (isTerminal(run.status)) finished.push(run);
   }
+  finished.sort((a, b) => (a.finished_at ?? 0) - (b.finished_at ?? 0));
+  for (const run of finished) retire(st, run.run_id);
+  await st.archive?.durable();
   if (summary.records > snapshotSize(st)) Journal.rewrite(file, snapshot(st));
 }

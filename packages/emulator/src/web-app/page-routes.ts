@@ -4,7 +4,7 @@
 import { CODE } from "@wfr/protocol";
 import { HttpError } from "../http/http-kit.js";
 import type { RouteTable } from "../http/router.js";
-import type { EnvironmentDefView, RunRecord } from "../model/types.js";
+import type { EnvironmentDefView, RunListing, RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import {
   apiFaultsPage,
@@ -48,7 +48,7 @@ function rows(ctx: AppContext, filter: RunFilter): RunRow[] {
 /** Vault names per environment and the workflows whose runs used them (never values). */
 function vaultUse(
   env: EnvironmentDefView,
-  runs: RunRecord[],
+  runs: RunListing[],
 ): { name: string; usedBy: string[] }[] {
   return Object.keys(env.vault)
     .sort()
@@ -60,8 +60,10 @@ function vaultUse(
           used.add(wf.name);
       }
       for (const r of runs) {
-        if (r.environment !== env.name) continue;
-        if (JSON.stringify([r.inputs, r.scenario]).includes(needle))
+        // A run on disk is listed without its inputs: its workflow's own use is shown above.
+        if (r.environment !== env.name || !("scenario" in r)) continue;
+        const run = r as RunRecord;
+        if (JSON.stringify([run.inputs, run.scenario]).includes(needle))
           used.add(env.workflows.get(r.workflow_id)?.name ?? r.workflow_id);
       }
       return { name, usedBy: [...used].sort() };
