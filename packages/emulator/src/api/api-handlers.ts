@@ -88,7 +88,7 @@ export async function launch({
   const scope =
     idemKey.key === null ? null : idempotencyScope(key.workspace, env.def.name, wf.id, idemKey.key);
   if (scope !== null) {
-    const hit = st.idem.check(scope, fingerprint);
+    const hit = st.idem.check(scope, fingerprint, (id) => st.engine.find(id));
     const prior = hit.kind === "new" ? undefined : st.engine.find(hit.runId);
     if (hit.kind === "replay" && prior) {
       st.engine.process(prior);

@@ -15,11 +15,8 @@ import { Journal, replayJournal } from "./journal.js";
 
 type ArchiveLine = { t: "run"; run: RunRecord } | { t: "reset"; env: string };
 
-interface Entry {
-  listing: RunListing;
-  offset: number;
-  length: number;
-}
+/** A run on disk as memory holds it: its listing and where its line is (one object per run). */
+type Entry = RunListing & { offset: number; length: number };
 
 /** The listing of a run: what the run history shows and filters on (never inputs or metadata). */
 export function runListing(run: RunRecord, intern: (s: string) => string = (s) => s): RunListing {
@@ -57,7 +54,7 @@ export class RunArchive {
       const line = rec as unknown as ArchiveLine;
       if (line.t === "reset") this.forgetEnvironment(line.env, false);
       else if (line.t === "run") {
-        this.entries.set(line.run.run_id, { listing: this.listingOf(line.run), offset, length });
+        this.entries.set(line.run.run_id, { ...this.listingOf(line.run), offset, length });
         onRun(line.run);
       }
     });
@@ -89,7 +86,7 @@ export class RunArchive {
     const offset = this.size;
     const length = this.journal.append({ t: "run", run });
     this.size += length;
-    this.entries.set(run.run_id, { listing: this.listingOf(run), offset, length });
+    this.entries.set(run.run_id, { ...this.listingOf(run), offset, length });
     this.unwritten.set(run.run_id, run);
     this.journal.durable()?.then(
       () => this.unwritten.delete(run.run_id),
@@ -114,17 +111,15 @@ export class RunArchive {
     return (JSON.parse(buf.toString("utf8")) as { run: RunRecord }).run;
   }
 
+  /** The listings of the runs on disk (each with where its line is, which readers ignore). */
   listings(): IterableIterator<RunListing> {
-    const it = this.entries.values();
-    return (function* () {
-      for (const e of it) yield e.listing;
-    })();
+    return this.entries.values();
   }
 
   /** Forget an environment's runs (reset), and say so in the file when `persist`. */
   forgetEnvironment(env: string, persist = true): Set<string> {
     const gone = new Set<string>();
-    for (const [id, e] of this.entries) if (e.listing.environment === env) gone.add(id);
+    for (const [id, e] of this.entries) if (e.environment === env) gone.add(id);
     for (const id of gone) {
       this.entries.delete(id);
       this.unwritten.delete(id);

@@ -14,6 +14,13 @@ import { isTerminal, type RunRecord } from "../model/types.js";
 import type { EmulatorState } from "./emulator-state.js";
 import { apply } from "./state-changes.js";
 
+/** The idempotency scope of a keyed run (null without a key). */
+function keyScope(run: RunRecord): string | null {
+  return run.idempotency_key === null
+    ? null
+    : idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key);
+}
+
 /** Finished runs kept in memory with --data when `finishedRunsInMemory` is not given. */
 export const DEFAULT_FINISHED_RUNS_IN_MEMORY = 1000;
 
@@ -43,6 +50,8 @@ export function retire(st: EmulatorState, runId: string): void {
     st.archive.put(run);
     st.engine.evict(oldest);
     st.eventsWritten.delete(oldest);
+    const scope = keyScope(run);
+    if (scope !== null) st.idem.rememberOnDisk(scope, run.run_id);
   }
 }
 
@@ -90,15 +99,13 @@ function snapshotSize(st: EmulatorState): number {
  */
 export async function replay(st: EmulatorState, file: string): Promise<void> {
   const remember = (run: RunRecord) => {
-    if (run.idempotency_key !== null) {
-      st.idem.remember(
-        idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key),
-        run.run_id,
-        run.fingerprint,
-      );
-    }
+    const scope = keyScope(run);
+    if (scope !== null) st.idem.remember(scope, run.run_id, run.fingerprint);
   };
-  st.archive?.load(remember);
+  st.archive?.load((run) => {
+    const scope = keyScope(run);
+    if (scope !== null) st.idem.rememberOnDisk(scope, run.run_id);
+  });
   // The journal is this emulator's own file: its records are the union it wrote.
   const summary = replayJournal(file, (rec) => apply(st, rec as JournalRecord));
   const finished: RunRecord[] = [];

@@ -95,6 +95,23 @@ describe("finished runs beyond the limit live on disk", () => {
     await finishAll(emu.url);
     // The runs beyond the limit are read back; each read processes nothing more.
     expect(await readsEverywhere(emu, auth, ids[0] as string)).toHaveLength(5);
+    // Its idempotency key still finds it: the same body replays it, a changed one conflicts.
+    const launchUrl = `${emu.url}/production/api/v1/automations/${CRM}/runs`;
+    const keyed = { ...auth, "idempotency-key": "archive-0" };
+    const same = await http(
+      "POST",
+      launchUrl,
+      { inputs: { contacts: [] }, metadata: { n: 0 } },
+      keyed,
+    );
+    expect(same.body.run_id).toBe(ids[0]);
+    const changed = await http(
+      "POST",
+      launchUrl,
+      { inputs: { contacts: [] }, metadata: { n: 9 } },
+      keyed,
+    );
+    expect(changed.status).toBe(409);
     // A compaction writes memory's state: the three oldest runs are not in memory, only on disk.
     expect((await http("POST", `${emu.url}/_emulator/journal/compact`, {})).status).toBe(200);
     const journal = readFileSync(data, "utf8");
