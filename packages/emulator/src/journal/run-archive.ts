@@ -15,23 +15,40 @@ import { Journal, replayJournal } from "./journal.js";
 
 type ArchiveLine = { t: "run"; run: RunRecord } | { t: "reset"; env: string };
 
-/** A run on disk as memory holds it: its listing and where its line is (one object per run). */
-type Entry = RunListing & { offset: number; length: number };
-
-/** The listing of a run: what the run history shows and filters on (never inputs or metadata). */
-export function runListing(run: RunRecord, intern: (s: string) => string = (s) => s): RunListing {
-  return {
-    run_id: run.run_id,
-    environment: intern(run.environment),
-    workspace: intern(run.workspace),
-    workflow_id: intern(run.workflow_id),
-    status: intern(run.status) as RunRecord["status"],
-    created_at: run.created_at,
-    started_at: run.started_at,
-    finished_at: run.finished_at,
-    idempotency_key: run.idempotency_key,
-    ...(run.source !== undefined ? { source: run.source } : {}),
-  };
+/**
+ * A run on disk as memory holds it: its listing and where its line is. A class, so that every
+ * entry shares one shape: built by object spread, each entry got a hidden class of its own (a map,
+ * a descriptor array and a property array: about 430 of the 718 bytes a run cost in a heap
+ * snapshot diff).
+ */
+class Entry implements RunListing {
+  readonly run_id: string;
+  readonly environment: string;
+  readonly workspace: string;
+  readonly workflow_id: string;
+  readonly status: RunListing["status"];
+  readonly created_at: number;
+  readonly started_at: number | null;
+  readonly finished_at: number | null;
+  readonly idempotency_key: string | null;
+  readonly source: RunListing["source"];
+  constructor(
+    run: RunRecord,
+    intern: (s: string) => string,
+    readonly offset: number,
+    readonly length: number,
+  ) {
+    this.run_id = run.run_id;
+    this.environment = intern(run.environment);
+    this.workspace = intern(run.workspace);
+    this.workflow_id = intern(run.workflow_id);
+    this.status = intern(run.status) as RunListing["status"];
+    this.created_at = run.created_at;
+    this.started_at = run.started_at;
+    this.finished_at = run.finished_at;
+    this.idempotency_key = run.idempotency_key;
+    this.source = run.source;
+  }
 }
 
 export class RunArchive {
@@ -54,7 +71,7 @@ export class RunArchive {
       const line = rec as unknown as ArchiveLine;
       if (line.t === "reset") this.forgetEnvironment(line.env, false);
       else if (line.t === "run") {
-        this.entries.set(line.run.run_id, { ...this.listingOf(line.run), offset, length });
+        this.entries.set(line.run.run_id, new Entry(line.run, this.intern, offset, length));
         onRun(line.run);
       }
     });
@@ -63,14 +80,13 @@ export class RunArchive {
     this.readFd = openSync(this.file, "r");
   }
 
-  private listingOf(run: RunRecord): RunListing {
-    return runListing(run, (s) => {
-      const known = this.strings.get(s);
-      if (known !== undefined) return known;
-      this.strings.set(s, s);
-      return s;
-    });
-  }
+  /** One copy of each environment, workspace, workflow and status name. */
+  private readonly intern = (value: string): string => {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  };
 
   has(runId: string): boolean {
     return this.entries.has(runId);
@@ -86,7 +102,7 @@ export class RunArchive {
     const offset = this.size;
     const length = this.journal.append({ t: "run", run });
     this.size += length;
-    this.entries.set(run.run_id, { ...this.listingOf(run), offset, length });
+    this.entries.set(run.run_id, new Entry(run, this.intern, offset, length));
     this.unwritten.set(run.run_id, run);
     this.journal.durable()?.then(
       () => this.unwritten.delete(run.run_id),
