@@ -33,6 +33,9 @@ const USAGE = `Usage: wfr-emulator [options]
   --allowed-host <name>      accept this Host header too (repeatable; DNS-rebinding guard)
   --compact-after-bytes <n>  with --data: compact the journal in the background once n bytes
                              were appended since the last compaction (default 67108864)
+  --finished-runs-in-memory <n>
+                             with --data: finished runs kept in memory (default 1000); older
+                             ones live on disk in <file>.runs, read back on demand
   --api-fault <rule>         a fault on the API itself (repeatable), e.g.
                              "503 POST /automations/*/runs count=2", "429 * /** retry_after=2",
                              "drop POST /automations/*/runs", "stall=2000 GET /runs/*" or the
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
       "deliver-public": { type: "boolean", default: false },
       "allowed-host": { type: "string", multiple: true },
       "compact-after-bytes": { type: "string" },
+      "finished-runs-in-memory": { type: "string" },
       "api-fault": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
@@ -138,6 +142,12 @@ async function main(): Promise<void> {
     if (!Number.isSafeInteger(n) || n < 1)
       throw new Error("--compact-after-bytes must be a positive integer");
     opts.compactAfterBytes = n;
+  }
+  if (values["finished-runs-in-memory"] !== undefined) {
+    const n = Number(values["finished-runs-in-memory"]);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new Error("--finished-runs-in-memory must be a non-negative integer");
+    opts.finishedRunsInMemory = n;
   }
   const webhookSecret = secretOption(values, "webhook-secret", "WFR_EMULATOR_WEBHOOK_SECRET");
   if (webhookSecret !== undefined) {

@@ -97,6 +97,11 @@ export interface EmulatorOptions {
   /** With `data`: compact the journal in the background after this many appended bytes. */
   compactAfterBytes?: number;
   /**
+   * With `data`: finished runs kept in memory (default 1,000); older finished runs live on disk
+   * in `<data>.runs` and are read back on demand, so memory stays flat (0 keeps none).
+   */
+  finishedRunsInMemory?: number;
+  /**
    * Open agent (MCP) sessions per workspace; opening one more closes that workspace's oldest,
    * never another workspace's (default 1,000).
    */
@@ -181,6 +186,9 @@ export async function launchEmulator(options: EmulatorOptions = {}): Promise<Lau
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.compactAfterBytes !== undefined
       ? { compactAfterBytes: options.compactAfterBytes }
+      : {}),
+    ...(options.finishedRunsInMemory !== undefined
+      ? { finishedRunsInMemory: options.finishedRunsInMemory }
       : {}),
     ...(options.mcpSessionsPerWorkspace !== undefined
       ? { mcpSessionsPerWorkspace: options.mcpSessionsPerWorkspace }

@@ -149,7 +149,7 @@ function runHistory(st: AdminState, run: RunRecord): Record<string, unknown> {
 
 /** The run `{runId}` of environment `{env}`, brought up to date; 404 otherwise. */
 function envRun(st: AdminState, env: EnvView, runId: string | undefined): RunRecord {
-  const run = runId === undefined ? undefined : st.engine.runs.get(runId);
+  const run = runId === undefined ? undefined : st.engine.find(runId);
   if (!run || run.environment !== env.def.name)
     throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
   return run;
@@ -363,6 +363,12 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
       const env = adminEnv(st, params.env);
       const runs = [...st.engine.runs.values()].filter((r) => r.environment === env.def.name);
       for (const r of runs) st.engine.process(r);
+      // Finished runs on disk are read back one at a time (an export of everything).
+      for (const listed of st.archive?.listings() ?? []) {
+        const r = listed.environment === env.def.name ? st.engine.find(listed.run_id) : undefined;
+        if (r) runs.push(r);
+      }
+      runs.sort((a, b) => a.created_at - b.created_at);
       return sendJson(res, 200, { runs: runs.map((r) => runHistory(st, r)) });
     },
   },

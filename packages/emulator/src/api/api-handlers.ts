@@ -45,7 +45,7 @@ export interface ApiCall {
 export type ApiHandler = (call: ApiCall) => Promise<void> | void;
 
 function findRun(st: ApiState, key: ApiKey, runId: string): RunRecord {
-  const run = st.engine.runs.get(runId);
+  const run = st.engine.find(runId);
   // docs/service-rules.md#authentication: 404 for a run outside the workspace or environment, no leak.
   if (!run || run.workspace !== key.workspace || run.environment !== key.environment) {
     throw new HttpError(404, CODE.RUN_NOT_FOUND, "run not found");
@@ -88,8 +88,8 @@ export async function launch({
   const scope =
     idemKey.key === null ? null : idempotencyScope(key.workspace, env.def.name, wf.id, idemKey.key);
   if (scope !== null) {
-    const hit = st.idem.check(scope, fingerprint);
-    const prior = hit.kind === "new" ? undefined : st.engine.runs.get(hit.runId);
+    const hit = st.idem.check(scope, fingerprint, (id) => st.engine.find(id));
+    const prior = hit.kind === "new" ? undefined : st.engine.find(hit.runId);
     if (hit.kind === "replay" && prior) {
       st.engine.process(prior);
       noteRequest(res, { run_id: prior.run_id, idempotency: "replay" });

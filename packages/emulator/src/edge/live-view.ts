@@ -44,7 +44,7 @@ export function liveView(
   session: PortalSession,
   runId: string,
 ): void {
-  const run = st.engine.runs.get(runId);
+  const run = st.engine.find(runId);
   if (
     !run ||
     run.environment !== env.def.name ||

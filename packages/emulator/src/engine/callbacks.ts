@@ -148,6 +148,12 @@ interface DispatcherHooks {
   retryDelayMs?: (attempt: number) => number;
   /** An injected receiver failure for this attempt (a 5xx status), or null to really send. */
   injectFailure?: (cb: PendingCallback) => number | null;
+  /**
+   * Settles once the state a callback tells of is durable (null: it already is). With --data
+   * the journal writes in batches off the event loop; a receiver is told nothing the emulator
+   * could forget in a crash, as an API answer is not.
+   */
+  durable?: () => Promise<void> | null;
 }
 
 interface SendOptions {
@@ -184,6 +190,11 @@ export class CallbackDispatcher {
     lastAttempt: number,
     opts: SendOptions,
   ): Promise<void> {
+    try {
+      await this.hooks.durable?.();
+    } catch {
+      return; // the journal failed: the state it would tell of is not kept, so it is not told
+    }
     if (opts.delayMs) await this.sleep(opts.delayMs);
     for (let attempt = firstAttempt; attempt <= lastAttempt && !this.closed; attempt++) {
       const started = Date.now();

@@ -1,6 +1,7 @@
 // Idempotent launch (docs/service-rules.md#idempotent-launch Idempotency): the key is scoped
 // to the client and the workflow; the same request returns the same run, a changed one conflicts.
 import { createHash } from "node:crypto";
+import type { RunRecord } from "../model/types.js";
 
 /** JSON with object keys sorted at every level, so equal requests serialize equally. */
 export function canonicalJson(value: unknown): string {
@@ -67,23 +68,83 @@ type IdempotencyOutcome =
   | { kind: "replay"; runId: string }
   | { kind: "conflict"; runId: string };
 
+/** What the store reads of a run on disk to confirm a key: its scope's parts and fingerprint. */
+type KeyedRun = Pick<
+  RunRecord,
+  "workspace" | "environment" | "workflow_id" | "idempotency_key" | "fingerprint"
+>;
+
+/**
+ * A 31-bit hash of a scope: a small integer key that costs no allocation. Two scopes may share
+ * one; a hit is confirmed against the run itself.
+ */
+export function scopeHash(scope: string): number {
+  return createHash("sha1").update(scope).digest().readUInt32BE(0) >>> 1;
+}
+
 export class IdempotencyStore {
   private readonly entries = new Map<string, { runId: string; fingerprint: string }>();
+  /**
+   * Keys of finished runs that live on disk (journal/run-archive.ts), by the hash of their scope:
+   * the scope and fingerprint are read from the run when a launch names the key again, so memory
+   * holds a number and a run id per run instead of two long strings (bench/README.md, soak).
+   */
+  private readonly onDisk = new Map<number, string | string[]>();
 
-  check(scope: string, fingerprint: string): IdempotencyOutcome {
-    const hit = this.entries.get(scope);
+  /**
+   * `find`: a run by id, for keys whose run lives on disk (a launch names such a key rarely;
+   * each hash hit reads one run).
+   */
+  check(
+    scope: string,
+    fingerprint: string,
+    find: (runId: string) => KeyedRun | undefined = () => undefined,
+  ): IdempotencyOutcome {
+    const hit = this.entries.get(scope) ?? this.fromDisk(scope, find);
     if (!hit) return { kind: "new" };
     return hit.fingerprint === fingerprint
       ? { kind: "replay", runId: hit.runId }
       : { kind: "conflict", runId: hit.runId };
   }
 
+  private fromDisk(
+    scope: string,
+    find: (runId: string) => KeyedRun | undefined,
+  ): { runId: string; fingerprint: string } | undefined {
+    const ids = this.onDisk.get(scopeHash(scope));
+    for (const runId of typeof ids === "string" ? [ids] : (ids ?? [])) {
+      const run = find(runId);
+      if (
+        run?.idempotency_key != null &&
+        idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key) ===
+          scope
+      )
+        return { runId, fingerprint: run.fingerprint };
+    }
+    return undefined;
+  }
+
   /** Forget the keys of runs that no longer exist (environment reset). */
   forgetRuns(runIds: ReadonlySet<string>): void {
     for (const [scope, e] of this.entries) if (runIds.has(e.runId)) this.entries.delete(scope);
+    for (const [h, ids] of this.onDisk) {
+      const left = (typeof ids === "string" ? [ids] : ids).filter((id) => !runIds.has(id));
+      if (left.length === 0) this.onDisk.delete(h);
+      else this.onDisk.set(h, left.length === 1 ? (left[0] as string) : left);
+    }
   }
 
   remember(scope: string, runId: string, fingerprint: string): void {
     this.entries.set(scope, { runId, fingerprint });
+  }
+
+  /** The key's run moved to disk: keep only the hash of its scope and the run's id. */
+  rememberOnDisk(scope: string, runId: string): void {
+    this.entries.delete(scope);
+    const h = scopeHash(scope);
+    const ids = this.onDisk.get(h);
+    if (ids === undefined) this.onDisk.set(h, runId);
+    else if (typeof ids === "string") this.onDisk.set(h, ids === runId ? ids : [ids, runId]);
+    else if (!ids.includes(runId)) ids.push(runId);
   }
 }

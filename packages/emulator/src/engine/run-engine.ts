@@ -29,6 +29,8 @@ interface EngineHooks {
   synthesize(run: RunRecord): Record<string, unknown>;
   /** Outputs given by the scenario, with its `$file` markers made download references. */
   fileOutputs(run: RunRecord, outputs: Record<string, unknown>): Record<string, unknown>;
+  /** A finished run no longer in memory, read back from disk (journal/run-archive.ts). */
+  archived?(runId: string): RunRecord | undefined;
 }
 
 /** What launch hands the engine: the stored fields of a run before it has a status or a step. */
@@ -72,6 +74,20 @@ export class RunEngine {
   forget(runId: string): void {
     this.runs.delete(runId);
     this.active.delete(runId);
+  }
+
+  /**
+   * A run by id: in memory, or finished and on disk (read back as a fresh copy; a finished run
+   * never changes, so nothing is lost by not keeping it).
+   */
+  find(runId: string): RunRecord | undefined {
+    return this.runs.get(runId) ?? this.hooks.archived?.(runId);
+  }
+
+  /** Drop a finished run from memory once it is on disk (persistence.ts, retention). */
+  evict(runId: string): void {
+    const run = this.runs.get(runId);
+    if (run && isTerminal(run.status)) this.runs.delete(runId);
   }
 
   /** Re-adopt a run (journal replay). */

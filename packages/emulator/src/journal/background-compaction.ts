@@ -11,9 +11,11 @@
 //   journal with every acknowledged record;
 // - the snapshot is written to `<file>.compacting` asynchronously in 1 MiB chunks;
 // - the swap (captured records appended, fsync, rename, reopen) is synchronous, so no record can
-//   be written between the snapshot's tail and the rename.
+//   be written between the snapshot's tail and the rename; it waits for the batch on disk, if
+//   any, to finish (journal.ts), and lines still queued are among the captured ones.
 import { open, rm } from "node:fs/promises";
 import { JOURNAL_FILE_MODE, type Journal, type Storable } from "./journal.js";
+import { compactedHeader } from "./torn-tail.js";
 
 export const DEFAULT_COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 const CHUNK = 1 << 20;
@@ -45,6 +47,11 @@ export class BackgroundCompactor {
     private readonly thresholdBytes: number,
     private liveBytes: number,
     private readonly report: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
+    /**
+     * Awaited before the swap: what the snapshot leaves out because it lives elsewhere (finished
+     * runs moved to the run archive, run-archive.ts) must be durable there first.
+     */
+    private readonly beforeSwap: () => Promise<void> = async () => {},
   ) {}
 
   /** Called after each append; starts a compaction on a later tick (never inside a change). */
@@ -88,6 +95,8 @@ export class BackgroundCompactor {
     try {
       const fh = await open(tmp, "w", JOURNAL_FILE_MODE);
       try {
+        // The header's length is filled in by the swap (torn-tail.ts).
+        bytes += (await fh.write(compactedHeader(0))).bytesWritten;
         // Serialize about 1 MiB at a time, yielding to the event loop between pieces.
         let piece: string[] = [];
         let pieceLen = 0;
@@ -110,7 +119,8 @@ export class BackgroundCompactor {
       } finally {
         await fh.close();
       }
-      capturedRecords = this.journal.swapIn(tmp);
+      await this.beforeSwap();
+      capturedRecords = await this.journal.swapInWhenSettled(tmp);
     } catch (e) {
       this.journal.stopCapture();
       await rm(tmp, { force: true });

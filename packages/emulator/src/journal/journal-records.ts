@@ -132,7 +132,7 @@ export function callbackRecord(
 
 export function callbackFromRecord(
   rec: CallbackRecord,
-  runs: Map<string, RunRecord>,
+  runs: { get(runId: string): RunRecord | undefined },
 ): PendingCallback {
   const cb = rec.cb;
   if (!isObject(rec.payload)) return cb; // older journals stored the body itself

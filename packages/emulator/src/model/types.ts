@@ -141,6 +141,24 @@ export interface RunRecord {
 }
 
 /**
+ * What the run history lists of a run: the fields every run keeps in memory, also a finished run
+ * whose whole record lives on disk (journal/run-archive.ts). A RunRecord is one.
+ */
+export type RunListing = Pick<
+  RunRecord,
+  | "run_id"
+  | "environment"
+  | "workspace"
+  | "workflow_id"
+  | "status"
+  | "created_at"
+  | "started_at"
+  | "finished_at"
+  | "idempotency_key"
+  | "source"
+>;
+
+/**
  * An agent's cloud-browser authoring session (agent/authoring.ts): a live view link for the
  * person, which expires. Journalled, so the journal and the agent surface both read it.
  */

@@ -29,11 +29,13 @@ import {
 } from "../journal/background-compaction.js";
 import { Journal } from "../journal/journal.js";
 import type { JournalRecord } from "../journal/journal-records.js";
+import { RunArchive } from "../journal/run-archive.js";
 import type { EnvState, EnvView, PortalSession, ServerConfig } from "../state/emulator-state.js";
 import { holdCallback, resendCallback, useDeliveryFault } from "../state/emulator-state.js";
 import { persistRun, replay, snapshot } from "../state/persistence.js";
 import { commit } from "../state/state-changes.js";
 import type { WebAppHost } from "../web-app/host.js";
+import { holdUntilDurable } from "./durable-responses.js";
 import { fileOutputs, notify, synthesize } from "./engine-hooks.js";
 import { requestListener, type SurfaceHost } from "./surfaces.js";
 import { webAppHost } from "./web-app-host.js";
@@ -81,6 +83,9 @@ export class Emulator implements SurfaceHost {
   /** The web application's view of the emulator (web-app-host.ts). */
   readonly webApp: WebAppHost;
   private journal: Journal | null = null;
+  /** Finished runs beyond the limit, on disk (with --data; run-archive.ts). */
+  archive: RunArchive | null = null;
+  readonly finishedInMemory = new Set<string>();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   origin = "http://127.0.0.1:0";
@@ -100,6 +105,7 @@ export class Emulator implements SurfaceHost {
       vault: (env) => this.envs.get(env)?.def.vault ?? {},
       synthesize: (run) => synthesize(this, run),
       fileOutputs: (run, outputs) => fileOutputs(this, run, outputs),
+      archived: (runId) => this.archive?.get(runId),
     });
     this.dispatcher = new CallbackDispatcher({
       ...(cfg.webhookSecret ? { secret: cfg.webhookSecret } : {}),
@@ -108,6 +114,7 @@ export class Emulator implements SurfaceHost {
         deliverPublic: cfg.deliverPublic ?? false,
         ...(cfg.forwardCallbacks ? { forwardTo: cfg.forwardCallbacks } : {}),
       },
+      durable: () => this.journal?.durable() ?? null,
       injectFailure: (cb) =>
         useDeliveryFault(this, cb.run_id, this.deliveryFaults.forAttempt(cb.run_id)),
       onAttempt: (env, a) => {
@@ -179,17 +186,26 @@ export class Emulator implements SurfaceHost {
 
   async listen(port: number, host: string): Promise<void> {
     if (this.cfg.data) {
-      replay(this, this.cfg.data);
+      this.archive = new RunArchive(`${this.cfg.data}.runs`);
+      await replay(this, this.cfg.data);
       this.journal = new Journal(this.cfg.data);
+      const archive = this.archive;
       this.compactor = new BackgroundCompactor(
         this.journal,
         () => snapshot(this, true),
         this.cfg.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES,
         statSync(this.cfg.data).size,
+        undefined,
+        () => archive.durable(),
       );
     }
     // Everything a request meets is in surfaces.ts: the edge middleware, then the surfaces.
-    const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, requestListener(this));
+    const listener = requestListener(this);
+    const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
+      // With --data, no answer leaves before the journal holds what it shows (journal.ts).
+      if (this.journal) holdUntilDurable(res, () => this.journal?.durable() ?? null);
+      listener(req, res);
+    });
     server.on("connection", (s) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
@@ -252,8 +268,9 @@ export class Emulator implements SurfaceHost {
         for (const s of this.sockets) s.destroy();
       });
     }
-    this.journal?.close();
+    await this.journal?.close();
     this.journal = null;
+    await this.archive?.close();
   }
 
   /** A new one-time sign-in link to the web application. */

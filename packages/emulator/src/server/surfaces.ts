@@ -163,7 +163,7 @@ function files(
   ctx: EnvContext,
 ): void {
   const { runId = "", n = "", filename = "" } = ctx.params;
-  const run = st.engine.runs.get(runId);
+  const run = st.engine.find(runId);
   const link = `${st.links(ctx.env.def.name).envBase}/_files/${encodeURIComponent(runId)}/${n}/${filename}`;
   if (
     !run ||

@@ -12,6 +12,7 @@ import {
 import { recordingBytes, recordingState } from "../engine/recording.js";
 import { faultLabel } from "../faults/api-faults.js";
 import { HttpError } from "../http/http-kit.js";
+import type { RunListing } from "../model/types.js";
 import {
   adminEnv,
   armApiFault,
@@ -32,12 +33,13 @@ export function webAppHost(st: WebAppState): WebAppHost {
     links: (env) => st.links(env),
     runs: () => {
       if (!st.clock.virtual) st.engine.tick();
-      const runs = [...st.engine.runs.values()];
-      for (const r of runs) st.engine.process(r);
+      const runs: RunListing[] = [...st.engine.runs.values()];
+      for (const r of st.engine.runs.values()) st.engine.process(r);
+      if (st.archive) runs.push(...st.archive.listings());
       return runs;
     },
     run: (env, runId) => {
-      const run = st.engine.runs.get(runId);
+      const run = st.engine.find(runId);
       if (!run || run.environment !== env) return undefined;
       st.engine.process(run);
       return run;

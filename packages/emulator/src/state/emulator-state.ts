@@ -39,6 +39,7 @@ import type { RequestLogFormat } from "../http/request-log.js";
 import type { CompactionReport } from "../journal/background-compaction.js";
 import type { JournalRecord } from "../journal/journal-records.js";
 import { callbackRecord } from "../journal/journal-records.js";
+import type { RunArchive } from "../journal/run-archive.js";
 import type {
   EnvironmentDef,
   EnvironmentDefView,
@@ -67,6 +68,11 @@ export interface ServerConfig {
   compactAfterBytes?: number;
   /** Open agent (MCP) sessions per workspace before its oldest is closed (default 1,000). */
   mcpSessionsPerWorkspace?: number;
+  /**
+   * With --data: finished runs kept in memory; older ones live on disk (run-archive.ts) and are
+   * read back on demand (default DEFAULT_FINISHED_RUNS_IN_MEMORY, persistence.ts).
+   */
+  finishedRunsInMemory?: number;
 }
 
 /** An environment as the state holds it; changed only by the change functions (state-changes.ts). */
@@ -145,6 +151,10 @@ export interface EmulatorState {
   resendCallback(env: EnvView, eventId: string): boolean;
   /** Compact the journal now (null without --data); background-compaction.ts. */
   compactJournal(): Promise<CompactionReport | null>;
+  /** Finished runs beyond `finishedRunsInMemory`, on disk (with --data; run-archive.ts). */
+  readonly archive: RunArchive | null;
+  /** Finished runs in memory, oldest first: the next to move to the archive (persistence.ts). */
+  readonly finishedInMemory: Set<string>;
 }
 
 // ---------- what each route module sees (a narrow view, checked by the compiler) ----------
@@ -152,7 +162,7 @@ export interface EmulatorState {
 // state only by `commit` (state-changes.ts) or through the few methods it is given.
 
 /** The run engine with the given methods; its runs read-only (they change inside the engine). */
-export type EngineView<K extends keyof RunEngine = never> = Pick<RunEngine, K> & {
+export type EngineView<K extends keyof RunEngine = never> = Pick<RunEngine, K | "find"> & {
   readonly runs: ReadonlyMap<string, Readonly<RunRecord>>;
 };
 
@@ -226,6 +236,8 @@ export type AdminState = EnvironmentsView &
       AgentSurface,
       "createTokenRoute" | "listTokensRoute" | "revokeTokenRoute"
     >;
+    /** The run history includes finished runs on disk, read back one at a time. */
+    readonly archive: Pick<RunArchive, "listings"> | null;
   };
 
 /** The web application's host (web-app-host.ts): the admin API's view, keys and sessions read-only. */
@@ -245,6 +257,8 @@ export type WebAppState = EnvironmentsView &
   > & {
     readonly engine: EngineView<"answer" | "inject" | "process" | "tick">;
     readonly agents: Pick<AgentSurface, "appKey" | "personalAccessTokens" | "oauth">;
+    /** The run history lists finished runs on disk too. */
+    readonly archive: Pick<RunArchive, "listings"> | null;
     readonly keys: ReadonlyMap<string, ApiKey>;
     readonly portalSessions: ReadonlyMap<string, PortalSession>;
   };
@@ -403,7 +417,9 @@ export function resetEnvironment(st: EmulatorState, name: string): void {
   for (const id of gone) {
     st.engine.forget(id);
     st.eventsWritten.delete(id);
+    st.finishedInMemory.delete(id);
   }
+  for (const id of st.archive?.forgetEnvironment(name) ?? []) gone.add(id);
   st.idem.forgetRuns(gone);
   st.grants.forgetRuns(gone);
   st.deliveryFaults.forgetRuns(gone);

@@ -10,9 +10,19 @@ import {
   type JournalRecord,
   runDelta,
 } from "../journal/journal-records.js";
-import type { RunRecord } from "../model/types.js";
+import { isTerminal, type RunRecord } from "../model/types.js";
 import type { EmulatorState } from "./emulator-state.js";
 import { apply } from "./state-changes.js";
+
+/** The idempotency scope of a keyed run (null without a key). */
+function keyScope(run: RunRecord): string | null {
+  return run.idempotency_key === null
+    ? null
+    : idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key);
+}
+
+/** Finished runs kept in memory with --data when `finishedRunsInMemory` is not given. */
+export const DEFAULT_FINISHED_RUNS_IN_MEMORY = 1000;
 
 /** The whole run when first accepted, afterwards only what changed (run-delta.ts). */
 export function persistRun(st: EmulatorState, run: RunRecord): void {
@@ -20,6 +30,29 @@ export function persistRun(st: EmulatorState, run: RunRecord): void {
   if (written === undefined) st.record({ t: "run", run });
   else st.record(runDelta(run, written));
   st.eventsWritten.set(run.run_id, run.events.length);
+  if (isTerminal(run.status)) retire(st, run.run_id);
+}
+
+/**
+ * A run finished: it joins the finished runs in memory, and the oldest beyond the limit moves to
+ * the archive on disk (run-archive.ts), so memory stays flat however many runs come and go.
+ * Without --data there is no archive and every run stays in memory.
+ */
+export function retire(st: EmulatorState, runId: string): void {
+  if (!st.archive) return;
+  st.finishedInMemory.add(runId);
+  const limit = st.cfg.finishedRunsInMemory ?? DEFAULT_FINISHED_RUNS_IN_MEMORY;
+  for (const oldest of st.finishedInMemory) {
+    if (st.finishedInMemory.size <= limit) break;
+    st.finishedInMemory.delete(oldest);
+    const run = st.engine.runs.get(oldest);
+    if (!run || !isTerminal(run.status)) continue;
+    st.archive.put(run);
+    st.engine.evict(oldest);
+    st.eventsWritten.delete(oldest);
+    const scope = keyScope(run);
+    if (scope !== null) st.idem.rememberOnDisk(scope, run.run_id);
+  }
 }
 
 /**
@@ -59,18 +92,36 @@ function snapshotSize(st: EmulatorState): number {
   return n + st.recordingAttempts.length;
 }
 
-/** Replay the journal by streaming it; compact it when it holds superseded records. */
-export function replay(st: EmulatorState, file: string): void {
+/**
+ * Replay the run archive's index, then the journal, by streaming them; move the finished runs
+ * beyond the limit to the archive; compact the journal when it holds superseded records (runs
+ * that live in the archive among them, once the archive holds them fsync'd).
+ */
+export async function replay(st: EmulatorState, file: string): Promise<void> {
+  const remember = (run: RunRecord) => {
+    const scope = keyScope(run);
+    if (scope !== null) st.idem.remember(scope, run.run_id, run.fingerprint);
+  };
+  st.archive?.load((run) => {
+    const scope = keyScope(run);
+    if (scope !== null) st.idem.rememberOnDisk(scope, run.run_id);
+  });
   // The journal is this emulator's own file: its records are the union it wrote.
   const summary = replayJournal(file, (rec) => apply(st, rec as JournalRecord));
-  for (const run of st.engine.runs.values()) {
-    if (run.idempotency_key !== null) {
-      st.idem.remember(
-        idempotencyScope(run.workspace, run.environment, run.workflow_id, run.idempotency_key),
-        run.run_id,
-        run.fingerprint,
-      );
+  const finished: RunRecord[] = [];
+  for (const run of [...st.engine.runs.values()]) {
+    if (st.archive?.has(run.run_id)) {
+      // The archive has it as it finished (the journal still held its records, maybe not yet
+      // its last delta: the two files are fsync'd apart): the finished run is the later state.
+      st.engine.forget(run.run_id);
+      st.eventsWritten.delete(run.run_id);
+      continue;
     }
+    remember(run);
+    if (isTerminal(run.status)) finished.push(run);
   }
+  finished.sort((a, b) => (a.finished_at ?? 0) - (b.finished_at ?? 0));
+  for (const run of finished) retire(st, run.run_id);
+  await st.archive?.durable();
   if (summary.records > snapshotSize(st)) Journal.rewrite(file, snapshot(st));
 }

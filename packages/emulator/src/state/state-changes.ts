@@ -75,7 +75,7 @@ export function apply(st: EmulatorState, rec: JournalRecord): void {
       return;
     }
     case "cb": {
-      const cb = callbackFromRecord(rec, st.engine.runs);
+      const cb = callbackFromRecord(rec, { get: (id) => st.engine.find(id) });
       st.pending.set(cb.event_id, cb);
       return;
     }

@@ -7,7 +7,13 @@ import type { DeliveryAttempt } from "../engine/callbacks.js";
 import type { Fault } from "../engine/run-engine.js";
 import type { Links } from "../engine/run-views.js";
 import type { DeliveryFaultKind } from "../faults/delivery-faults.js";
-import type { EnvironmentDefView, RunRecord, Scenario, WorkflowState } from "../model/types.js";
+import type {
+  EnvironmentDefView,
+  RunListing,
+  RunRecord,
+  Scenario,
+  WorkflowState,
+} from "../model/types.js";
 import type { ApiFaultRow } from "./pages.js";
 
 /** What the web application needs from the emulator; implemented by the Emulator class. */
@@ -21,8 +27,8 @@ export interface WebAppHost {
     readonly deliveries: readonly Readonly<DeliveryAttempt>[];
   }[];
   links(env: string): Links;
-  /** Every run, brought up to date. */
-  runs(): RunRecord[];
+  /** Every run, brought up to date: in memory whole, finished ones on disk as their listing. */
+  runs(): RunListing[];
   run(env: string, runId: string): RunRecord | undefined;
   /** A new portal session for the signed-in local developer (every environment); its id. */
   openDeveloperSession(): string;

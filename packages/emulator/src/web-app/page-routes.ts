@@ -5,7 +5,7 @@ import { CODE } from "@wfr/protocol";
 import { HttpError } from "../http/http-kit.js";
 import { consentPolicy } from "../http/page-headers.js";
 import type { RouteTable } from "../http/router.js";
-import type { EnvironmentDefView, RunRecord } from "../model/types.js";
+import type { EnvironmentDefView, RunListing, RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
 import {
   apiFaultsPage,
@@ -51,7 +51,7 @@ function rows(ctx: AppContext, filter: RunFilter): RunRow[] {
 /** Vault names per environment and the workflows whose runs used them (never values). */
 function vaultUse(
   env: EnvironmentDefView,
-  runs: RunRecord[],
+  runs: RunListing[],
 ): { name: string; usedBy: string[] }[] {
   return Object.keys(env.vault)
     .sort()
@@ -63,8 +63,10 @@ function vaultUse(
           used.add(wf.name);
       }
       for (const r of runs) {
-        if (r.environment !== env.name) continue;
-        if (JSON.stringify([r.inputs, r.scenario]).includes(needle))
+        // A run on disk is listed without its inputs: its workflow's own use is shown above.
+        if (r.environment !== env.name || !("scenario" in r)) continue;
+        const run = r as RunRecord;
+        if (JSON.stringify([run.inputs, run.scenario]).includes(needle))
           used.add(env.workflows.get(r.workflow_id)?.name ?? r.workflow_id);
       }
       return { name, usedBy: [...used].sort() };

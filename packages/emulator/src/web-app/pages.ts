@@ -11,7 +11,13 @@ import type { DeliveryAttempt } from "../engine/callbacks.js";
 import { iso } from "../engine/clock.js";
 import { humanAction, type Links } from "../engine/run-views.js";
 import { MAX_FAILED_ATTEMPTS, MAX_LATE_MS } from "../faults/delivery-faults.js";
-import { isTerminal, type RunRecord, type Scenario, type WorkflowDef } from "../model/types.js";
+import {
+  isTerminal,
+  type RunListing,
+  type RunRecord,
+  type Scenario,
+  type WorkflowDef,
+} from "../model/types.js";
 import { html, jsonBlock, type SafeHtml } from "./html.js";
 
 export interface RunFilter {
@@ -22,9 +28,16 @@ export interface RunFilter {
 }
 
 export interface RunRow {
-  run: RunRecord;
+  /** A run in memory, or the listing of one on disk (journal/run-archive.ts). */
+  run: RunListing;
   workflowName: string;
 }
+
+/**
+ * Rows the run history shows at most, newest first: the list is polled every 1.5 s, and a page
+ * of every run ever launched grew with the emulator's age (a filter finds older runs).
+ */
+export const RUN_LIST_ROWS = 500;
 
 const STATUS_CHOICES = RUN_STATUSES;
 
@@ -43,11 +56,11 @@ const STATUS_TONE: Record<KnownRunStatus, "ok" | "attention" | "bad" | "live"> =
   human_wait_expired: "bad",
 };
 
-function runHref(run: RunRecord): string {
+function runHref(run: RunListing): string {
   return `/_app/runs/${encodeURIComponent(run.environment)}/${encodeURIComponent(run.run_id)}`;
 }
 
-function duration(run: RunRecord, now: number): string {
+function duration(run: RunListing, now: number): string {
   const end = run.finished_at ?? now;
   const ms = Math.max(0, end - run.created_at);
   if (ms < 1000) return `${ms} ms`;
@@ -67,14 +80,14 @@ function statusBadge(status: string): SafeHtml {
  * launch, and the run list re-runs its search every 1.5 s (serialising every run's metadata on
  * each search blocked other callers for seconds with 8 MiB of it).
  */
-const searchText = new WeakMap<RunRecord, string>();
+const searchText = new WeakMap<RunListing, string>();
 
-function searchableText(r: RunRecord): string {
+/** A run on disk is listed without its metadata: the search covers its ids and key. */
+function searchableText(r: RunListing): string {
   let text = searchText.get(r);
   if (text === undefined) {
-    text = [r.run_id, r.workflow_id, r.idempotency_key ?? "", JSON.stringify(r.metadata)]
-      .join("\n")
-      .toLowerCase();
+    const metadata = "metadata" in r ? JSON.stringify((r as RunRecord).metadata) : "";
+    text = [r.run_id, r.workflow_id, r.idempotency_key ?? "", metadata].join("\n").toLowerCase();
     searchText.set(r, text);
   }
   return text;
@@ -97,10 +110,17 @@ export function runMatches(row: RunRow, f: RunFilter): boolean {
 export function runRows(rows: RunRow[], now: number): SafeHtml {
   if (rows.length === 0)
     return html`<tbody id="run-rows"><tr><td colspan="7">No runs match. Launch one through the API and it appears here.</td></tr></tbody>`;
-  return html`<tbody id="run-rows">${rows.map(
-    ({ run, workflowName }) =>
-      html`<tr data-run-id="${run.run_id}" data-status="${run.status}"><td><a href="${runHref(run)}">${run.run_id}</a></td><td>${statusBadge(run.status)}</td><td>${workflowName} <span class="muted">${run.workflow_id}</span></td><td>${run.environment}</td><td>${run.source ?? "api"}</td><td><time datetime="${iso(run.created_at)}">${iso(run.created_at)}</time></td><td>${duration(run, now)}</td></tr>`,
-  )}</tbody>`;
+  const older = rows.length - RUN_LIST_ROWS;
+  const more =
+    older > 0
+      ? html`<tr><td colspan="7">${String(older)} older runs not shown: filter by status, workflow or search to find them.</td></tr>`
+      : html``;
+  return html`<tbody id="run-rows">${rows
+    .slice(0, RUN_LIST_ROWS)
+    .map(
+      ({ run, workflowName }) =>
+        html`<tr data-run-id="${run.run_id}" data-status="${run.status}"><td><a href="${runHref(run)}">${run.run_id}</a></td><td>${statusBadge(run.status)}</td><td>${workflowName} <span class="muted">${run.workflow_id}</span></td><td>${run.environment}</td><td>${run.source ?? "api"}</td><td><time datetime="${iso(run.created_at)}">${iso(run.created_at)}</time></td><td>${duration(run, now)}</td></tr>`,
+    )}${more}</tbody>`;
 }
 
 export function runListPage(o: {

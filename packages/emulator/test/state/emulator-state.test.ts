@@ -69,6 +69,7 @@ describe("advanceClock", () => {
       // An engine with steps due at 1 200 and 1 500 within the advance.
       engine: {
         runs: new Map(),
+        find: () => undefined,
         advance: (ms: number, setNow: (t: number) => void) => {
           for (const at of [1_200, 1_500]) setNow(at);
           setNow(1_000 + ms);

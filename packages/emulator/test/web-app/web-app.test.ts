@@ -8,7 +8,7 @@ import { redactSignInPath, SIGN_IN_LINK_TTL_MS, SignInLinks } from "../../src/ac
 import { startEmulator } from "../../src/index.js";
 import type { RunRecord } from "../../src/model/types.js";
 import { html } from "../../src/web-app/html.js";
-import { runMatches } from "../../src/web-app/pages.js";
+import { RUN_LIST_ROWS, runMatches, runRows } from "../../src/web-app/pages.js";
 import { parseAnswer } from "../../src/web-app/web-app.js";
 import { Receiver } from "../conformance/receiver.js";
 import {
@@ -50,6 +50,27 @@ describe("pure parts", () => {
     for (const q of ["RUN_ABC", "invoice-42", "northwind", "intake"])
       expect(runMatches(row, { ...none, q })).toBe(true);
     expect(runMatches(row, { ...none, q: "contoso" })).toBe(false);
+  });
+
+  it("the run history shows the newest rows only, and says how many older runs match", () => {
+    const rows = Array.from({ length: RUN_LIST_ROWS + 7 }, (_, i) => ({
+      run: {
+        run_id: `run_${i}`,
+        status: "succeeded",
+        workflow_id: "wf_1",
+        environment: "production",
+        workspace: "default",
+        created_at: i,
+        started_at: null,
+        finished_at: i,
+        idempotency_key: null,
+      } as const,
+      workflowName: "Invoice intake",
+    }));
+    const text = runRows(rows, 0).text;
+    expect(text.match(/data-run-id=/g)).toHaveLength(RUN_LIST_ROWS);
+    expect(text).toContain("7 older runs not shown");
+    expect(runRows(rows.slice(0, 3), 0).text).not.toContain("older runs");
   });
 
   it("a run's metadata is serialised for the search once, not on every search (the list re-searches every 1.5 s)", () => {

@@ -43,6 +43,10 @@ export function defineEmulatorCommand(program: Command): void {
       "with --data: compact the journal once n bytes were appended since the last compaction",
     )
     .option(
+      "--finished-runs-in-memory <n>",
+      "with --data: finished runs kept in memory (default 1000); older ones on disk, read on demand",
+    )
+    .option(
       "--scenario <file>",
       "replay a recorded run (from `wfr runs export`) for its workflow (repeatable)",
       collect,

@@ -27,6 +27,7 @@ export async function emulatorCommand(options: {
   deliverPublic?: boolean;
   allowedHost?: string[];
   compactAfterBytes?: string;
+  finishedRunsInMemory?: string;
 }): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -55,6 +56,12 @@ export async function emulatorCommand(options: {
     if (!Number.isSafeInteger(compactAfterBytes) || compactAfterBytes < 1)
       throw new CliError("--compact-after-bytes: must be a positive integer", EXIT.USAGE);
   }
+  let finishedRunsInMemory: number | undefined;
+  if (options.finishedRunsInMemory !== undefined) {
+    finishedRunsInMemory = Number(options.finishedRunsInMemory);
+    if (!Number.isSafeInteger(finishedRunsInMemory) || finishedRunsInMemory < 0)
+      throw new CliError("--finished-runs-in-memory: must be a non-negative integer", EXIT.USAGE);
+  }
   if (options.forwardCallbacks !== undefined && !/^https?:\/\//.test(options.forwardCallbacks))
     throw new CliError("--forward-callbacks: must be an http(s) URL", EXIT.USAGE);
   // The same options as the emulator's own `wfr-emulator` bin, requests logged the same way.
@@ -69,6 +76,7 @@ export async function emulatorCommand(options: {
     ...(options.forwardCallbacks ? { forwardCallbacks: options.forwardCallbacks } : {}),
     ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     ...(compactAfterBytes !== undefined ? { compactAfterBytes } : {}),
+    ...(finishedRunsInMemory !== undefined ? { finishedRunsInMemory } : {}),
     recordedRuns,
     apiFaults,
     port,
