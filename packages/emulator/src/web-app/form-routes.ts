@@ -11,7 +11,8 @@ import type { RouteTable } from "../http/router.js";
 import { jsonTextDepth } from "../model/json-text.js";
 import type { RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
-import { keysPage, oauthRefusedPage, signedOutPage, tokensPage } from "./pages.js";
+import { oauthRefusedPage } from "./oauth-pages.js";
+import { keysPage, signedOutPage, tokensPage } from "./pages.js";
 import { page, redirect } from "./respond.js";
 
 /**

@@ -7,12 +7,11 @@ import { consentPolicy } from "../http/page-headers.js";
 import type { RouteTable } from "../http/router.js";
 import type { EnvironmentDefView, RunListing, RunRecord } from "../model/types.js";
 import type { AppContext } from "./guards.js";
+import { oauthConsentPage, oauthRefusedPage } from "./oauth-pages.js";
 import {
   apiFaultsPage,
   docsPage,
   keysPage,
-  oauthConsentPage,
-  oauthRefusedPage,
   type RunFilter,
   type RunRow,
   runDetailPage,
