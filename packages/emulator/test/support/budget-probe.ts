@@ -37,9 +37,9 @@ export async function peakGrowth<T>(
 /** The most a surface of `budget` bytes may grow its process at ten times it. */
 export const memoryTarget = (budget: number) => Math.max(2 * budget, MEMORY_RESOLUTION);
 
-/** `total` bytes of `byte`, 64 KiB at a time. */
-export function* filler(total: number, byte = 0x78): Generator<Buffer> {
-  const chunk = Buffer.alloc(64 * KiB, byte);
+/** `total` bytes of `byte`, `size` (64 KiB) at a time. */
+export function* filler(total: number, byte = 0x78, size = 64 * KiB): Generator<Buffer> {
+  const chunk = Buffer.alloc(size, byte);
   for (let sent = 0; sent < total; sent += chunk.length)
     yield total - sent >= chunk.length ? chunk : chunk.subarray(0, total - sent);
 }
