@@ -16,14 +16,15 @@ import { compareRow, valueAtMost } from "../lib/rows.mjs";
 
 export const id = "input-budgets";
 export const title =
-  "Input budgets: the emulator's memory and other callers' waits at ten times each body budget";
+  "Input budgets: each server's memory and other callers' waits at ten times each input budget";
 export const anchorName = "the budget";
 export const anchor = "each route's own body budget (docs/limits.md); a 100 ms stall";
 export const help = `node bench/cases/input-budgets.mjs [--quick]
-Starts the built emulator in its own process; for each route with a body budget (launch, /mcp,
-the admin API, a web form, a portal action, the OAuth token endpoint) streams ten times the budget
-(no Content-Length) while another client polls GET /_emulator/clock; reports the emulator's peak
-resident memory over its baseline (VmHWM after clear_refs) and the poller's longest wait.
+Starts the built emulator, a callback receiver, the invoice desk and a replaying test process, each
+in its own process; for each input surface (the emulator's body routes, drafts, scenarios, the run
+search; a recorded run through a pipe; a delivery; the desk's sign-in) sends ten times the budget
+(streamed, no Content-Length) while another client polls a cheap route of that process; reports
+its peak resident memory over its baseline (VmHWM after clear_refs) and the poller's longest wait.
 3 repeats (--quick: 1). Targets: peak growth <= 2x the budget; no other caller waits > 100 ms.`;
 
 function memoryOf(pid) {
