@@ -1,7 +1,15 @@
 // Scenarios and recorded runs have a budget (docs/limits.md): at most MAX_SCENARIO_STEPS steps,
 // a recorded-run file at most MAX_RECORDED_RUN_BYTES, refused by its size before it is read.
 // Each is tested at ten times its budget: a typed error naming the limit, nothing replayed.
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, fork } from "node:child_process";
+import {
+  closeSync,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +22,7 @@ import {
   readRecordedRunFile,
 } from "../../src/index.js";
 import { Harness, INVOICE } from "../conformance/support.js";
+import { filler, MiB, memoryTarget, peakGrowth } from "../support/budget-probe.js";
 
 const dir = mkdtempSync(join(tmpdir(), "wfr-scenario-budget-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,4 +77,50 @@ describe("scenario budget", () => {
       /long\.json: scenario: .*at most 10000/,
     );
   });
+});
+
+describe("a recorded-run file whose size says nothing (a pipe, a device)", () => {
+  it("ten times the budget through a pipe is refused at the first byte over it, in a reader process whose peak grows under twice the budget", async () => {
+    const fifo = join(dir, "recorded-run.fifo");
+    execFileSync("mkfifo", [fifo]);
+    // The reader is a process of its own (as `wfr emulator --scenario` or a test replaying a
+    // file is), so its peak memory is the read's.
+    const entry = new URL("../../dist/index.js", import.meta.url).href;
+    const reader = fork("--input-type=module", [], {
+      execArgv: [
+        "--input-type=module",
+        "-e",
+        `const { readRecordedRunFile } = await import(${JSON.stringify(entry)});
+           process.on("message", async (file) => {
+             try { await readRecordedRunFile(file); process.send("read"); }
+             catch (error) { process.send(error.constructor.name + ": " + error.message); }
+           });
+           process.send("ready");`,
+      ],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    try {
+      await new Promise((resolve) => reader.once("message", resolve));
+      const { result, growth } = await peakGrowth(reader.pid as number, async () => {
+        const answer = new Promise<string>((resolve) => reader.once("message", resolve));
+        reader.send(fifo);
+        const out = createWriteStream(fifo);
+        out.on("error", () => {}); // EPIPE once the reader has refused and closed it
+        const chunks = filler(10 * MAX_RECORDED_RUN_BYTES);
+        const pump = (): void => {
+          for (let next = chunks.next(); !next.done; next = chunks.next())
+            if (!out.write(next.value)) return void out.once("drain", pump);
+          out.end();
+        };
+        pump();
+        const text = await answer;
+        out.destroy();
+        return text;
+      });
+      expect(result).toMatch(/^RecordedRunError: .*recorded-run\.fifo: more than 16777216 bytes/);
+      expect(growth / MiB).toBeLessThan(memoryTarget(MAX_RECORDED_RUN_BYTES) / MiB);
+    } finally {
+      reader.kill();
+    }
+  }, 120_000);
 });
