@@ -1,6 +1,6 @@
 // docs/limits.md: the desk's sign-in body budget (16 KiB) at ten times, against the desk in a process of its own
 // (as `pnpm start` runs it): 413, the process's peak memory growth under twice the budget
-// (support/budget-probe.ts), and another caller answered while the body was still arriving.
+// (`@wfr/test-servers`, budget-probe.ts), and another caller answered while the body was still arriving.
 // Not the forms (64 KiB), the PDF upload (25 MiB + 64 KiB) nor callbacks (1 MiB): streamed at
 // ten times, a client in another process met a dropped connection ("socket hang up", after @hono/node-server's 500 ms
 // drain) instead of the 413; docs/limits.md lists them as not yet held.
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filler, KiB, memoryTarget, peakGrowth, streamTo } from "./support/budget-probe.js";
+import { filler, KiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
 import { prepareEmulator } from "./support/emulator-setup.js";
 
 const DESK = new URL("../dist/desk.js", import.meta.url).href;

@@ -3,12 +3,12 @@
 // handler reads 1 MiB, then answers 413) and discards what is left, so the receiver's peak
 // memory does not follow the body. Measured in a receiver process of its own, as the Express and
 // Fastify examples run it, at ten times the limit (docs/limits.md): its peak resident memory from
-// /proc (support/budget-probe.ts).
+// /proc (`@wfr/test-servers`, budget-probe.ts).
 import { type ChildProcess, fork } from "node:child_process";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filler, MiB, memoryTarget, peakGrowth, streamTo } from "./support/budget-probe.js";
+import { filler, MiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
 
 const RECEIVER = fileURLToPath(new URL("./support/node-handler-receiver.mjs", import.meta.url));
 /** The callback handler's default maxBodyBytes. */

@@ -22,7 +22,7 @@ import {
   readRecordedRunFile,
 } from "../../src/index.js";
 import { Harness, INVOICE } from "../conformance/support.js";
-import { filler, MiB, memoryTarget, peakGrowth } from "../support/budget-probe.js";
+import { filler, MiB, memoryTarget, peakGrowth } from "@wfr/test-servers";
 
 const dir = mkdtempSync(join(tmpdir(), "wfr-scenario-budget-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

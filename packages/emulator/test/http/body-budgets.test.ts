@@ -1,6 +1,6 @@
 // docs/limits.md: each input surface of the emulator at ten times its budget, against the
 // emulator in a process of its own (dist/bin.js, as a team runs it): the documented refusal,
-// the process's peak memory growth under twice the budget (support/budget-probe.ts), and another
+// the process's peak memory growth under twice the budget (`@wfr/test-servers`, budget-probe.ts), and another
 // caller answered while the oversized body was still arriving. Bodies are streamed without a
 // Content-Length, so the server has to count; the sender stops once answered.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -21,7 +21,7 @@ import {
   memoryTarget,
   peakGrowth,
   streamTo,
-} from "../support/budget-probe.js";
+} from "@wfr/test-servers";
 
 const BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
 const json = { "content-type": "application/json" };
