@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { filler, KiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareEmulator } from "./support/emulator-setup.js";
 
 const DESK = new URL("../dist/desk.js", import.meta.url).href;

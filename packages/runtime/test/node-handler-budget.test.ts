@@ -7,8 +7,8 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { filler, MiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const RECEIVER = fileURLToPath(new URL("./support/node-handler-receiver.mjs", import.meta.url));
 /** The callback handler's default maxBodyBytes. */

@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { filler, MiB, memoryTarget, peakGrowth } from "@wfr/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseScenario, ScenarioError } from "../../src/engine/scenario.js";
 import {
@@ -22,7 +23,6 @@ import {
   readRecordedRunFile,
 } from "../../src/index.js";
 import { Harness, INVOICE } from "../conformance/support.js";
-import { filler, MiB, memoryTarget, peakGrowth } from "@wfr/test-servers";
 
 const dir = mkdtempSync(join(tmpdir(), "wfr-scenario-budget-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,6 +5,7 @@
 // Content-Length, so the server has to count; the sender stops once answered.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { type Answer, filler, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_LIMIT } from "../../src/admin/admin-routes.js";
 import { DRAFT_BUDGET } from "../../src/agent/draft-budget.js";
@@ -15,13 +16,6 @@ import { PORTAL_LIMIT } from "../../src/server/surfaces.js";
 import { FORM_LIMIT } from "../../src/web-app/guards.js";
 import { SEARCHED_METADATA_CHARS } from "../../src/web-app/search-text.js";
 import { DRAFT, INVOICE } from "../conformance/support.js";
-import {
-  type Answer,
-  filler,
-  memoryTarget,
-  peakGrowth,
-  streamTo,
-} from "@wfr/test-servers";
 
 const BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
 const json = { "content-type": "application/json" };
