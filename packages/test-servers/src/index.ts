@@ -4,6 +4,16 @@
 // (docs/limits.md), shared by every package whose surfaces have a budget.
 
 export {
+  type Answer,
+  filler,
+  KiB,
+  MEMORY_RESOLUTION,
+  MiB,
+  memoryTarget,
+  peakGrowth,
+  streamTo,
+} from "./budget-probe.js";
+export {
   type ClaimRaceOptions,
   type ClaimRaceReport,
   exactlyOnceProblems,
@@ -18,13 +28,3 @@ export {
   type StartRedisOptions,
   startRedisServer,
 } from "./redis-server.js";
-export {
-  type Answer,
-  filler,
-  KiB,
-  MEMORY_RESOLUTION,
-  MiB,
-  memoryTarget,
-  peakGrowth,
-  streamTo,
-} from "./budget-probe.js";
