@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
 import { http, type Json } from "../conformance/support.js";
 import { type Check, freePort, runSuite, type SuiteRun, tokenProxy } from "./conformance-suite.js";
+import { approveAsPerson } from "./oauth-person.js";
 
 type Row =
   | { applies: true }
@@ -159,32 +160,6 @@ describe("the MCP conformance suite's server scenarios on /mcp (2025-11-25)", ()
   });
 });
 
-/** The person's browser: signs in to the web app and approves the consent page at `url`. */
-async function approve(url: string): Promise<void> {
-  const link = await http("POST", `${base}/_emulator/sign-in-links`, {});
-  const signedIn = await fetch((link.body as Json).url, { redirect: "manual" });
-  const cookie = signedIn.headers.get("set-cookie")?.split(";")[0] ?? "";
-  const page = await (await fetch(url, { headers: { cookie } })).text();
-  const field = (name: string) =>
-    (new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? "").replace(
-      /&#(\d+);/g,
-      (_, code: string) => String.fromCharCode(Number(code)),
-    );
-  const answer = await fetch(`${base}/_app/oauth/authorize`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      csrf: field("csrf"),
-      request: field("request"),
-      environment: "production",
-      decision: "approve",
-    }).toString(),
-  });
-  // The suite's callback server on 127.0.0.1 receives the code, as a browser would deliver it.
-  await fetch(answer.headers.get("location") ?? "");
-}
-
 describe("the MCP conformance suite's authorization-server scenarios on the emulator", () => {
   it("serves its metadata and completes the authorization code grant with PKCE", async () => {
     const port = await freePort();
@@ -208,7 +183,11 @@ describe("the MCP conformance suite's authorization-server scenarios on the emul
       ],
       (output) => {
         const url = /^(http:\S+\/_app\/oauth\/authorize\?\S+)$/m.exec(output)?.[1];
-        if (url && !consented) consented = approve(url);
+        // The suite's callback server on 127.0.0.1 receives the code, as the browser delivers it.
+        if (url && !consented)
+          consented = approveAsPerson(base, url).then(async (back) => {
+            await fetch(back);
+          });
       },
     );
     await consented;
