@@ -168,7 +168,11 @@ describe("the MCP conformance suite's authorization-server scenarios on the emul
       redirect_uris: [`http://127.0.0.1:${port}/callback`],
     });
     expect(registered.status).toBe(201);
+    // The person's step runs while the suite waits for its callback (up to 5 minutes): if it
+    // fails, the suite is stopped and the step's error is the test's.
+    const stop = new AbortController();
     let consented: Promise<void> | undefined;
+    let failed: unknown;
     const run = await runSuite(
       [
         "authorization",
@@ -182,14 +186,23 @@ describe("the MCP conformance suite's authorization-server scenarios on the emul
         String(port),
       ],
       (output) => {
-        const url = /^(http:\S+\/_app\/oauth\/authorize\?\S+)$/m.exec(output)?.[1];
+        // A whole line: the output may arrive cut anywhere.
+        const url = /^(http:\S+\/_app\/oauth\/authorize\?\S+)\r?\n/m.exec(output)?.[1];
         // The suite's callback server on 127.0.0.1 receives the code, as the browser delivers it.
         if (url && !consented)
-          consented = approveAsPerson(base, url).then(async (back) => {
-            await fetch(back);
-          });
+          consented = approveAsPerson(base, url)
+            .then(async (back) => {
+              await fetch(back);
+            })
+            .catch((error: unknown) => {
+              failed = error;
+              stop.abort();
+            });
       },
-    );
+      stop.signal,
+    ).catch((error: unknown) => {
+      throw failed ?? error;
+    });
     await consented;
     expect([...run.scenarios.keys()].sort(), run.output).toEqual([
       "authorization-code-grant",

@@ -49,16 +49,18 @@ export interface SuiteRun {
 
 /**
  * Runs the suite's CLI with `args` plus an output folder; `onOutput` sees its standard output as
- * it grows (the authorization scenario prints the URL the person must open).
+ * it grows (the authorization scenario prints the URL the person must open); `signal` stops it.
  */
 export async function runSuite(
   args: string[],
   onOutput: (output: string) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<SuiteRun> {
   const results = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
   try {
     const child = spawn(suiteNode(), [suiteCli, ...args, "-o", results], {
       stdio: ["ignore", "pipe", "pipe"],
+      ...(signal ? { signal } : {}),
     });
     let output = "";
     const grow = (chunk: Buffer) => {
