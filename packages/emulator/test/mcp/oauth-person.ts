@@ -6,31 +6,19 @@ import { http, type Json } from "../conformance/support.js";
 const attributeValue = (s: string) =>
   s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 
-/**
- * Approves the consent page at `authorizationUrl` for production; the connector's redirect URL.
- * `headers` go with every request (a test that restarts the emulator closes each connection).
- */
-export async function approveAsPerson(
-  base: string,
-  authorizationUrl: string,
-  headers: Record<string, string> = {},
-): Promise<URL> {
-  const link = await http("POST", `${base}/_emulator/sign-in-links`, {}, headers);
-  const signedIn = await fetch((link.body as Json).url, { redirect: "manual", headers });
+/** Approves the consent page at `authorizationUrl` for production; the connector's redirect URL. */
+export async function approveAsPerson(base: string, authorizationUrl: string): Promise<URL> {
+  const link = await http("POST", `${base}/_emulator/sign-in-links`, {});
+  const signedIn = await fetch((link.body as Json).url, { redirect: "manual" });
   const cookie = signedIn.headers.get("set-cookie")?.split(";")[0];
   if (!cookie) throw new Error(`no session cookie from the sign-in link (${signedIn.status})`);
-  const page = await (await fetch(authorizationUrl, { headers: { ...headers, cookie } })).text();
+  const page = await (await fetch(authorizationUrl, { headers: { cookie } })).text();
   const field = (name: string) =>
     attributeValue(new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? "");
   const answer = await fetch(`${base}/_app/oauth/authorize`, {
     method: "POST",
     redirect: "manual",
-    headers: {
-      ...headers,
-      cookie,
-      origin: base,
-      "content-type": "application/x-www-form-urlencoded",
-    },
+    headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
       csrf: field("csrf"),
       request: field("request"),

@@ -13,12 +13,6 @@ import { http, type Json } from "../conformance/support.js";
 import { approveAsPerson } from "./oauth-person.js";
 
 const REDIRECT = "http://127.0.0.1:9/oauth/callback";
-/**
- * Every request of this test closes its connection: the emulator restarts on the same port (the
- * tokens' audience is its URL), and fetch's pool could otherwise write the first request after
- * the restart on a kept-alive connection that the stopped emulator ended.
- */
-const CLOSE = { connection: "close" };
 
 interface Tokens {
   access_token: string;
@@ -43,10 +37,25 @@ afterAll(async () => {
 async function form(path: string, fields: Record<string, string>) {
   const r = await fetch(`${base}${path}`, {
     method: "POST",
-    headers: { ...CLOSE, "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields).toString(),
   });
   return { status: r.status, body: (await r.text().then((t) => (t ? JSON.parse(t) : {}))) as Json };
+}
+
+/**
+ * Stops the emulator and starts it again on the same journal and port (the tokens' audience is
+ * its URL). In between, two turns of the event loop: the stopped emulator ended its kept-alive
+ * connections, and fetch's pool (the test's and the emulator's own calls of its REST API) drops
+ * such a connection only once it has read the end (the loop's poll phase) and closed the socket
+ * (its close phase); without them the first request after the restart could go on a dead one.
+ */
+async function restart(): Promise<void> {
+  const port = emu.port;
+  await emu.close();
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  emu = await startEmulator({ port, data });
+  base = String(emu.url).replace(/\/$/, "");
 }
 
 /** A person signs `clientId` in: PKCE, consent, code exchange; the tokens. */
@@ -63,7 +72,7 @@ async function signIn(clientId: string): Promise<Tokens> {
     state: "s",
   }))
     authorize.searchParams.set(name, value);
-  const back = await approveAsPerson(base, authorize.href, CLOSE);
+  const back = await approveAsPerson(base, authorize.href);
   const exchanged = await form("/oauth/token", {
     grant_type: "authorization_code",
     code: back.searchParams.get("code") ?? "",
@@ -84,7 +93,7 @@ async function listWorkflows(accessToken: string): Promise<string> {
   try {
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-        requestInit: { headers: { ...CLOSE, Authorization: `Bearer ${accessToken}` } },
+        requestInit: { headers: { Authorization: `Bearer ${accessToken}` } },
       }),
     );
     const listed = await client.callTool({ name: "list_workflows", arguments: {} });
@@ -98,12 +107,10 @@ async function listWorkflows(accessToken: string): Promise<string> {
 
 describe("OAuth clients and grants across a restart", () => {
   it("a connector refreshes and works after the restart; a revoked grant stays revoked; no token is on disk", async () => {
-    const registered = await http(
-      "POST",
-      `${base}/oauth/register`,
-      { client_name: "Connector that outlives a restart", redirect_uris: [REDIRECT] },
-      CLOSE,
-    );
+    const registered = await http("POST", `${base}/oauth/register`, {
+      client_name: "Connector that outlives a restart",
+      redirect_uris: [REDIRECT],
+    });
     expect(registered.status).toBe(201);
     const clientId = (registered.body as Json).client_id as string;
     const kept = await signIn(clientId);
@@ -111,10 +118,7 @@ describe("OAuth clients and grants across a restart", () => {
     const revoked = await signIn(clientId);
     expect((await form("/oauth/revoke", { token: revoked.refresh_token })).status).toBe(200);
 
-    const port = emu.port;
-    await emu.close();
-    emu = await startEmulator({ port, data });
-    base = String(emu.url).replace(/\/$/, "");
+    await restart();
 
     // The access token issued before the restart still works, and so does its refresh token.
     expect(await listWorkflows(rotated.access_token)).toContain("Invoice intake");
@@ -137,5 +141,19 @@ describe("OAuth clients and grants across a restart", () => {
     expect(journal).toContain(clientId);
     for (const t of [kept, rotated, revoked, fresh])
       for (const secret of [t.access_token, t.refresh_token]) expect(journal).not.toContain(secret);
+
+    // Compacted (the journal rewritten from the state: clients and live grants only), then
+    // restarted: the newest token works, and the refresh token rotated away before the first
+    // restart, presented again, still ends its grant.
+    expect((await http("POST", `${base}/_emulator/journal/compact`, {})).status).toBe(200);
+    const compacted = readFileSync(data, "utf8");
+    expect(compacted).not.toContain("oauth_grant_revoked");
+    expect(compacted.split("\n").filter((line) => line.includes('"oauth_grant"'))).toHaveLength(2);
+    await restart();
+    expect(await listWorkflows(fresh.access_token)).toContain("Invoice intake");
+    expect((await refresh(clientId, kept.refresh_token)).body).toMatchObject({
+      error: "invalid_grant",
+    });
+    expect(await listWorkflows(fresh.access_token)).toContain("UNAUTHENTICATED");
   });
 });
