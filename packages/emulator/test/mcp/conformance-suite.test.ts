@@ -1,6 +1,6 @@
 // The official MCP conformance suite (`@modelcontextprotocol/conformance` 0.2.0-alpha.12, run on
 // Node 22: conformance-suite.ts) against this emulator: its server scenarios on `/mcp` at the
-// 2025-11-25 revision (the newest the official TypeScript SDK, and so this server, speaks), and its
+// 2025-11-25 revision (the newest the SDK line used here, 1.x, and so this server, speaks), and its
 // authorization-server scenarios on the emulator as the authorization server of `/mcp`.
 //
 // Every scenario the suite runs is in a table below, as applicable (each of its checks must pass)
