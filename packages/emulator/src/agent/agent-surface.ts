@@ -82,7 +82,10 @@ export class AgentSurface {
       (rec) => host.record(rec),
       () => host.now(),
     );
-    this.oauth = new OAuthAuthorizationServer(() => `${host.origin()}/mcp`);
+    this.oauth = new OAuthAuthorizationServer(
+      () => `${host.origin()}/mcp`,
+      (rec) => host.record(rec),
+    );
     this.endpoint = new McpEndpoint({
       tokens: this.personalAccessTokens,
       oauth: this.oauth,
@@ -124,17 +127,20 @@ export class AgentSurface {
 
   /** Replays one journal record; false when it is not one of this surface's records. */
   apply(rec: JournalRecord): boolean {
-    return this.personalAccessTokens.apply(rec) || this.authoring.apply(rec);
+    return (
+      this.personalAccessTokens.apply(rec) || this.oauth.apply(rec) || this.authoring.apply(rec)
+    );
   }
 
-  /** Tokens, sessions and drafts; yield them before the emulator's `state` records. */
+  /** Tokens, OAuth clients and grants, sessions and drafts; before the emulator's `state` records. */
   *snapshot(): Generator<JournalRecord> {
     yield* this.personalAccessTokens.snapshot();
+    yield* this.oauth.snapshot();
     yield* this.authoring.snapshot();
   }
 
   get size(): number {
-    return this.personalAccessTokens.size + this.authoring.size;
+    return this.personalAccessTokens.size + this.oauth.size + this.authoring.size;
   }
 
   // ---------- the REST API's view ----------

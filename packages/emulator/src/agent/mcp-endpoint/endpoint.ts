@@ -164,6 +164,10 @@ export class McpEndpoint {
       sessionIdGenerator: () => randomUUID(),
       // A dropped connection resumes with Last-Event-ID (session-event-store.ts).
       eventStore: new SessionEventStore(),
+      // The stream's first event tells the client when to reconnect after a drop (SSE `retry`,
+      // which the MCP transport says a server should send): one second, the SDK client's own
+      // first delay, so a resumed wait_for_run loses little time and no reconnection storm forms.
+      retryInterval: 1000,
       onsessioninitialized: (id) => {
         this.sessions.set(id, {
           transport,
