@@ -58,9 +58,15 @@ describe("scenario budget", () => {
       environments: {
         production: {
           workflows: [
-            { id: "wf_fine", inputs: { type: "object" }, scenario: { steps: steps(10) } },
+            {
+              id: "wf_fine",
+              name: "Fine",
+              inputs: { type: "object" },
+              scenario: { steps: steps(10) },
+            },
             {
               id: "wf_long",
+              name: "Long",
               inputs: { type: "object" },
               scenario: { steps: steps(10 * MAX_SCENARIO_STEPS) },
             },
