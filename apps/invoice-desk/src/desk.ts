@@ -92,8 +92,9 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   });
   const server = serve({
     fetch: withReadableRefusals(app.fetch),
-    // The body's end is ours (`withReadableRefusals`): @hono/node-server's own clean-up gives a
-    // client still uploading 500 ms, then cuts the connection before it has read the answer.
+    // The body's end is ours (`withReadableRefusals`): with @hono/node-server's own clean-up (at
+    // most 500 ms or 64 MiB of draining, then the socket destroyed), a client streaming past the
+    // sign-in's or a form's budget lost the connection before it read the 413.
     autoCleanupIncoming: false,
     port: options.port ?? 0,
     hostname: options.host ?? "127.0.0.1",
