@@ -165,7 +165,9 @@ export function mcpCaller(agents: Pick<AgentSurface, "mcpPerson">): Middleware<M
  */
 export function mcpBodyWithin(launchLimit: number): Middleware<McpContext> {
   return async (ctx, next) => {
-    if (ctx.method === "POST") ctx.mcpBody = await readMcpBody(ctx.req, launchLimit);
+    // GET (the session's event stream) and HEAD carry no body the endpoint reads.
+    if (ctx.method !== "GET" && ctx.method !== "HEAD")
+      ctx.mcpBody = await readMcpBody(ctx.req, launchLimit);
     return next();
   };
 }
