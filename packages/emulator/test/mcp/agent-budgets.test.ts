@@ -74,6 +74,24 @@ describe("/mcp budgets and revocation", () => {
     expect(history.idempotency_key).toBe(key);
   });
 
+  it("an idempotency key of ten times its 200 characters is INVALID_ARGUMENTS naming it, in the CODE + Next format; nothing launched", async () => {
+    const runs = async () =>
+      (
+        (await http("GET", `${emu.url}/_emulator/environments/${ENV}/runs`)).body as {
+          runs: Json[];
+        }
+      ).runs.length;
+    const before = await runs();
+    const r = await call(agent, "launch_run", {
+      workflow_id: workflowId,
+      inputs: { q: "x" },
+      idempotency_key: "ключ".repeat(500),
+    });
+    expect(r.isError).toBe(true);
+    expect(errorText(r)).toMatch(/^INVALID_ARGUMENTS: idempotency_key: .*\nNext: /s);
+    expect(await runs()).toBe(before);
+  });
+
   it("launch_run alone may send more than an /mcp call's 2 MiB (it carries files): 3 MiB of metadata launches", async () => {
     const r = await call(agent, "launch_run", {
       workflow_id: workflowId,
