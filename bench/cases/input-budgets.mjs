@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { filler, KiB, MiB, send } from "../lib/budget-send.mjs";
+import { filler, KiB, MiB, send, toolCall } from "../lib/budget-send.mjs";
 import { otherSurfaces } from "../lib/budget-surfaces.mjs";
 import { startEmulatorProcess } from "../lib/emulator-process.mjs";
 import { compareRow, valueAtMost } from "../lib/rows.mjs";
@@ -22,7 +22,8 @@ export const anchor = "each route's own body budget (docs/limits.md); a 100 ms s
 export const help = `node bench/cases/input-budgets.mjs [--quick]
 Starts the built emulator, a callback receiver, the invoice desk and a replaying test process, each
 in its own process; for each input surface (the emulator's body routes, drafts, scenarios, the run
-search; a recorded run through a pipe; a delivery; the desk's sign-in) sends ten times the budget
+search; a recorded run through a pipe; a delivery; the desk's sign-in, forms, upload and callbacks)
+sends ten times the budget
 (streamed, no Content-Length) while another client polls a cheap route of that process; reports
 its peak resident memory over its baseline (VmHWM after clear_refs) and the poller's longest wait.
 3 repeats (--quick: 1). Targets: peak growth <= 2x the budget; no other caller waits > 100 ms.`;
@@ -83,10 +84,35 @@ async function surfaces(url) {
       headers: { ...json, authorization: `Bearer ${key}` },
     },
     {
-      label: "/mcp body",
+      label: "/mcp launch_run body",
       budget: 36 * MiB,
       path: "/mcp",
       headers: { ...json, authorization: `Bearer ${pat}` },
+      // Only a launch_run may send the launch body's budget: the call, then its file's base64.
+      chunks: (total) =>
+        toolCall(
+          "launch_run",
+          (function* () {
+            yield '{"workflow_id":"wf_P7Qd2Lx9","inputs":{},"idempotency_key":"k","files":{"invoice_pdf":{"filename":"i.pdf","mime_type":"application/pdf","base64":"';
+            yield* filler(total, 0x41);
+            yield '"}}}';
+          })(),
+        ),
+    },
+    {
+      label: "/mcp body of any other call",
+      budget: 2 * MiB,
+      path: "/mcp",
+      headers: { ...json, authorization: `Bearer ${pat}` },
+      chunks: (total) =>
+        toolCall(
+          "get_run",
+          (function* () {
+            yield '{"run_id":"';
+            yield* filler(total, 0x41);
+            yield '"}';
+          })(),
+        ),
     },
     { label: "admin API body", budget: 8 * MiB, path: "/_emulator/keys", headers: json },
     {
@@ -144,7 +170,10 @@ function bodySurfaces(emulator, list) {
     budget: s.budget,
     target: { pid: emulator.pid, poll: `${emulator.url}/_emulator/clock` },
     send: () =>
-      send(`${emulator.url}${s.path}`, { headers: s.headers, chunks: filler(10 * s.budget, 0x20) }),
+      send(`${emulator.url}${s.path}`, {
+        headers: s.headers,
+        chunks: s.chunks ? s.chunks(10 * s.budget) : filler(10 * s.budget, 0x20),
+      }),
     refused: (a) => a.status === 413,
   }));
 }

@@ -44,8 +44,8 @@ async function emulatorSurfaces(emulator) {
   return [
     {
       label: "draft, 10 x 1 MiB as JSON (save_workflow)",
-      // Read whole by the /mcp endpoint before the tool sees it: held to that body's budget.
-      budget: 36 * MiB,
+      // Read through by the /mcp endpoint past the draft's budget, never kept nor parsed.
+      budget: MiB,
       target,
       send: draft(function* () {
         yield '{"name":"Too many bytes","inputs":[],"outputs":[],"scenario":{"steps":[{"event":{"type":"step.note","text":"';
@@ -60,9 +60,17 @@ async function emulatorSurfaces(emulator) {
       budget: MiB,
       target,
       send: draft(function* () {
-        yield '{"name":"Too many fields","outputs":[],"inputs":[';
-        for (let i = 0; i < 20_000; i++) yield `${i ? "," : ""}{"name":"f${i}","type":"text"}`;
-        yield "]}";
+        // 64 KiB writes, as a client sends a body (a write per field arrives as 20,000 small
+        // socket reads, whose buffers alone grow any route of the emulator by about 10 MiB).
+        let pending = '{"name":"Too many fields","outputs":[],"inputs":[';
+        for (let i = 0; i < 20_000; i++) {
+          pending += `${i ? "," : ""}{"name":"f${i}","type":"text"}`;
+          if (pending.length >= 64 * KiB) {
+            yield pending;
+            pending = "";
+          }
+        }
+        yield `${pending}]}`;
       }),
       refused: isDraftRefusal,
     },
@@ -172,26 +180,34 @@ async function replaySurface() {
   };
 }
 
-/**
- * A callback receiver's delivery and the invoice desk's sign-in. Not the desk's forms, upload and
- * callbacks: streamed past their budgets, this client meets a dropped connection instead of the
- * 413 (docs/limits.md).
- */
+/** A callback receiver's delivery and the invoice desk's sign-in, forms, upload and callbacks. */
 async function receiverAndDesk(emulator) {
   const receiver = await startChild("receiver");
   const desk = await startDeskChild(emulator.url);
   const deskTarget = { pid: desk.pid, poll: `${desk.url}/login` };
+  const signedIn = await fetch(`${desk.url}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: desk.url },
+    body: "username=operator&password=correct+horse",
+    redirect: "manual",
+  });
+  const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0];
   const post = (base, path, budget, type, target) => ({
-    label: `${target === deskTarget ? "invoice desk" : "callback receiver"} ${path} (${budget >= MiB ? `${budget / MiB} MiB` : `${budget / KiB} KiB`} x 10)`,
+    label: `${target === deskTarget ? "invoice desk" : "callback receiver"} ${path} (${budget >= MiB ? `${(budget / MiB).toFixed(budget % MiB ? 2 : 0)} MiB` : `${budget / KiB} KiB`} x 10)`,
     budget,
     target,
     send: () =>
       send(`${base}${path}`, {
-        headers: { "content-type": type, origin: base },
+        headers: {
+          "content-type": type,
+          origin: base,
+          ...(target === deskTarget ? { cookie } : {}),
+        },
         chunks: filler(10 * budget),
       }),
     refused: (a) => a.status === 413,
   });
+  const form = "application/x-www-form-urlencoded";
   return {
     stop: async () => {
       await desk.stop();
@@ -202,7 +218,16 @@ async function receiverAndDesk(emulator) {
         pid: receiver.pid,
         poll: receiver.url,
       }),
-      post(desk.url, "/login", 16 * KiB, "application/x-www-form-urlencoded", deskTarget),
+      post(desk.url, "/login", 16 * KiB, form, deskTarget),
+      post(desk.url, "/invoices/INV-1/answer", 64 * KiB, form, deskTarget),
+      post(
+        desk.url,
+        "/invoices",
+        25 * MiB + 64 * KiB,
+        "multipart/form-data; boundary=bench",
+        deskTarget,
+      ),
+      post(desk.url, "/callbacks/wfr", MiB, "application/json", deskTarget),
     ],
   };
 }

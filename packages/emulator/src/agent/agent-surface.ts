@@ -19,6 +19,7 @@ import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
 import { AuthoringStore } from "./authoring.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
+import type { McpBody } from "./mcp-endpoint/mcp-body.js";
 import { OAuthAuthorizationServer } from "./oauth/authorization-server.js";
 import {
   createPersonalAccessToken,
@@ -172,7 +173,7 @@ export class AgentSurface {
     req: IncomingMessage,
     res: ServerResponse,
     person: PersonalAccessToken,
-    body: Buffer | undefined,
+    body: McpBody | undefined,
   ): Promise<void> {
     return this.endpoint.handle(req, res, person, body);
   }

@@ -16,11 +16,13 @@ import { filler, MiB, memoryTarget, peakGrowth } from "@wfr/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseScenario, ScenarioError } from "../../src/engine/scenario.js";
 import {
+  CatalogError,
   MAX_RECORDED_RUN_BYTES,
   MAX_SCENARIO_STEPS,
   RECORDED_RUN_FORMAT,
   RecordedRunError,
   readRecordedRunFile,
+  startEmulator,
 } from "../../src/index.js";
 import { Harness, INVOICE } from "../conformance/support.js";
 
@@ -48,6 +50,44 @@ describe("scenario budget", () => {
       expect(refused.text).toContain("at most 10000");
     } finally {
       await h.close();
+    }
+  });
+
+  it("a catalog whose workflow has ten times the steps is refused naming the workflow and the limit: the emulator does not start (an object, a JSON file)", async () => {
+    const catalog = {
+      environments: {
+        production: {
+          workflows: [
+            {
+              id: "wf_fine",
+              name: "Fine",
+              inputs: { type: "object" },
+              scenario: { steps: steps(10) },
+            },
+            {
+              id: "wf_long",
+              name: "Long",
+              inputs: { type: "object" },
+              scenario: { steps: steps(10 * MAX_SCENARIO_STEPS) },
+            },
+          ],
+        },
+      },
+    };
+    const file = join(dir, "catalog.json");
+    writeFileSync(file, JSON.stringify(catalog));
+    for (const given of [catalog, file]) {
+      const refused = await startEmulator({ port: 0, catalog: given }).then(
+        async (started) => {
+          await started.close();
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(CatalogError);
+      expect((refused as Error).message).toMatch(
+        /environments\.production\.workflows\[1\]\.scenario: scenario\.steps has 100000 steps; at most 10000 /,
+      );
     }
   });
 

@@ -9,6 +9,7 @@ import { type Answer, filler, memoryTarget, peakGrowth, streamTo } from "@wfr/te
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_LIMIT } from "../../src/admin/admin-routes.js";
 import { DRAFT_BUDGET } from "../../src/agent/draft-budget.js";
+import { MCP_CALL_LIMIT } from "../../src/agent/mcp-endpoint/mcp-body.js";
 import { OAUTH_BODY_LIMIT } from "../../src/agent/oauth/oauth-routes.js";
 import { BODY_LIMIT } from "../../src/api/launch-body.js";
 import { MAX_SCENARIO_STEPS } from "../../src/engine/scenario.js";
@@ -93,17 +94,45 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
     expect(r.growth).toBeLessThan(memoryTarget(BODY_LIMIT));
   });
 
-  it("/mcp: 10 x 36 MiB, with a token, is 413 BODY_TOO_LARGE within the memory target", async () => {
+  it("/mcp: a launch_run of 10 x 36 MiB, with a token, is 413 BODY_TOO_LARGE within the memory target", async () => {
     const token = await admin("/personal-access-tokens", { environment: "production" });
     const r = await oversized(
       "/mcp",
       BODY_LIMIT,
       { ...json, authorization: `Bearer ${token.token}` },
-      filler(10 * BODY_LIMIT, 0x20),
+      toolCall(
+        "launch_run",
+        (function* () {
+          yield `{"workflow_id":"${INVOICE}","inputs":{},"idempotency_key":"k","files":{"invoice_pdf":{"filename":"i.pdf","mime_type":"application/pdf","base64":"`;
+          yield* filler(10 * BODY_LIMIT, 0x41);
+          yield '"}}}';
+        })(),
+      ),
     );
     expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
     expect(r.answer.otherAnswered).toBe(true);
     expect(r.growth).toBeLessThan(memoryTarget(BODY_LIMIT));
+  });
+
+  it("/mcp: any other request, 10 x its 2 MiB, is 413 BODY_TOO_LARGE naming that budget, within twice it", async () => {
+    const token = await admin("/personal-access-tokens", { environment: "production" });
+    const r = await oversized(
+      "/mcp",
+      MCP_CALL_LIMIT,
+      { ...json, authorization: `Bearer ${token.token}` },
+      toolCall(
+        "get_run",
+        (function* () {
+          yield '{"run_id":"';
+          yield* filler(10 * MCP_CALL_LIMIT, 0x41);
+          yield '"}';
+        })(),
+      ),
+    );
+    expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
+    expect(r.answer.text).toContain(`exceeds ${MCP_CALL_LIMIT} bytes`);
+    expect(r.answer.otherAnswered).toBe(true);
+    expect(r.growth).toBeLessThan(memoryTarget(MCP_CALL_LIMIT));
   });
 
   it("the admin API: 10 x 8 MiB is 413 BODY_TOO_LARGE within the memory target", async () => {
@@ -202,14 +231,21 @@ function toolText(a: Answer): string {
   return message.result?.content?.[0]?.text ?? data;
 }
 
-function* saveWorkflow(argumentChunks: Iterable<Buffer | string>): Generator<Buffer | string> {
-  yield '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"save_workflow","arguments":';
+/** A tools/call body as the SDK's client sends it (the id last), its arguments from chunks. */
+function* toolCall(
+  name: string,
+  argumentChunks: Iterable<Buffer | string>,
+): Generator<Buffer | string> {
+  yield `{"method":"tools/call","params":{"name":"${name}","arguments":`;
   yield* argumentChunks;
-  yield "}}";
+  yield '},"jsonrpc":"2.0","id":2}';
 }
 
+const saveWorkflow = (argumentChunks: Iterable<Buffer | string>) =>
+  toolCall("save_workflow", argumentChunks);
+
 describe("drafts, scenarios and the metadata search at ten times", { timeout: 300_000 }, () => {
-  it("save_workflow of ten times the draft's bytes is DRAFT_TOO_LARGE; the peak stays under twice the /mcp body budget that carries it", async () => {
+  it("save_workflow of ten times the draft's bytes is DRAFT_TOO_LARGE, read through and never kept: the peak stays under twice the draft's budget", async () => {
     const session = await mcpSession();
     const r = await oversized(
       "/mcp",
@@ -225,8 +261,7 @@ describe("drafts, scenarios and the metadata search at ten times", { timeout: 30
     );
     expect(toolText(r.answer)).toMatch(/^DRAFT_TOO_LARGE: \/: .*\nNext: /s);
     expect(r.answer.otherAnswered).toBe(true);
-    // The endpoint reads a body whole before any tool sees it (a launch_run carries files).
-    expect(r.growth).toBeLessThan(memoryTarget(BODY_LIMIT));
+    expect(r.growth).toBeLessThan(memoryTarget(DRAFT_BUDGET.bytes));
   });
 
   it("save_workflow of ten times the fields is DRAFT_TOO_LARGE within twice the draft's byte budget", async () => {
@@ -237,14 +272,22 @@ describe("drafts, scenarios and the metadata search at ten times", { timeout: 30
       session,
       saveWorkflow(
         (function* () {
-          yield '{"name":"Too many fields","outputs":[],"inputs":[';
-          for (let i = 0; i < 10 * DRAFT_BUDGET.fields; i++)
-            yield `${i ? "," : ""}{"name":"f${i}","type":"text"}`;
-          yield "]}";
+          // Written 64 KiB at a time, as a client sends a body: 20,000 writes of one field each
+          // arrive as as many small socket reads, whose buffers alone grew any route by 10 MiB.
+          let pending = '{"name":"Too many fields","outputs":[],"inputs":[';
+          for (let i = 0; i < 10 * DRAFT_BUDGET.fields; i++) {
+            pending += `${i ? "," : ""}{"name":"f${i}","type":"text"}`;
+            if (pending.length >= 64 * 1024) {
+              yield pending;
+              pending = "";
+            }
+          }
+          yield `${pending}]}`;
         })(),
       ),
     );
     expect(toolText(r.answer)).toMatch(/^DRAFT_TOO_LARGE: \/inputs: 20000 fields.*\nNext: /s);
+    expect(r.answer.otherAnswered).toBe(true);
     expect(r.growth).toBeLessThan(memoryTarget(DRAFT_BUDGET.bytes));
   });
 
