@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { emitSchemaCheckSources } from "../../src/emit/emit.js";
 import { generate } from "../../src/generate.js";
 import { definition, projectDir, typeCheck, writeJson } from "../helpers.js";
 
@@ -27,6 +28,12 @@ export async function run(
   cases: Record<string, AgreementCase>,
   openapi: string,
   environment: string,
+  options: {
+    /** `components/schemas` the cases' `$ref`s point into (Ajv reads them at the same pointers). */
+    readonly components?: Record<string, unknown>;
+    /** Also type-check the TypeScript flavour of the schema modules (their agreement with the types). */
+    readonly checkSchemas?: boolean;
+  } = {},
 ): Promise<{
   verdicts: string[];
   expected: string[];
@@ -49,10 +56,16 @@ export async function run(
         },
         outputs: { type: "object", properties: { v: cases[name]?.schema } },
       })),
-      { environment, openapi },
+      { environment, openapi, ...(options.components ? { components: options.components } : {}) },
     ),
   );
-  generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+  const { models } = generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+  const roots = ["app.ts"];
+  if (options.checkSchemas)
+    for (const [path, content] of emitSchemaCheckSources(models)) {
+      writeFileSync(join(dir, "gen", path), content);
+      roots.push(join("gen", path));
+    }
   const index = (await import(pathToFileURL(join(dir, "gen", environment, "index.js")).href)) as {
     workflows: Record<string, Workflow>;
   };
@@ -67,7 +80,9 @@ export async function run(
   names.forEach((name, i) => {
     const { schema, documents } = cases[name] as AgreementCase;
     const workflow = byId.get(`wf_${i}`) as Workflow;
-    const valid = ajv.compile(schema);
+    const valid = ajv.compile(
+      options.components ? { ...schema, components: { schemas: options.components } } : schema,
+    );
     const module = `case${name[0]?.toUpperCase()}${name.slice(1)}`;
     app.push(`import type { Inputs as I${i} } from "./gen/${environment}/${module}.js";`);
     documents.forEach((doc, j) => {
@@ -87,6 +102,6 @@ export async function run(
     verdicts,
     expected,
     byId,
-    diagnostics: typeCheck(dir, ["app.ts"], { exactOptionalPropertyTypes: true }),
+    diagnostics: typeCheck(dir, roots, { exactOptionalPropertyTypes: true }),
   };
 }
