@@ -6,6 +6,8 @@ export interface CorpusDocument {
 export interface CorpusEntry {
   readonly name: string;
   readonly schema: Record<string, unknown>;
+  /** Other schemas the schema refers to by file name (`base.json#/...`), placed beside the definition. */
+  readonly files?: Readonly<Record<string, Record<string, unknown>>>;
   readonly valid: readonly CorpusDocument[];
   readonly invalid: readonly CorpusDocument[];
 }

@@ -17,8 +17,15 @@ import { DefinitionError, generate, readDefinition } from "../dist/index.js";
 const CODEGEN = dirname(dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(join(CODEGEN, "package.json"));
 
-/** The Ajv class of a schema's draft (`$schema`), with wfr's four asserted formats checked as wfr checks them. */
-async function ajvFor(schema, checkFormat) {
+/** Where the Ajv copies of a bundle live: relative `$ref`s (`base.json#/...`) resolve between them. */
+const AJV_BASE = "https://corpus.invalid/";
+
+/**
+ * The Ajv class of a schema's draft (`$schema`), with wfr's four asserted
+ * formats checked as wfr checks them and the files of its bundle (`files`,
+ * by name) added at their names under AJV_BASE, read in the schema's draft.
+ */
+async function ajvFor(schema, checkFormat, files = {}) {
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   let Ajv;
   if (draft.includes("2020-12")) Ajv = require("ajv/dist/2020.js").Ajv2020;
@@ -33,7 +40,12 @@ async function ajvFor(schema, checkFormat) {
   // Formats are annotations (JSON Schema's default) except the four wfr asserts, documented.
   for (const format of ["date", "date-time", "email", "uri"])
     ajv.addFormat(format, (value) => checkFormat(format, value));
-  return ajv;
+  const idKey = /draft-0[34]/.test(draft) ? "id" : "$id";
+  for (const [name, file] of Object.entries(files)) {
+    const { $schema: _s, $id: _i, id: _d, ...rest } = file;
+    ajv.addSchema({ ...rest, [idKey]: `${AJV_BASE}${name}` });
+  }
+  return { ajv, idKey };
 }
 
 /**
@@ -48,8 +60,11 @@ function placed(schema, base) {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== "object") return node;
     let entries = Object.entries(node);
+    // Definitions beside a `$ref` are still where other `$ref`s point.
     if (olderDraft && typeof node.$ref === "string")
-      entries = entries.filter(([key]) => key === "$ref" || ["description", "title"].includes(key));
+      entries = entries.filter(([key]) =>
+        ["$ref", "description", "title", "definitions", "$defs"].includes(key),
+      );
     if (olderDraft && Array.isArray(node.items))
       entries = entries.flatMap(([key, value]) =>
         key === "items"
@@ -136,7 +151,8 @@ function projectFolder() {
 }
 
 /**
- * @param {{ name: string, schema: object, valid: {file: string, doc: unknown}[], invalid: {file: string, doc: unknown}[] }[]} entries
+ * @param {{ name: string, schema: object, files?: Record<string, object>, valid: {file: string, doc: unknown}[], invalid: {file: string, doc: unknown}[] }[]} entries
+ *   `files`: other schemas the schema refers to by name (`base.json#/...`), placed beside the definition
  * @returns the figures and the details behind them
  */
 export async function runCorpus(entries, { keep = false } = {}) {
@@ -149,6 +165,9 @@ export async function runCorpus(entries, { keep = false } = {}) {
     const file = join(dir, "schemas", env, "openapi.json");
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(definitionOf(entry.name, env, entry.schema)));
+    // The bundle's other files beside the definition, each in the definition's dialect.
+    for (const [name, other] of Object.entries(entry.files ?? {}))
+      writeFileSync(join(dirname(file), name), JSON.stringify(placed(other, "")));
     try {
       readDefinition(file);
       accepted.push({ ...entry, env });
@@ -175,7 +194,13 @@ export async function runCorpus(entries, { keep = false } = {}) {
     const workflow = Object.values(index.workflows)[0];
     let validate;
     try {
-      validate = (await ajvFor(entry.schema, checkFormat)).compile(entry.schema);
+      const { ajv, idKey } = await ajvFor(entry.schema, checkFormat, entry.files);
+      const { $id: _i, id: _d, ...own } = entry.schema;
+      validate = ajv.compile(
+        Object.keys(entry.files ?? {}).length === 0
+          ? entry.schema
+          : { ...own, [idKey]: `${AJV_BASE}${entry.name}.main.json` },
+      );
     } catch (error) {
       disagreements.push(`${entry.name}: Ajv cannot compile the schema (${error.message})`);
       continue;

@@ -8,6 +8,7 @@ import { nullableAsJsonSchema } from "./nullable.js";
 import { child, isRecord, type Located, type RefResolver } from "./ref-resolver.js";
 import { refuseIdentityInDefinitions } from "./schema-definitions.js";
 import { foreignDialect } from "./schema-dialect.js";
+import { isFragmentId } from "./schema-keywords.js";
 
 /** Keywords whose value is one subschema. */
 const SUBSCHEMA_KEYWORDS = new Set([
@@ -204,6 +205,10 @@ function inlineKeywords(
     // they are left out, so a definition nothing refers to is never read (schema-definitions.ts).
     if (key === "$defs" || key === "definitions") continue;
     const value = node[key];
+    // A fragment-only identifier names nothing a `$ref` here may use (isFragmentId): left out,
+    // so Ajv, which reads `$id`s, never sees the same one twice where a definition is inlined twice.
+    if ((key === "$id" || (key === "id" && options.dialect === "draft-04")) && isFragmentId(value))
+      continue;
     let inlined: unknown = value;
     const descent = DESCENTS.has(key) ? 1 : 0;
     state.descents += descent;

@@ -8,6 +8,7 @@ import {
   type Located,
   sameJson,
   standInTarget,
+  usesRefusedKeyword,
 } from "@wfr/definition-reader";
 import type { Side } from "../field-kinds.js";
 import type { EnumValue, FieldCondition, FieldKind, FieldModel, RecursiveType } from "../model.js";
@@ -153,7 +154,7 @@ export class FieldReader extends SchemaNormalizer {
     if (n.recursive !== undefined) return this.recursiveField(name, at, inRequired, side, n);
     let s = n.schema;
     for (const keyword of this.unsupportedKeywords())
-      if (Object.hasOwn(s, keyword)) this.unsupported(n.at, s);
+      if (usesRefusedKeyword(s, keyword)) this.unsupported(n.at, s);
     if (Array.isArray(s.items) && !this.openapi30)
       this.fail(
         n.at,

@@ -21,6 +21,7 @@ import {
   splitNullType,
   standInTarget,
   UNSUPPORTED_KEYWORDS,
+  usesRefusedKeyword,
 } from "@wfr/definition-reader";
 import type { Side } from "../field-kinds.js";
 import { RecursionFound } from "./recursive-types.js";
@@ -80,7 +81,7 @@ export class SchemaNormalizer {
       raw = next;
     if (!isRecord(raw.node)) return;
     for (const keyword of this.unsupportedKeywords())
-      if (Object.hasOwn(raw.node, keyword)) this.unsupported(raw, raw.node);
+      if (usesRefusedKeyword(raw.node, keyword)) this.unsupported(raw, raw.node);
     const foreign = foreignDialect(raw.node, this.openapi30 ? "draft-04" : "2020-12");
     if (foreign !== undefined) this.fail(child(raw, "$schema"), foreign);
     refuseIdentityInDefinitions(raw, (file) => this.resolver.display(file), this.openapi30);
@@ -277,7 +278,7 @@ export class SchemaNormalizer {
    */
   protected unsupported(at: Located, s: Record<string, unknown>): void {
     for (const keyword of this.unsupportedKeywords()) {
-      if (Object.hasOwn(s, keyword))
+      if (usesRefusedKeyword(s, keyword))
         this.fail(
           at,
           `\`${keyword}\` is not supported (it has no TypeScript type or input rule in the model); use \`type\`, \`enum\`, \`allOf\`, \`oneOf\`/\`anyOf\` or a \`$ref\``,

@@ -109,12 +109,18 @@ const CASES: Record<string, AgreementCase> = {
 
 describe("recursive $ref", () => {
   it("generates named recursive types and lazy schemas that give Ajv's verdicts", async () => {
-    const { verdicts, expected, diagnostics } = await run(CASES, "3.1.0", "r", {
+    const { verdicts, expected, diagnostics, byId } = await run(CASES, "3.1.0", "r", {
       components: COMPONENTS,
       checkSchemas: true,
     });
     expect(verdicts).toEqual(expected);
     expect(diagnostics).toEqual([]);
+    // Past the value nesting limit the validator answers with an issue, never a stack overflow.
+    const tree = byId.get("wf_0");
+    expect(tree?.validateInputs({ v: deepTree(400, 7) })).toEqual([]);
+    expect(tree?.validateInputs({ v: deepTree(3000, 7) })).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/nested more than \d+ levels/) }),
+    ]);
   });
 
   it("reads the same tree in OpenAPI 3.0", async () => {

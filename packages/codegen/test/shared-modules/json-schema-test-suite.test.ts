@@ -183,6 +183,9 @@ function keywordsOf(
       for (const [i, s] of value.entries()) walk(s, at(key, i));
       continue;
     }
+    // A fragment-only `$id` (`#foo`) is read (an annotation); a `$ref` by that name is `$ref (remote)`.
+    if ((key === "$id" || key === "id") && typeof value === "string" && value.startsWith("#"))
+      continue;
     out.add(key);
     if (VALUES.has(key)) continue;
     if (SCHEMA_MAPS.has(key) && value !== null && typeof value === "object")
