@@ -17,7 +17,10 @@ export interface CorpusResult {
   /** Refusal keyword -> the schemas it refused. */
   readonly refused: Map<string, string[]>;
   readonly documents: number;
+  /** Where the generated validator and Ajv disagree, outside the documented choices. */
   readonly disagreements: string[];
+  /** Disagreements a documented choice explains (a required field with a saved default is optional). */
+  readonly choices: string[];
   /** Documents whose listing (valid, invalid) Ajv contradicts: a corpus mistake, not the generator's. */
   readonly badDocuments: string[];
   readonly typeErrors: string[];

@@ -149,7 +149,10 @@ for (const [keyword, names] of rows) console.log(`| ${keyword} | ${names.length}
 console.log(
   `\ndocuments checked: ${result.documents} (skipped, not JSON/YAML or unreadable: ${skipped.length})`,
 );
-console.log(`Ajv disagreements: ${result.disagreements.length}`);
+console.log(`Ajv disagreements outside documented choices: ${result.disagreements.length}`);
+console.log(
+  `Ajv disagreements a documented choice explains (a required field with a saved default is optional, docs/definition-format.md): ${result.choices.length}`,
+);
 console.log(`false type errors (valid documents tsc refuses): ${result.typeErrors.length}`);
 console.log(`crashes (anything but a DefinitionError): ${result.crashes.length}`);
 if (result.dir) console.log(`generated project kept in ${result.dir}`);
@@ -160,6 +163,7 @@ const show = (title, lines) => {
   if (!list && lines.length > 10) console.log(`  ... ${lines.length - 10} more (--list)`);
 };
 show("disagreements", result.disagreements);
+show("documented choices", result.choices);
 show("type errors", result.typeErrors);
 show("crashes", result.crashes);
 show("documents Ajv judges otherwise than their folder says", result.badDocuments);

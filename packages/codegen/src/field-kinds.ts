@@ -270,8 +270,11 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
       const [first, ...rest] = (f.variants ?? []).map((v) =>
         fieldSchema(v, { ...ctx, indent: inner }),
       );
-      // Every part must hold, as JSON Schema's allOf says: zod's intersection, one part at a time.
-      return rest.reduce((all, part) => `z.intersection(${all}, ${part})`, first ?? "z.unknown()");
+      // Every part must hold, as JSON Schema's allOf says. Inputs: each part checked on its own
+      // (allOf$, everyPart in _shared/conditions), since zod's intersection lets a key through that
+      // one closed part refuses; outputs are read, not policed: zod's intersection.
+      const join = ctx.side === "input" ? "allOf$" : "z.intersection";
+      return rest.reduce((all, part) => `${join}(${all}, ${part})`, first ?? "z.unknown()");
     },
     docs: (f) => [`All of: ${(f.variants ?? []).map(kindLabel).join(", ")}.`],
     label: (f) => `all of (${(f.variants ?? []).map(kindLabel).join(" & ")})`,

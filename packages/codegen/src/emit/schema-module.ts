@@ -84,6 +84,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const supportImports = [
     ...(hasRules(inputFields) ? ["constraints as constraints$"] : []),
     ...(inputsText.includes("conditions$(") ? ["conditions as conditions$"] : []),
+    ...(inputsText.includes("allOf$(") ? ["everyPart as everyPart$"] : []),
     ...Object.entries(QUICK_SUPPORT).flatMap(([name, spec]) =>
       quick.uses.has(name) ? [spec] : [],
     ),
@@ -122,6 +123,14 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   if (ts)
     parts.push(
       `import type { ${["Inputs as Inputs$", "Outputs as Outputs$", ...types.map((t) => t.name)].join(", ")} } from "./${id}.types.js";`,
+    );
+  if (inputsText.includes("allOf$("))
+    parts.push(
+      "",
+      "/** Both parts hold, each checked on its own (JSON Schema's allOf: a closed part refuses keys the other declares). */",
+      ts
+        ? "function allOf$<A, B>(a: z.ZodType<A>, b: z.ZodType<B>): z.ZodType<A & B> {\n  return z.unknown().superRefine(everyPart$([a, b])) as unknown as z.ZodType<A & B>;\n}"
+        : "function allOf$(a, b) {\n  return z.unknown().superRefine(everyPart$([a, b]));\n}",
     );
   parts.push(
     "",

@@ -211,7 +211,8 @@ export class FieldReader extends SchemaNormalizer {
     } else if (n.parts !== undefined) {
       kind = "all";
       extra.variants = n.parts.map((p) => this.field("|", p, true, side, n.stack));
-      base.nullable = false;
+      // Null passes only where a nullable wrapper (`anyOf: [allOf..., null]`) says so.
+      base.nullable = n.nullBeside === true && n.nullable;
     } else if (
       marker === undefined &&
       combiners.length > 0 &&

@@ -155,8 +155,39 @@ export class SchemaNormalizer {
     }
   }
 
+  /**
+   * The `$ref`s each merged `allOf` part (a stand-in for a property, item or
+   * value schema of a branch) was read inside: reading it is inside them too,
+   * so a `$ref` back to one of them is found to recurse (and no other is).
+   */
+  private readonly branchStacks = new WeakMap<object, readonly string[]>();
+
+  private rememberBranchStacks(
+    merged: Record<string, unknown>,
+    branches: readonly NormalizedAt[],
+  ): void {
+    const remember = (node: unknown): void => {
+      const target = standInTarget(node);
+      if (target === undefined) return;
+      const branch = branches.find(
+        (b) =>
+          b.at.file === target.file &&
+          (target.pointer === b.at.pointer || target.pointer.startsWith(`${b.at.pointer}/`)),
+      );
+      if (branch !== undefined && branch.stack.length > 0)
+        this.branchStacks.set(node as object, branch.stack);
+    };
+    for (const value of Object.values(merged)) {
+      remember(value);
+      if (Array.isArray(value)) value.forEach(remember);
+      else if (isRecord(value)) Object.values(value).forEach(remember);
+    }
+  }
+
   /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
-  protected normalize(at: Located, stack: readonly string[]): NormalizedAt {
+  protected normalize(at: Located, within: readonly string[]): NormalizedAt {
+    const inBranch = isRecord(at.node) ? this.branchStacks.get(at.node) : undefined;
+    const stack = inBranch === undefined ? within : [...new Set([...within, ...inBranch])];
     const key = this.resolver.refKey(at);
     if (key !== undefined && this.recursiveKeys.has(key)) {
       let holder = at;
@@ -201,12 +232,12 @@ export class SchemaNormalizer {
             );
           return { ...only, nullable: true, nullBeside: true };
         }
+        // An allOf read as parts (or no value) keeps that reading, with null beside it.
         return {
+          ...only,
           schema: { ...only.schema, ...outer },
-          at: only.at,
           nullable: true,
           nullBeside: true,
-          stack: only.stack,
         };
       }
       schema = { ...outer, [combiner]: nonNull.map((i) => branches[i]) };
@@ -264,9 +295,8 @@ export class SchemaNormalizer {
       }
       // Every branch must hold: null passes only when each branch (or the 3.0 `nullable` beside them) allows it.
       nullable ||= branches.length > 0 && branches.every((b) => b.nullable);
-      // The merged properties are read inside every branch's `$ref`s: a `$ref` back to one recurses.
-      const stack = [...new Set([...nextStack, ...branches.flatMap((b) => b.stack)])];
-      return { schema: merged, at: d, nullable, stack };
+      this.rememberBranchStacks(merged, branches);
+      return { schema: merged, at: d, nullable, stack: nextStack };
     }
     return { schema, at: d, nullable, nullBeside, stack: nextStack };
   }
