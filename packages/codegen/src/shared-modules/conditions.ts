@@ -82,7 +82,7 @@ function forward(ctx: IssueSink, schema: SafeParser, value: unknown): void {
     ctx.addIssue({ code: "custom", message: issue.message, input: value, path: [...issue.path] });
 }
 
-/** An issue as a zod schema reports it, forwarded as it is (its code decides the reason). */
+/** An issue as a schema reports it, forwarded as it is (its code decides the reason). */
 interface ForwardedIssue {
   readonly code: string;
   readonly path: readonly PropertyKey[];
@@ -95,9 +95,9 @@ interface SchemaWithIssues {
 
 /**
  * A refinement that holds when every part does, each checked on its own
- * (JSON Schema's `allOf`): zod's intersection reports a key a closed part
- * does not know only when every part refuses it, so an `allOf` with a closed
- * part could not be an intersection. The issues come as each part reports them.
+ * (JSON Schema's `allOf`): an intersection schema reports a key a closed
+ * part does not know only when every part refuses it, so an `allOf` with a
+ * closed part cannot be one. The issues come as each part reports them.
  */
 export function everyPart(
   parts: readonly SchemaWithIssues[],
