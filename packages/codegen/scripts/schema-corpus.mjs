@@ -52,8 +52,9 @@ async function ajvFor(schema, checkFormat, files = {}) {
  * The schema as the 3.1 (2020-12) definition holds it: its root identity dropped, its local
  * `$ref`s rebased under `base` (a JSON pointer), and, for drafts 4 to 7, their own spelling
  * translated: a tuple (`items` as a list, the rest in `additionalItems`) becomes `prefixItems`
- * and `items`, and the keywords beside a `$ref`, which those drafts ignore, are left out; a
- * nested `$schema` that restates the document's own draft goes with the root's.
+ * and `items`; a nested `$schema` that restates the document's own draft goes with the root's.
+ * The keywords beside a `$ref` stay: those drafts ignore them, but Ajv, the reference here (as
+ * in SchemaStore's own tests), applies them, and so does 2020-12.
  */
 function placed(schema, base) {
   const dialect = (uri) => String(uri ?? "").replace(/#$/, "");
@@ -65,11 +66,6 @@ function placed(schema, base) {
     let entries = Object.entries(node).filter(
       ([key, value]) => key !== "$schema" || dialect(value) !== dialect(schema.$schema),
     );
-    // Definitions beside a `$ref` are still where other `$ref`s point.
-    if (olderDraft && typeof node.$ref === "string")
-      entries = entries.filter(([key]) =>
-        ["$ref", "description", "title", "definitions", "$defs"].includes(key),
-      );
     if (olderDraft && Array.isArray(node.items))
       entries = entries.flatMap(([key, value]) =>
         key === "items"
@@ -82,10 +78,27 @@ function placed(schema, base) {
     return Object.fromEntries(
       entries.map(([key, value]) =>
         key === "$ref" && typeof value === "string" && value.startsWith("#")
-          ? [key, `#${base}${value.slice(1)}`]
+          ? [key, `#${base}${translatedPointer(value.slice(1))}`]
           : [key, walk(value)],
       ),
     );
+  };
+  // A pointer through a tuple of an older draft follows its new spelling (`items/0` is `prefixItems/0`).
+  const translatedPointer = (pointer) => {
+    if (!olderDraft || !pointer.startsWith("/")) return pointer;
+    let node = schema;
+    return pointer
+      .split("/")
+      .map((raw, i) => {
+        if (i === 0) return raw;
+        const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+        const tuple = node !== null && typeof node === "object" && Array.isArray(node.items);
+        node = node !== null && typeof node === "object" ? node[token] : undefined;
+        if (tuple && token === "items") return "prefixItems";
+        if (tuple && token === "additionalItems") return "items";
+        return raw;
+      })
+      .join("/");
   };
   const { $schema: _schema, $id: _id, id: _draft4Id, ...rest } = schema;
   return walk(rest);
@@ -125,7 +138,7 @@ function defaultsOptional(schema) {
       ),
     );
     const props = node.properties;
-    if (Array.isArray(node.required) && props !== null && typeof props === "object")
+    if (Array.isArray(node.required) && props !== null && typeof props === "object") {
       out.required = node.required.filter((name) => {
         const property = Object.hasOwn(props, name) ? target(props[name]) : undefined;
         return !(
@@ -134,6 +147,9 @@ function defaultsOptional(schema) {
           Object.hasOwn(property, "default")
         );
       });
+      // Draft 4 wants a non-empty list.
+      if (out.required.length === 0) delete out.required;
+    }
     return out;
   };
   return walk(schema);
