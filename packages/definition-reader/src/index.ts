@@ -38,6 +38,6 @@ export {
   isConstraining,
   isFragmentId,
   UNSUPPORTED_KEYWORDS,
-  usesRefusedKeyword,
   type UnsupportedKeyword,
+  usesRefusedKeyword,
 } from "./schema-keywords.js";
