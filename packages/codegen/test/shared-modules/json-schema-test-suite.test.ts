@@ -224,7 +224,8 @@ function rebase(schema: unknown, base: string): unknown {
   return Object.fromEntries(
     Object.entries(schema).map(([k, v]) => [
       k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#")
+      // `#foo` (an anchor name, refused as one) is no pointer to rebase.
+      k === "$ref" && typeof v === "string" && (v === "#" || v.startsWith("#/"))
         ? `#${base}${v.slice(1)}`
         : k === "const" || k === "enum" || k === "default" || k === "examples"
           ? v
