@@ -173,6 +173,8 @@ async function compiled(entry, checkFormat, transform = (x) => x) {
 /** The keyword a refusal names, for the table (`recursive $ref`, `remote $ref`, ...). */
 function refusalKeyword(detail) {
   if (/recursive \$ref|cyclic \$ref/.test(detail)) return "recursive $ref";
+  if (/without going into a property or an item/.test(detail))
+    return "$ref back to its own schema, not below a property or an item";
   if (/`\$ref` to .* (URL|URN|`\$anchor`)/.test(detail)) return "remote or $anchor $ref";
   if (/nests more than/.test(detail)) return "nesting limit";
   if (/`items` as a list/.test(detail)) return "items as a list";
