@@ -163,11 +163,15 @@ async function compiled(entry, checkFormat, transform = (x) => x) {
   const schema = transform(entry.schema);
   const { ajv, idKey } = await ajvFor(schema, checkFormat, files);
   const { $id: _i, id: _d, ...own } = schema;
-  return ajv.compile(
-    Object.keys(files).length === 0
-      ? schema
-      : { ...own, [idKey]: `${AJV_BASE}${entry.name}.main.json` },
-  );
+  if (Object.keys(files).length > 0)
+    return ajv.compile({ ...own, [idKey]: `${AJV_BASE}${entry.name}.main.json` });
+  try {
+    return ajv.compile(schema);
+  } catch (error) {
+    // A meta-schema under the `$id` of the one Ajv holds already (draft-07's own): compiled without it.
+    if (!/already exists/.test(String(error?.message))) throw error;
+    return ajv.compile(own);
+  }
 }
 
 /** The keyword a refusal names, for the table (`recursive $ref`, `remote $ref`, ...). */
