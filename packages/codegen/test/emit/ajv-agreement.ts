@@ -39,6 +39,8 @@ export async function run(
   expected: string[];
   byId: Map<string, Workflow>;
   diagnostics: ReturnType<typeof typeCheck>;
+  /** The project folder (the generated code is in `gen/`). */
+  dir: string;
 }> {
   const names = Object.keys(cases);
   const dir = projectDir();
@@ -99,6 +101,7 @@ export async function run(
   });
   writeFileSync(join(dir, "app.ts"), app.join("\n"));
   return {
+    dir,
     verdicts,
     expected,
     byId,

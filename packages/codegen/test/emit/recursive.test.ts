@@ -5,6 +5,7 @@
 // verdict on every document (deep ones included), valid ones pass the output
 // reader and are assignable to Inputs, and the schema modules agree with the
 // types (ajv-agreement.ts).
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DefinitionError } from "../../src/definition-error.js";
@@ -109,12 +110,16 @@ const CASES: Record<string, AgreementCase> = {
 
 describe("recursive $ref", () => {
   it("generates named recursive types and lazy schemas that give Ajv's verdicts", async () => {
-    const { verdicts, expected, diagnostics, byId } = await run(CASES, "3.1.0", "r", {
+    const { verdicts, expected, diagnostics, byId, dir } = await run(CASES, "3.1.0", "r", {
       components: COMPONENTS,
       checkSchemas: true,
     });
     expect(verdicts).toEqual(expected);
     expect(diagnostics).toEqual([]);
+    // The named types are exported beside Inputs and Outputs.
+    expect(readFileSync(join(dir, "gen", "r", "caseTree.d.ts"), "utf8")).toContain(
+      'export type { Inputs, Outputs, TreeInput, TreeOutput } from "./caseTree.types.js";',
+    );
     // Past the value nesting limit the validator answers with an issue, never a stack overflow.
     const tree = byId.get("wf_0");
     expect(tree?.validateInputs({ v: deepTree(400, 7) })).toEqual([]);
