@@ -6,6 +6,8 @@ export interface CorpusDocument {
 export interface CorpusEntry {
   readonly name: string;
   readonly schema: Record<string, unknown>;
+  /** Other schemas the schema refers to by file name (`base.json#/...`), placed beside the definition. */
+  readonly files?: Readonly<Record<string, Record<string, unknown>>>;
   readonly valid: readonly CorpusDocument[];
   readonly invalid: readonly CorpusDocument[];
 }
@@ -15,7 +17,10 @@ export interface CorpusResult {
   /** Refusal keyword -> the schemas it refused. */
   readonly refused: Map<string, string[]>;
   readonly documents: number;
+  /** Where the generated validator and Ajv disagree, outside the documented choices. */
   readonly disagreements: string[];
+  /** Disagreements a documented choice explains (a required field with a saved default is optional). */
+  readonly choices: string[];
   /** Documents whose listing (valid, invalid) Ajv contradicts: a corpus mistake, not the generator's. */
   readonly badDocuments: string[];
   readonly typeErrors: string[];

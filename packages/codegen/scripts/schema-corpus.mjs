@@ -17,8 +17,15 @@ import { DefinitionError, generate, readDefinition } from "../dist/index.js";
 const CODEGEN = dirname(dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(join(CODEGEN, "package.json"));
 
-/** The Ajv class of a schema's draft (`$schema`), with wfr's four asserted formats checked as wfr checks them. */
-async function ajvFor(schema, checkFormat) {
+/** Where the Ajv copies of a bundle live: relative `$ref`s (`base.json#/...`) resolve between them. */
+const AJV_BASE = "https://corpus.invalid/";
+
+/**
+ * The Ajv class of a schema's draft (`$schema`), with wfr's four asserted
+ * formats checked as wfr checks them and the files of its bundle (`files`,
+ * by name) added at their names under AJV_BASE, read in the schema's draft.
+ */
+async function ajvFor(schema, checkFormat, files = {}) {
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   let Ajv;
   if (draft.includes("2020-12")) Ajv = require("ajv/dist/2020.js").Ajv2020;
@@ -33,23 +40,32 @@ async function ajvFor(schema, checkFormat) {
   // Formats are annotations (JSON Schema's default) except the four wfr asserts, documented.
   for (const format of ["date", "date-time", "email", "uri"])
     ajv.addFormat(format, (value) => checkFormat(format, value));
-  return ajv;
+  const idKey = /draft-0[34]/.test(draft) ? "id" : "$id";
+  for (const [name, file] of Object.entries(files)) {
+    const { $schema: _s, $id: _i, id: _d, ...rest } = file;
+    ajv.addSchema({ ...rest, [idKey]: `${AJV_BASE}${name}` });
+  }
+  return { ajv, idKey };
 }
 
 /**
  * The schema as the 3.1 (2020-12) definition holds it: its root identity dropped, its local
  * `$ref`s rebased under `base` (a JSON pointer), and, for drafts 4 to 7, their own spelling
  * translated: a tuple (`items` as a list, the rest in `additionalItems`) becomes `prefixItems`
- * and `items`, and the keywords beside a `$ref`, which those drafts ignore, are left out.
+ * and `items`; a nested `$schema` that restates the document's own draft goes with the root's.
+ * The keywords beside a `$ref` stay: those drafts ignore them, but Ajv, the reference here (as
+ * in SchemaStore's own tests), applies them, and so does 2020-12.
  */
 function placed(schema, base) {
+  const dialect = (uri) => String(uri ?? "").replace(/#$/, "");
   const olderDraft = /draft-0[3-7]/.test(String(schema.$schema ?? ""));
   const walk = (node) => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== "object") return node;
-    let entries = Object.entries(node);
-    if (olderDraft && typeof node.$ref === "string")
-      entries = entries.filter(([key]) => key === "$ref" || ["description", "title"].includes(key));
+    // A nested `$schema` that restates the document's draft is translated with the rest of it.
+    let entries = Object.entries(node).filter(
+      ([key, value]) => key !== "$schema" || dialect(value) !== dialect(schema.$schema),
+    );
     if (olderDraft && Array.isArray(node.items))
       entries = entries.flatMap(([key, value]) =>
         key === "items"
@@ -62,18 +78,107 @@ function placed(schema, base) {
     return Object.fromEntries(
       entries.map(([key, value]) =>
         key === "$ref" && typeof value === "string" && value.startsWith("#")
-          ? [key, `#${base}${value.slice(1)}`]
+          ? [key, `#${base}${translatedPointer(value.slice(1))}`]
           : [key, walk(value)],
       ),
     );
+  };
+  // A pointer through a tuple of an older draft follows its new spelling (`items/0` is `prefixItems/0`).
+  const translatedPointer = (pointer) => {
+    if (!olderDraft || !pointer.startsWith("/")) return pointer;
+    let node = schema;
+    return pointer
+      .split("/")
+      .map((raw, i) => {
+        if (i === 0) return raw;
+        const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+        const tuple = node !== null && typeof node === "object" && Array.isArray(node.items);
+        node = node !== null && typeof node === "object" ? node[token] : undefined;
+        if (tuple && token === "items") return "prefixItems";
+        if (tuple && token === "additionalItems") return "items";
+        return raw;
+      })
+      .join("/");
   };
   const { $schema: _schema, $id: _id, id: _draft4Id, ...rest } = schema;
   return walk(rest);
 }
 
+/**
+ * The schema as wfr reads a saved default (docs/definition-format.md: a field
+ * with a `default` is optional for the caller, the default applies): each
+ * `required` list without the names whose property schema (a local `$ref`
+ * followed) has a `default`. A disagreement that this schema explains is
+ * that documented choice, counted apart.
+ */
+function defaultsOptional(schema) {
+  const at = (pointer) => {
+    let node = schema;
+    for (const raw of pointer.split("/").slice(1)) {
+      const token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      node = node !== null && typeof node === "object" ? node[token] : undefined;
+    }
+    return node;
+  };
+  const target = (node) => {
+    for (let hops = 0; hops < 20; hops++) {
+      if (node === null || typeof node !== "object" || typeof node.$ref !== "string") return node;
+      if (!node.$ref.startsWith("#/")) return node;
+      if (Object.hasOwn(node, "default")) return node;
+      node = at(node.$ref.slice(1));
+    }
+    return node;
+  };
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    const out = Object.fromEntries(
+      Object.entries(node).map(([k, v]) =>
+        ["enum", "const", "default", "examples"].includes(k) ? [k, v] : [k, walk(v)],
+      ),
+    );
+    const props = node.properties;
+    if (Array.isArray(node.required) && props !== null && typeof props === "object") {
+      out.required = node.required.filter((name) => {
+        const property = Object.hasOwn(props, name) ? target(props[name]) : undefined;
+        return !(
+          property !== null &&
+          typeof property === "object" &&
+          Object.hasOwn(property, "default")
+        );
+      });
+      // Draft 4 wants a non-empty list.
+      if (out.required.length === 0) delete out.required;
+    }
+    return out;
+  };
+  return walk(schema);
+}
+
+/** A compiled Ajv validator of a bundle (the schema and the files it refers to by name). */
+async function compiled(entry, checkFormat, transform = (x) => x) {
+  const files = Object.fromEntries(
+    Object.entries(entry.files ?? {}).map(([name, file]) => [name, transform(file)]),
+  );
+  const schema = transform(entry.schema);
+  const { ajv, idKey } = await ajvFor(schema, checkFormat, files);
+  const { $id: _i, id: _d, ...own } = schema;
+  if (Object.keys(files).length > 0)
+    return ajv.compile({ ...own, [idKey]: `${AJV_BASE}${entry.name}.main.json` });
+  try {
+    return ajv.compile(schema);
+  } catch (error) {
+    // A meta-schema under the `$id` of the one Ajv holds already (draft-07's own): compiled without it.
+    if (!/already exists/.test(String(error?.message))) throw error;
+    return ajv.compile(own);
+  }
+}
+
 /** The keyword a refusal names, for the table (`recursive $ref`, `remote $ref`, ...). */
 function refusalKeyword(detail) {
   if (/recursive \$ref|cyclic \$ref/.test(detail)) return "recursive $ref";
+  if (/without going into a property or an item/.test(detail))
+    return "$ref back to its own schema, not below a property or an item";
   if (/`\$ref` to .* (URL|URN|`\$anchor`)/.test(detail)) return "remote or $anchor $ref";
   if (/nests more than/.test(detail)) return "nesting limit";
   if (/`items` as a list/.test(detail)) return "items as a list";
@@ -136,7 +241,8 @@ function projectFolder() {
 }
 
 /**
- * @param {{ name: string, schema: object, valid: {file: string, doc: unknown}[], invalid: {file: string, doc: unknown}[] }[]} entries
+ * @param {{ name: string, schema: object, files?: Record<string, object>, valid: {file: string, doc: unknown}[], invalid: {file: string, doc: unknown}[] }[]} entries
+ *   `files`: other schemas the schema refers to by name (`base.json#/...`), placed beside the definition
  * @returns the figures and the details behind them
  */
 export async function runCorpus(entries, { keep = false } = {}) {
@@ -149,6 +255,9 @@ export async function runCorpus(entries, { keep = false } = {}) {
     const file = join(dir, "schemas", env, "openapi.json");
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(definitionOf(entry.name, env, entry.schema)));
+    // The bundle's other files beside the definition, each in the definition's dialect.
+    for (const [name, other] of Object.entries(entry.files ?? {}))
+      writeFileSync(join(dirname(file), name), JSON.stringify(placed(other, "")));
     try {
       readDefinition(file);
       accepted.push({ ...entry, env });
@@ -166,6 +275,8 @@ export async function runCorpus(entries, { keep = false } = {}) {
   );
 
   const disagreements = [];
+  // Disagreements a documented choice explains (defaultsOptional).
+  const choices = [];
   const badDocuments = [];
   const app = [];
   const typed = new Map();
@@ -174,8 +285,10 @@ export async function runCorpus(entries, { keep = false } = {}) {
     const index = await import(pathToFileURL(join(dir, "gen", entry.env, "index.js")).href);
     const workflow = Object.values(index.workflows)[0];
     let validate;
+    let asWfrReadsDefaults;
     try {
-      validate = (await ajvFor(entry.schema, checkFormat)).compile(entry.schema);
+      validate = await compiled(entry, checkFormat);
+      asWfrReadsDefaults = await compiled(entry, checkFormat, defaultsOptional);
     } catch (error) {
       disagreements.push(`${entry.name}: Ajv cannot compile the schema (${error.message})`);
       continue;
@@ -198,7 +311,11 @@ export async function runCorpus(entries, { keep = false } = {}) {
         badDocuments.push(`${entry.name} ${doc.file}: listed as invalid, yet Ajv accepts it`);
       if (label === "valid" && !reference)
         badDocuments.push(`${entry.name} ${doc.file}: listed as valid, yet Ajv rejects it`);
-      if (ours !== reference)
+      if (ours !== reference && ours === (asWfrReadsDefaults(doc.doc) === true))
+        choices.push(
+          `${entry.name} ${doc.file} (${label}): Ajv ${reference ? "accepts" : "rejects"}, the generated validator ${ours ? "accepts" : "rejects"}: a required field with a saved default is optional`,
+        );
+      else if (ours !== reference)
         disagreements.push(
           `${entry.name} ${doc.file} (${label}): Ajv ${reference ? "accepts" : "rejects"}, the generated validator ${ours ? "accepts" : "rejects"}`,
         );
@@ -242,6 +359,7 @@ export async function runCorpus(entries, { keep = false } = {}) {
     refused,
     documents,
     disagreements,
+    choices,
     badDocuments,
     typeErrors,
     crashes,

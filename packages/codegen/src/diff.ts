@@ -202,8 +202,30 @@ function diffWorkflow(before: WorkflowModel, after: WorkflowModel, emit: Emit): 
   const name = `"${after.name}"`;
   for (const rule of WORKFLOW_RULES)
     report(rule.side, rule.detect(before, after, name), rule.path, emit);
-  diffFieldLists("input", "inputs", before.inputs, after.inputs, emit);
-  diffFieldLists("output", "outputs", before.outputs, after.outputs, emit);
+  recursion = { before: typesByName(before), after: typesByName(after), compared: new Set() };
+  try {
+    diffFieldLists("input", "inputs", before.inputs, after.inputs, emit);
+    diffFieldLists("output", "outputs", before.outputs, after.outputs, emit);
+  } finally {
+    recursion = undefined;
+  }
+}
+
+/**
+ * The recursive types of the workflows being compared, and the pairs of them
+ * compared already: a recursive type is compared where it is first met (at
+ * that path), once, so a schema that contains itself is compared in finite time.
+ */
+let recursion:
+  | {
+      readonly before: ReadonlyMap<string, FieldModel>;
+      readonly after: ReadonlyMap<string, FieldModel>;
+      readonly compared: Set<string>;
+    }
+  | undefined;
+
+function typesByName(wf: WorkflowModel): Map<string, FieldModel> {
+  return new Map((wf.recursiveTypes ?? []).map((t) => [t.name, t.field]));
 }
 
 /** Emits what a rule found with the rule's code and severity on this side. */
@@ -289,6 +311,15 @@ function diffField(side: Side, path: string, b: FieldModel, a: FieldModel, emit:
     for (const [variant, match] of pairVariants(b, a).pairs)
       diffPart(side, `${path}(one of ${kindLabel(variant)})`, variant, match, emit);
   if (b.kind === "all" && a.kind === "all") diffAllParts(side, path, b, a, emit);
+  if (b.kind === "ref" && a.kind === "ref") {
+    const pair = `${side} ${b.ref} ${a.ref}`;
+    const before = recursion?.before.get(b.ref ?? "");
+    const after = recursion?.after.get(a.ref ?? "");
+    if (before && after && !recursion?.compared.has(pair)) {
+      recursion?.compared.add(pair);
+      diffPart(side, path, before, after, emit);
+    }
+  }
   diffUnclassifiedKeys(side, path, b, a, emit);
 }
 
@@ -367,6 +398,8 @@ const FIELD_KEYS: { readonly [K in keyof Required<FieldModel>]: FieldKeyRule } =
   items: "compared",
   variants: "compared",
   exclusive: "compared",
+  // The name of a recursive type: what it accepts is compared through the type (diffField).
+  ref: "location",
   pointer: "location",
 };
 

@@ -9,7 +9,8 @@ import {
   isPrimitive,
   rulesRefinement,
 } from "./field-rules.js";
-import type { FieldKind, FieldModel, Side } from "./model.js";
+import type { FieldKind, FieldModel, RecursiveType, Side } from "./model.js";
+import { arrayOf, itemsChecked, literalType } from "./type-literals.js";
 
 export { hasJsonEnum, hasRules, isPrimitive, rulesLiteral, usesKind } from "./field-rules.js";
 
@@ -47,27 +48,6 @@ interface KindRules {
   docs(f: FieldModel, side: Side): string[];
   /** How the diff and the docs name the kind: `text`, `enum of number`, `one of (text | number)`. */
   label(f: FieldModel): string;
-}
-
-function arrayOf(element: string): string {
-  return /^[\w$.]+$/u.test(element) ? `readonly ${element}[]` : `ReadonlyArray<${element}>`;
-}
-
-/**
- * An array whose length rules are checked before its items, as the emulator
- * does (a too-long list of bad items is reported once, at the list).
- */
-function itemsChecked(item: string, rules: string): string {
-  return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
-}
-
-/** A JSON value as a TypeScript type: literals, readonly tuples and object types. */
-function literalType(value: unknown): string {
-  if (value === null || isPrimitive(value)) return jsonLiteral(value);
-  if (Array.isArray(value)) return `readonly [${value.map(literalType).join(", ")}]`;
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) return "{}";
-  return `{ ${entries.map(([k, v]) => `readonly ${propertyKey(k, "type")}: ${literalType(v)}`).join("; ")} }`;
 }
 
 const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
@@ -272,6 +252,13 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
     docs: (f) => [f.nullable ? "Always null." : "The definition allows no value here."],
     label: () => "nothing",
   },
+  ref: {
+    // A recursive schema: its named type, and its lazy schema (the builder declares both).
+    type: (f) => f.ref as string,
+    schema: (f) => `${f.ref}$`,
+    docs: (f) => [`A \`${f.ref}\` (the schema contains itself).`],
+    label: (f) => `recursive ${f.ref}`,
+  },
   all: {
     type: (f, ctx) => {
       const types = (f.variants ?? []).map((v) => fieldType(v, ctx)).filter((t) => t !== "unknown");
@@ -283,8 +270,11 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
       const [first, ...rest] = (f.variants ?? []).map((v) =>
         fieldSchema(v, { ...ctx, indent: inner }),
       );
-      // Every part must hold, as JSON Schema's allOf says: zod's intersection, one part at a time.
-      return rest.reduce((all, part) => `z.intersection(${all}, ${part})`, first ?? "z.unknown()");
+      // Every part must hold, as JSON Schema's allOf says. Inputs: each part checked on its own
+      // (allOf$, everyPart in _shared/conditions), since zod's intersection lets a key through that
+      // one closed part refuses; outputs are read, not policed: zod's intersection.
+      const join = ctx.side === "input" ? "allOf$" : "z.intersection";
+      return rest.reduce((all, part) => `${join}(${all}, ${part})`, first ?? "z.unknown()");
     },
     docs: (f) => [`All of: ${(f.variants ?? []).map(kindLabel).join(", ")}.`],
     label: (f) => `all of (${(f.variants ?? []).map(kindLabel).join(" & ")})`,
@@ -370,6 +360,16 @@ export function kindLabel(f: FieldModel): string {
 function fieldType(f: FieldModel, ctx: TypeContext): string {
   const t = FIELD_KINDS[f.kind].type(f, ctx);
   return f.nullable && t !== "unknown" ? `${t} | null` : t;
+}
+
+/** The TypeScript type a recursive type's name stands for. */
+export function recursiveType(t: RecursiveType, ctx: TypeContext): string {
+  return fieldType(t.field, ctx);
+}
+
+/** The zod schema a recursive type's lazy schema builds. */
+export function recursiveSchema(t: RecursiveType, ctx: SchemaContext): string {
+  return fieldSchema(t.field, ctx);
 }
 
 /** The zod schema of a field (`.nullable()` and `.optional()` included). */

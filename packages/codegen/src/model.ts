@@ -21,7 +21,9 @@ export type FieldKind =
   /** The `false` schema (or an `enum`/`const` of only `null`, with `nullable`): no value. */
   | "never"
   /** Several schemas that must all hold (`type` beside `oneOf`, an `allOf` that cannot be merged): `variants`. */
-  | "all";
+  | "all"
+  /** A recursive `$ref`: the value is one of the workflow's `recursiveTypes`, named `ref`. */
+  | "ref";
 
 /** A JSON value allowed by `enum` or `const` (a top-level `null` makes the field nullable instead). */
 export type EnumValue =
@@ -101,8 +103,23 @@ export interface FieldModel {
   readonly variants?: readonly FieldModel[];
   /** For kind `union`: `oneOf` (exactly one variant may match) rather than `anyOf` or a type list. */
   readonly exclusive?: boolean;
+  /** For kind `ref`: the `name` of the workflow's recursive type (same side) the value has. */
+  readonly ref?: string;
   /** JSON pointer of the field's schema in the source definition, for error messages. */
   readonly pointer: string;
+}
+
+/**
+ * A schema that contains itself through a `$ref` (a tree, a linked list): read once, under a
+ * name, and referred to by fields of kind `ref`, so the model stays a tree while the data it
+ * describes may nest (as deep as the value nesting limit, docs/definition-format.md#schema-nesting).
+ */
+export interface RecursiveType {
+  /** The TypeScript type's name (unique in the workflow's modules), also the `ref` of the fields that use it. */
+  readonly name: string;
+  readonly side: Side;
+  /** The schema, read as a field named "|" (required, no key of its own). */
+  readonly field: FieldModel;
 }
 
 /** One rule of `FieldModel.conditions`. */
@@ -152,6 +169,8 @@ export interface WorkflowModel {
   readonly outputs: readonly FieldModel[];
   /** Whether the outputs object declares `additionalProperties: false`. */
   readonly outputsClosed: boolean;
+  /** The recursive schemas the inputs and outputs refer to (kind `ref`), in the order first met; absent when none. */
+  readonly recursiveTypes?: readonly RecursiveType[];
   /** JSON pointer of the launch operation in the source definition. */
   readonly pointer: string;
 }

@@ -179,24 +179,23 @@ describe("a bad definition is one error line, exit 1, nothing written", () => {
     );
   });
 
-  it("a recursive $ref names the field that reached it", () => {
+  it("a $ref back to its own schema, not below a property or an item, names where it is", () => {
+    // A tree (`children: {items: {$ref: Node}}`) is read: test/emit/recursive.test.ts.
     const r = failsWithoutWriting(
       yamlDefinition({
         inputProperties: '                    tree: {$ref: "#/components/schemas/Node"}',
         extra: `components:
   schemas:
     Node:
-      type: object
-      properties:
-        children: {type: array, items: {$ref: "#/components/schemas/Node"}}
+      anyOf: [{type: string}, {$ref: "#/components/schemas/Node"}]
 `,
       }),
     );
     expectDefinitionError(
       r,
       "prod/openapi.yaml",
-      "/components/schemas/Node/properties/children/items",
-      /^recursive \$ref: input `tree\.children\[\]` refers back to prod\/openapi\.yaml#\/components\/schemas\/Node/,
+      "/components/schemas/Node/anyOf/1",
+      /^`\$ref` comes back to prod\/openapi\.yaml#\/components\/schemas\/Node without going into a property or an item/,
     );
   });
 });

@@ -301,6 +301,17 @@ describe("reader: bad input names the file and the JSON pointer", () => {
     );
   });
 
+  it("reads a $id that is only a fragment (as schema generators write them) and refuses any other", () => {
+    const inputs = (id: string) => ({
+      type: "object",
+      properties: { a: { $id: id, type: "string" } },
+    });
+    const ok = definition([{ id: "wf_1", name: "One", inputs: inputs("#/properties/a") }]);
+    expect(readSchemas(write(ok))[0]?.workflows[0]?.inputs[0]).toMatchObject({ kind: "text" });
+    const other = definition([{ id: "wf_1", name: "One", inputs: inputs("https://x.test/a") }]);
+    expect(errorOf(() => readSchemas(write(other))).message).toMatch(/`\$id` is not supported/);
+  });
+
   it("detects $ref cycles", () => {
     const doc = definition([
       {
@@ -316,9 +327,9 @@ describe("reader: bad input names the file and the JSON pointer", () => {
     (doc.components.schemas as Record<string, unknown>).Loop = {
       $ref: "#/components/schemas/Loop",
     };
-    expect(errorOf(() => readSchemas(write(doc))).message).toMatch(
-      /recursive \$ref: input `a\.child` refers back to/,
-    );
+    // A schema that contains itself is a named recursive type (test/emit/recursive.test.ts);
+    // a `$ref` that only refers to itself names no schema at all.
+    expect(readSchemas(write(doc))[0]?.workflows[0]?.recursiveTypes?.[0]?.name).toBe("NodeInput");
     const doc2 = definition([
       { id: "wf_1", name: "One", inputs: { $ref: "#/components/schemas/Loop" } },
     ]);

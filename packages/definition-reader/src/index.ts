@@ -36,6 +36,8 @@ export {
   ANNOTATION_KEYWORDS,
   DRAFT4_UNSUPPORTED_KEYWORDS,
   isConstraining,
+  isFragmentId,
   UNSUPPORTED_KEYWORDS,
   type UnsupportedKeyword,
+  usesRefusedKeyword,
 } from "./schema-keywords.js";

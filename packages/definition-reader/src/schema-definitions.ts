@@ -7,6 +7,7 @@ import { DefinitionError } from "./definition-error.js";
 import { escapePointerToken } from "./json-pointer.js";
 import { MAX_SCHEMA_NESTING } from "./nesting-limit.js";
 import { child, isRecord, type Located } from "./ref-resolver.js";
+import { usesRefusedKeyword } from "./schema-keywords.js";
 
 /** The keywords that hold a schema's definitions. */
 export const DEFINITION_CONTAINERS = ["$defs", "definitions"] as const;
@@ -41,7 +42,7 @@ export function refuseIdentityInDefinitions(
       const def = child(at, container, name);
       if (isRecord(def.node))
         for (const keyword of IDENTITY_KEYWORDS)
-          if ((keyword !== "id" || draft4) && Object.hasOwn(def.node, keyword))
+          if ((keyword !== "id" || draft4) && usesRefusedKeyword(def.node, keyword))
             throw new DefinitionError(
               display(def.file),
               `${def.pointer}/${escapePointerToken(keyword)}`,

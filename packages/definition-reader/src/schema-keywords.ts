@@ -38,6 +38,23 @@ export const DRAFT4_UNSUPPORTED_KEYWORDS = [
 ] as const;
 
 /**
+ * A `$id` (draft 4: `id`) that is only a fragment (`#`, `#name`,
+ * `#/properties/a`, as schema generators write them): it leaves the base URI
+ * as it is, so no `$ref` resolves otherwise (a `$ref` is a JSON pointer or a
+ * file beside the definition; one by a name is refused), and it is read as the
+ * annotation it then is. Any other `$id` would change what a `$ref` names.
+ */
+export function isFragmentId(value: unknown): boolean {
+  return typeof value === "string" && value.startsWith("#");
+}
+
+/** Whether `schema` uses `keyword` the way wfr refuses it (a fragment-only `$id`/`id` is read). */
+export function usesRefusedKeyword(schema: Record<string, unknown>, keyword: string): boolean {
+  if (!Object.hasOwn(schema, keyword)) return false;
+  return !((keyword === "$id" || keyword === "id") && isFragmentId(schema[keyword]));
+}
+
+/**
  * Keywords that describe a value without constraining it: they apply beside
  * a `$ref` in any OpenAPI version (3.0 ignores the constraining ones).
  */

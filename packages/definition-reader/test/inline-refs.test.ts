@@ -86,15 +86,60 @@ describe("inlineRefs", () => {
     });
   });
 
-  it("refuses a $ref that reaches itself, at file#pointer", () => {
-    const doc = {
-      $defs: { Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } } } },
+  it("keeps a schema that contains itself as one definition in $defs, referred to locally", () => {
+    const node = { type: "object", properties: { next: { $ref: "#/$defs/Node" } } };
+    const doc = { $defs: { Node: node }, schema: { $ref: "#/$defs/Node" } };
+    const [resolver, where] = at(doc, "/schema");
+    const kept = { type: "object", properties: { next: { $ref: "#/$defs/Node" } } };
+    expect(inlineRefs(resolver, where, { dialect: "2020-12" })).toEqual({
+      $ref: "#/$defs/Node",
+      $defs: { Node: kept },
+    });
+    // Draft 4 ignores what stands beside a `$ref`: the root reference goes in an `allOf`.
+    expect(inlineRefs(resolver, where, { dialect: "draft-04" })).toEqual({
+      allOf: [{ $ref: "#/definitions/Node" }],
+      definitions: {
+        Node: { type: "object", properties: { next: { $ref: "#/definitions/Node" } } },
+      },
+    });
+    // Two schemas that contain each other, reached from a property: both named.
+    const mutual = {
+      $defs: {
+        Folder: { type: "object", properties: { files: { $ref: "#/$defs/Files" } } },
+        Files: {
+          type: "array",
+          items: { anyOf: [{ type: "string" }, { $ref: "#/$defs/Folder" }] },
+        },
+      },
+      schema: { type: "object", properties: { root: { $ref: "#/$defs/Folder" } } },
     };
-    const [resolver, where] = at(doc, "/$defs/Node");
+    const [r2, w2] = at(mutual, "/schema");
+    expect(inlineRefs(r2, w2, { dialect: "2020-12" })).toEqual({
+      type: "object",
+      properties: { root: { $ref: "#/$defs/Folder" } },
+      $defs: {
+        Folder: {
+          type: "object",
+          properties: {
+            files: {
+              type: "array",
+              items: { anyOf: [{ type: "string" }, { $ref: "#/$defs/Folder" }] },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it("refuses a $ref that comes back to its schema without going into a property or an item", () => {
+    const doc = {
+      $defs: { Loop: { anyOf: [{ type: "string" }, { $ref: "#/$defs/Loop" }] } },
+    };
+    const [resolver, where] = at(doc, "/$defs/Loop");
     expect(() => inlineRefs(resolver, where, { dialect: "2020-12" })).toThrow(
       expect.objectContaining({
         name: "DefinitionError",
-        pointer: "/$defs/Node/properties/next",
+        pointer: "/$defs/Loop/anyOf/1",
       }),
     );
   });

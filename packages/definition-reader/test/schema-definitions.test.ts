@@ -66,6 +66,36 @@ describe("definitions nothing refers to", () => {
   });
 });
 
+describe("a $id that is only a fragment", () => {
+  it("is read and left out (the base URI stays, every $ref is still a JSON pointer); any other $id is refused", () => {
+    const { value } = inline({
+      openapi: "3.1.0",
+      schema: {
+        $id: "#/schema",
+        type: "object",
+        properties: {
+          a: { $ref: "#/schema/$defs/A" },
+          b: { $ref: "#/schema/$defs/A" },
+        },
+        $defs: { A: { $id: "#/definitions/A", type: "string" }, B: { $id: "#b" } },
+      },
+    });
+    expect(value).toEqual({
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "string" } },
+    });
+    const doc = { openapi: "3.0.3", schema: { type: "string", definitions: { A: { id: "#a" } } } };
+    expect(inline(doc, "draft-04").value).toEqual({ type: "string" });
+    const error = errorOf(() =>
+      inline({
+        openapi: "3.1.0",
+        schema: { type: "string", $defs: { A: { $id: "https://example.com/a.json" } } },
+      }),
+    );
+    expect(error.pointer).toBe("/schema/$defs/A/$id");
+  });
+});
+
 describe('$ref: "#"', () => {
   it("is refused: the whole OpenAPI document is not a schema", () => {
     const error = errorOf(() =>

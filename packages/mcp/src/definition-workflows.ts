@@ -32,6 +32,17 @@ function inlined(resolver: RefResolver, at: Located, dialect: "2020-12" | "draft
   }
 }
 
+/**
+ * The inputs schema cut out of the inlined launch body, with the body's
+ * `$defs` (`definitions` in 3.0): where the shared reader keeps a schema
+ * that contains itself, which the inputs refer to as `#/$defs/<name>`.
+ */
+function withDefs(inputs: unknown, body: Json | undefined): unknown {
+  if (!isObject(inputs) || body === undefined) return inputs;
+  const defs = isObject(body.$defs) ? "$defs" : isObject(body.definitions) ? "definitions" : "";
+  return defs === "" ? inputs : { ...inputs, [defs]: body[defs] };
+}
+
 export function workflowsFromDefinition(
   definition: unknown,
   file = IN_MEMORY_DEFINITION,
@@ -73,7 +84,7 @@ export function workflowsFromDefinition(
       state: String(meta.state) as WorkflowState,
       revision: Number(meta.revision),
       description: typeof operation.description === "string" ? operation.description : "",
-      inputs: properties.inputs ?? {},
+      inputs: withDefs(properties.inputs ?? {}, body),
       outputs:
         inlined(resolver, child(root, "paths", path, "post", "x-workflow", "outputs"), dialect) ??
         {},

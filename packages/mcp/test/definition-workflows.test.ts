@@ -60,12 +60,21 @@ describe("workflowsFromDefinition: keywords beside a $ref (the shared reader)", 
     });
   });
 
-  it("a $ref cycle is a DEFINITION_INVALID naming the pointer", () => {
+  it("keeps a schema that contains itself as a local $ref into $defs, for an agent to read", () => {
     const doc = definition("#/components/schemas/Node", {
       Node: { type: "object", properties: { next: { $ref: "#/components/schemas/Node" } } },
     });
-    expect(() => workflowsFromDefinition(doc)).toThrow(
-      /components\/schemas\/Node\/properties\/next/,
-    );
+    const [wf] = workflowsFromDefinition(doc);
+    expect(wf?.inputs).toEqual({
+      $ref: "#/$defs/Node",
+      $defs: { Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } } } },
+    });
+  });
+
+  it("a $ref that comes back without going into a property is a DEFINITION_INVALID naming the pointer", () => {
+    const doc = definition("#/components/schemas/Loop", {
+      Loop: { anyOf: [{ type: "string" }, { $ref: "#/components/schemas/Loop" }] },
+    });
+    expect(() => workflowsFromDefinition(doc)).toThrow(/components\/schemas\/Loop\/anyOf\/1/);
   });
 });

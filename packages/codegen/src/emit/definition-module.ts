@@ -86,7 +86,7 @@ export function definitionDeclarations(env: EnvironmentModel, wf: WorkflowModel)
     `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
     "",
     `export { InvalidInputsError, InvalidOutputsError } from "../_shared/support.js";`,
-    `export type { Inputs, Outputs } from "./${id}.types.js";`,
+    `export type { ${["Inputs", "Outputs", ...(wf.recursiveTypes ?? []).map((t) => t.name)].join(", ")} } from "./${id}.types.js";`,
     "",
     docComment([
       `The type of the ${stringLiteral(wf.name)} (${wf.id}) definition in ${env.name}, with its input builder and output reader.${launchable}`,

@@ -10,10 +10,11 @@ import {
   hasRules,
   inputsObjectSchema,
   objectShape,
+  recursiveSchema,
   type Side,
   usesKind,
 } from "../field-kinds.js";
-import type { FieldModel, WorkflowModel } from "../model.js";
+import type { FieldModel, RecursiveType, WorkflowModel } from "../model.js";
 import { QUICK_SUPPORT, quickChecks } from "./quick-check.js";
 
 /** The local schemas one side's schema refers to, declared inside its lazy builder. */
@@ -34,6 +35,14 @@ function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavo
   return out;
 }
 
+/** The recursive types of one side, each a lazy schema the side's schema (and they) refer to by name. */
+function recursiveSchemas(types: readonly RecursiveType[], flavour: Flavour): string[] {
+  return types.map(
+    (t) =>
+      `const ${t.name}$${flavour === "ts" ? `: z.ZodType<${t.name}>` : ""} = z.lazy(() => ${recursiveSchema(t, { side: t.side, indent: "    ", flavour })});`,
+  );
+}
+
 const QUICK_DOC =
   "Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides.";
 
@@ -47,7 +56,13 @@ function describe(wf: WorkflowModel): string {
 export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   const id = wf.identifier;
   const ts = flavour === "ts";
-  const needsFileInput = usesKind(wf.inputs, ["file", "files"]);
+  const types = wf.recursiveTypes ?? [];
+  const sideFields = (side: Side): FieldModel[] => [
+    ...(side === "input" ? wf.inputs : wf.outputs),
+    ...types.filter((t) => t.side === side).map((t) => t.field),
+  ];
+  const inputFields = sideFields("input");
+  const needsFileInput = usesKind(inputFields, ["file", "files"]);
   const quick = quickChecks(wf.inputs, wf.outputs, flavour);
   const runtimeImports = [
     ...(needsFileInput
@@ -56,33 +71,42 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     ...(ts ? ["type InputIssue as InputIssue$", "type OutputIssue as OutputIssue$"] : []),
   ];
   const ctx = (side: Side) => ({ side, indent: "    ", flavour });
+  const named = (side: Side) =>
+    recursiveSchemas(
+      types.filter((t) => t.side === side),
+      flavour,
+    );
   const inputsBody = `z.preprocess(ownPropertiesWithinNesting, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
   const outputsBody = `z.preprocess(ownPropertiesWithinNesting, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
+  // What the support imports are looked up in: the bodies and the recursive schemas they use.
+  const inputsText = [inputsBody, ...named("input")].join("\n");
+  const outputsText = [outputsBody, ...named("output")].join("\n");
   const supportImports = [
-    ...(hasRules(wf.inputs) ? ["constraints as constraints$"] : []),
-    ...(inputsBody.includes("conditions$(") ? ["conditions as conditions$"] : []),
+    ...(hasRules(inputFields) ? ["constraints as constraints$"] : []),
+    ...(inputsText.includes("conditions$(") ? ["conditions as conditions$"] : []),
+    ...(inputsText.includes("allOf$(") ? ["everyPart as everyPart$"] : []),
     ...Object.entries(QUICK_SUPPORT).flatMap(([name, spec]) =>
       quick.uses.has(name) ? [spec] : [],
     ),
-    ...(inputsBody.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
-    ...(inputsBody.includes("withoutProtoKey$") ? ["withoutProtoKey as withoutProtoKey$"] : []),
-    ...(`${inputsBody}${outputsBody}`.includes("objectKeys$(")
+    ...(inputsText.includes("protoKey$(") ? ["protoKey as protoKey$"] : []),
+    ...(inputsText.includes("withoutProtoKey$") ? ["withoutProtoKey as withoutProtoKey$"] : []),
+    ...(`${inputsText}${outputsText}`.includes("objectKeys$(")
       ? ["objectKeys as objectKeys$"]
       : []),
-    ...(hasJsonEnum([...wf.inputs, ...wf.outputs]) ? ["isOneOf as isOneOf$"] : []),
+    ...(hasJsonEnum([...inputFields, ...sideFields("output")]) ? ["isOneOf as isOneOf$"] : []),
     "ownPropertiesWithinNesting",
     "toInputIssues",
     "toOutputIssues",
   ];
   const builder = (side: Side, name: string, type: string, doc: string, body: string) => {
-    const fields = side === "input" ? wf.inputs : wf.outputs;
     return [
       `let ${name}$${ts ? `: z.ZodType<${type}> | undefined` : ""};`,
       "",
       doc,
       `export function ${name}()${ts ? `: z.ZodType<${type}>` : ""} {`,
       `  if (${name}$ === undefined) {`,
-      ...sharedSchemas(fields, side, flavour).map((l) => `    ${l}`),
+      ...sharedSchemas(sideFields(side), side, flavour).map((l) => `    ${l}`),
+      ...named(side).map((l) => `    ${l}`),
       `    ${name}$ = ${body};`,
       "  }",
       `  return ${name}$;`,
@@ -97,7 +121,17 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
     `import { ${supportImports.join(", ")} } from "../_shared/support.js";`,
   );
   if (ts)
-    parts.push(`import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`);
+    parts.push(
+      `import type { ${["Inputs as Inputs$", "Outputs as Outputs$", ...types.map((t) => t.name)].join(", ")} } from "./${id}.types.js";`,
+    );
+  if (inputsText.includes("allOf$("))
+    parts.push(
+      "",
+      "/** Both parts hold, each checked on its own (JSON Schema's allOf: a closed part refuses keys the other declares). */",
+      ts
+        ? "function allOf$<A, B>(a: z.ZodType<A>, b: z.ZodType<B>): z.ZodType<A & B> {\n  return z.unknown().superRefine(everyPart$([a, b])) as unknown as z.ZodType<A & B>;\n}"
+        : "function allOf$(a, b) {\n  return z.unknown().superRefine(everyPart$([a, b]));\n}",
+    );
   parts.push(
     "",
     builder(

@@ -1,13 +1,21 @@
 // `<workflow>.types.d.ts`: the Inputs and Outputs interfaces, written out
 // (no zod inference for an app's tsc to check), fields in definition order.
 import { docComment, stringLiteral } from "../escape.js";
-import { members, type TypeImports } from "../field-kinds.js";
+import { members, recursiveType, type TypeImports } from "../field-kinds.js";
 import type { WorkflowModel } from "../model.js";
 
 export function typesDeclarations(wf: WorkflowModel): string {
   const imports: TypeImports = { fileInput: false, fileOutput: false, json: false };
   const inputs = members(wf.inputs, { side: "input", imports, indent: "  " }).join("\n");
   const outputs = members(wf.outputs, { side: "output", imports, indent: "  " }).join("\n");
+  // Written before the imports are collected: their fields may need them too.
+  const named = (wf.recursiveTypes ?? []).flatMap((t) => [
+    docComment([
+      `A recursive schema of the ${t.side}s of ${stringLiteral(wf.name)} (it contains itself).`,
+    ]).trimEnd(),
+    `export type ${t.name} = ${recursiveType(t, { side: t.side, imports, indent: "" })};`,
+    "",
+  ]);
   const runtimeNames = [
     ...(imports.fileInput ? ["FileInput"] : []),
     ...(imports.fileOutput ? ["FileOutputReference"] : []),
@@ -28,6 +36,7 @@ export function typesDeclarations(wf: WorkflowModel): string {
     ]).trimEnd(),
     outputs === "" ? "export interface Outputs {}" : `export interface Outputs {\n${outputs}\n}`,
     "",
+    ...named,
   );
   return lines.join("\n");
 }

@@ -8,11 +8,12 @@ import {
   type Located,
   sameJson,
   standInTarget,
+  usesRefusedKeyword,
 } from "@wfr/definition-reader";
 import type { Side } from "../field-kinds.js";
 import type { EnumValue, FieldCondition, FieldKind, FieldModel } from "../model.js";
 import { enumBase, jsonTypeOf } from "./enum-values.js";
-import { SchemaNormalizer } from "./schema-normalizer.js";
+import { RecursiveTypeReader } from "./recursive-type-reader.js";
 import { checkedPattern, valueConstraints } from "./value-constraints.js";
 
 /** Keywords that hold only for values of one JSON type (JSON Schema: other values pass them). */
@@ -51,7 +52,7 @@ const ALL_TYPES = ["string", "number", "boolean", "object", "array"];
 /** What a value of each JSON Schema `type` is read as, for unions made from a type list. */
 const SIMPLE_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array"]);
 
-export class FieldReader extends SchemaNormalizer {
+export class FieldReader extends RecursiveTypeReader {
   objectFields(at: Located, side: Side, stack: readonly string[]): FieldModel[] {
     // The inputs and outputs roots come here without `normalize`: their keywords are checked too.
     this.refuseUnsupportedIn(at);
@@ -149,9 +150,10 @@ export class FieldReader extends SchemaNormalizer {
     stack: readonly string[],
   ): FieldModel {
     const n = this.normalize(at, stack);
+    if (n.recursive !== undefined) return this.recursiveField(name, at, inRequired, side, n);
     let s = n.schema;
     for (const keyword of this.unsupportedKeywords())
-      if (Object.hasOwn(s, keyword)) this.unsupported(n.at, s);
+      if (usesRefusedKeyword(s, keyword)) this.unsupported(n.at, s);
     if (Array.isArray(s.items) && !this.openapi30)
       this.fail(
         n.at,
@@ -208,7 +210,8 @@ export class FieldReader extends SchemaNormalizer {
     } else if (n.parts !== undefined) {
       kind = "all";
       extra.variants = n.parts.map((p) => this.field("|", p, true, side, n.stack));
-      base.nullable = false;
+      // Null passes only where a nullable wrapper (`anyOf: [allOf..., null]`) says so.
+      base.nullable = n.nullBeside === true && n.nullable;
     } else if (
       marker === undefined &&
       combiners.length > 0 &&

@@ -8,6 +8,7 @@ import {
   DefinitionError,
   DRAFT4_UNSUPPORTED_KEYWORDS,
   foreignDialect,
+  isConstraining,
   isNullOnlySchema,
   isRecord,
   type Located,
@@ -20,8 +21,10 @@ import {
   splitNullType,
   standInTarget,
   UNSUPPORTED_KEYWORDS,
+  usesRefusedKeyword,
 } from "@wfr/definition-reader";
 import type { Side } from "../field-kinds.js";
+import { RecursionFound } from "./recursive-types.js";
 
 /** A schema ready to be read: no `$ref`, no nullable wrapper, `allOf` merged. */
 export interface Normalized {
@@ -39,6 +42,8 @@ export interface Normalized {
   readonly never?: boolean;
   /** An `allOf` whose branches cannot be merged into one schema: each must hold. */
   readonly parts?: readonly Located[];
+  /** A `$ref` to a recursive schema (`key`, `file#pointer`), not followed: `at` is the node holding the `$ref`. */
+  readonly recursive?: { readonly key: string; readonly at: Located };
 }
 
 /** A normalized schema and the `$ref`s that led to it (to refuse recursion). */
@@ -53,6 +58,8 @@ export class SchemaNormalizer {
   protected readonly reading: { readonly side: Side; readonly name: string }[] = [];
   /** How many branches (`allOf`, a lone non-null alternative) deep `normalize` is, inside the fields being read. */
   protected branchDepth = 0;
+  /** The `$ref` targets (`file#pointer`) found to contain themselves: read as named types, never inlined. */
+  protected readonly recursiveKeys = new Set<string>();
 
   constructor(
     readonly resolver: RefResolver,
@@ -74,7 +81,7 @@ export class SchemaNormalizer {
       raw = next;
     if (!isRecord(raw.node)) return;
     for (const keyword of this.unsupportedKeywords())
-      if (Object.hasOwn(raw.node, keyword)) this.unsupported(raw, raw.node);
+      if (usesRefusedKeyword(raw.node, keyword)) this.unsupported(raw, raw.node);
     const foreign = foreignDialect(raw.node, this.openapi30 ? "draft-04" : "2020-12");
     if (foreign !== undefined) this.fail(child(raw, "$schema"), foreign);
     refuseIdentityInDefinitions(raw, (file) => this.resolver.display(file), this.openapi30);
@@ -148,14 +155,52 @@ export class SchemaNormalizer {
     }
   }
 
-  /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
-  protected normalize(at: Located, stack: readonly string[]): NormalizedAt {
-    const key = this.resolver.refKey(at);
-    if (key !== undefined && stack.includes(key))
-      this.fail(
-        at,
-        `recursive $ref: ${this.fieldLabel()} refers back to ${this.resolver.display(key.slice(0, key.indexOf("#")))}${key.slice(key.indexOf("#"))}, a schema that contains it; recursive schemas cannot be generated (flatten the structure, or mark the field as JSON with x-input-type/x-output-type: json)`,
+  /**
+   * The `$ref`s each merged `allOf` part (a stand-in for a property, item or
+   * value schema of a branch) was read inside: reading it is inside them too,
+   * so a `$ref` back to one of them is found to recurse (and no other is).
+   */
+  private readonly branchStacks = new WeakMap<object, readonly string[]>();
+
+  private rememberBranchStacks(
+    merged: Record<string, unknown>,
+    branches: readonly NormalizedAt[],
+  ): void {
+    const remember = (node: unknown): void => {
+      const target = standInTarget(node);
+      if (target === undefined) return;
+      const branch = branches.find(
+        (b) =>
+          b.at.file === target.file &&
+          (target.pointer === b.at.pointer || target.pointer.startsWith(`${b.at.pointer}/`)),
       );
+      if (branch !== undefined && branch.stack.length > 0)
+        this.branchStacks.set(node as object, branch.stack);
+    };
+    for (const value of Object.values(merged)) {
+      remember(value);
+      if (Array.isArray(value)) value.forEach(remember);
+      else if (isRecord(value)) Object.values(value).forEach(remember);
+    }
+  }
+
+  /** Resolves `$ref`s, then strips the nullable wrappers of both OpenAPI styles. */
+  protected normalize(at: Located, within: readonly string[]): NormalizedAt {
+    const inBranch = isRecord(at.node) ? this.branchStacks.get(at.node) : undefined;
+    const stack = inBranch === undefined ? within : [...new Set([...within, ...inBranch])];
+    const key = this.resolver.refKey(at);
+    if (key !== undefined && this.recursiveKeys.has(key)) {
+      let holder = at;
+      for (
+        let next = standInTarget(holder.node);
+        next !== undefined;
+        next = standInTarget(holder.node)
+      )
+        holder = next;
+      return { schema: {}, at, nullable: false, stack, recursive: { key, at: holder } };
+    }
+    // The side is read again with this schema named (recursive-types.ts).
+    if (key !== undefined && stack.includes(key)) throw new RecursionFound(key);
     const nextStack = key !== undefined ? [...stack, key] : stack;
     this.refuseUnsupportedIn(at);
     const d = this.refSiblings(this.resolver.deref(at));
@@ -179,12 +224,20 @@ export class SchemaNormalizer {
       const { [combiner]: _drop, ...outer } = schema;
       if (nonNull.length === 1) {
         const only = this.nested(child(d, combiner, nonNull[0] as number), nextStack);
+        if (only.recursive !== undefined) {
+          if (Object.keys(outer).some((k) => k !== "nullable" && isConstraining(k)))
+            this.fail(
+              d,
+              "a nullable recursive `$ref` with other constraints beside it is not supported; put them in an `allOf` with the `anyOf`",
+            );
+          return { ...only, nullable: true, nullBeside: true };
+        }
+        // An allOf read as parts (or no value) keeps that reading, with null beside it.
         return {
+          ...only,
           schema: { ...only.schema, ...outer },
-          at: only.at,
           nullable: true,
           nullBeside: true,
-          stack: only.stack,
         };
       }
       schema = { ...outer, [combiner]: nonNull.map((i) => branches[i]) };
@@ -193,6 +246,14 @@ export class SchemaNormalizer {
       const allOf = schema.allOf;
       const { allOf: _drop, nullable: _nullable, ...outer } = schema;
       const branches = allOf.map((_, i) => this.nested(child(d, "allOf", i), nextStack));
+      const [lone] = branches;
+      // `allOf: [{$ref: <recursive>}]` (3.0's way to put keywords beside a `$ref`): the reference.
+      if (
+        branches.length === 1 &&
+        lone?.recursive !== undefined &&
+        !Object.keys(outer).some(isConstraining)
+      )
+        return { ...lone, nullable: nullable || lone.nullable };
       if (branches.some((b) => b.never === true && !b.nullable))
         return { schema: {}, at: d, nullable: false, stack: nextStack, never: true };
       const parts: SchemaPart[] = [
@@ -219,7 +280,9 @@ export class SchemaNormalizer {
         (p) => isRecord(p.schema.properties) || p.schema.additionalProperties !== undefined,
       );
       if (
-        branches.some((b) => b.never === true || b.parts !== undefined) ||
+        branches.some(
+          (b) => b.never === true || b.parts !== undefined || b.recursive !== undefined,
+        ) ||
         (closed && shaped.length > 1)
       )
         return separately();
@@ -232,6 +295,7 @@ export class SchemaNormalizer {
       }
       // Every branch must hold: null passes only when each branch (or the 3.0 `nullable` beside them) allows it.
       nullable ||= branches.length > 0 && branches.every((b) => b.nullable);
+      this.rememberBranchStacks(merged, branches);
       return { schema: merged, at: d, nullable, stack: nextStack };
     }
     return { schema, at: d, nullable, nullBeside, stack: nextStack };
@@ -244,7 +308,7 @@ export class SchemaNormalizer {
    */
   protected unsupported(at: Located, s: Record<string, unknown>): void {
     for (const keyword of this.unsupportedKeywords()) {
-      if (Object.hasOwn(s, keyword))
+      if (usesRefusedKeyword(s, keyword))
         this.fail(
           at,
           `\`${keyword}\` is not supported (it has no TypeScript type or input rule in the model); use \`type\`, \`enum\`, \`allOf\`, \`oneOf\`/\`anyOf\` or a \`$ref\``,

@@ -81,7 +81,7 @@ export function readWorkflow(
   const modelValues = modelExposed
     ? reader.modelValues(child(body, "properties", "model"))
     : undefined;
-  const inputFields = reader.objectFields(inputs, "input", []);
+  const inputFields = reader.readSide(() => reader.objectFields(inputs, "input", []));
 
   let outputFields: FieldModel[] = [];
   let outputsClosed = false;
@@ -97,9 +97,10 @@ export function readWorkflow(
         "the outputs schema is not an object schema",
       );
     }
-    outputFields = reader.objectFields(outputs, "output", []);
+    outputFields = reader.readSide(() => reader.objectFields(outputs, "output", []));
     outputsClosed = outputs.node.additionalProperties === false;
   }
+  const recursiveTypes = reader.takeRecursiveTypes();
   const description =
     typeof opNode.description === "string"
       ? opNode.description
@@ -117,6 +118,7 @@ export function readWorkflow(
     inputs: inputFields,
     outputs: outputFields,
     outputsClosed,
+    ...(recursiveTypes.length > 0 ? { recursiveTypes } : {}),
     pointer: op.pointer,
   };
 }

@@ -81,3 +81,30 @@ function forward(ctx: IssueSink, schema: SafeParser, value: unknown): void {
   for (const issue of schema.safeParse(value).error?.issues ?? [])
     ctx.addIssue({ code: "custom", message: issue.message, input: value, path: [...issue.path] });
 }
+
+/** An issue as a schema reports it, forwarded as it is (its code decides the reason). */
+interface ForwardedIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+interface SchemaWithIssues {
+  safeParse(value: unknown): { success: boolean; error?: { issues: readonly ForwardedIssue[] } };
+}
+
+/**
+ * A refinement that holds when every part does, each checked on its own
+ * (JSON Schema's `allOf`): an intersection schema reports a key a closed
+ * part does not know only when every part refuses it, so an `allOf` with a
+ * closed part cannot be one. The issues come as each part reports them.
+ */
+export function everyPart(
+  parts: readonly SchemaWithIssues[],
+): (value: unknown, ctx: { addIssue(issue: never): void }) => void {
+  return (value, ctx) => {
+    for (const part of parts)
+      for (const issue of part.safeParse(value).error?.issues ?? [])
+        (ctx.addIssue as (issue: ForwardedIssue) => void)({ ...issue, path: [...issue.path] });
+  };
+}

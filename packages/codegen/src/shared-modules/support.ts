@@ -16,7 +16,7 @@ import {
   WorkflowRunApiError,
 } from "@wfr/runtime";
 
-export { type Condition, conditions } from "./conditions.js";
+export { type Condition, conditions, everyPart } from "./conditions.js";
 export { type KeyRules, objectKeys } from "./object-keys.js";
 export {
   allItems,

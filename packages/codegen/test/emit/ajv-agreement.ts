@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { emitSchemaCheckSources } from "../../src/emit/emit.js";
 import { generate } from "../../src/generate.js";
 import { definition, projectDir, typeCheck, writeJson } from "../helpers.js";
 
@@ -27,11 +28,19 @@ export async function run(
   cases: Record<string, AgreementCase>,
   openapi: string,
   environment: string,
+  options: {
+    /** `components/schemas` the cases' `$ref`s point into (Ajv reads them at the same pointers). */
+    readonly components?: Record<string, unknown>;
+    /** Also type-check the TypeScript flavour of the schema modules (their agreement with the types). */
+    readonly checkSchemas?: boolean;
+  } = {},
 ): Promise<{
   verdicts: string[];
   expected: string[];
   byId: Map<string, Workflow>;
   diagnostics: ReturnType<typeof typeCheck>;
+  /** The project folder (the generated code is in `gen/`). */
+  dir: string;
 }> {
   const names = Object.keys(cases);
   const dir = projectDir();
@@ -49,10 +58,16 @@ export async function run(
         },
         outputs: { type: "object", properties: { v: cases[name]?.schema } },
       })),
-      { environment, openapi },
+      { environment, openapi, ...(options.components ? { components: options.components } : {}) },
     ),
   );
-  generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+  const { models } = generate({ schemas: join(dir, "schemas"), out: join(dir, "gen") });
+  const roots = ["app.ts"];
+  if (options.checkSchemas)
+    for (const [path, content] of emitSchemaCheckSources(models)) {
+      writeFileSync(join(dir, "gen", path), content);
+      roots.push(join("gen", path));
+    }
   const index = (await import(pathToFileURL(join(dir, "gen", environment, "index.js")).href)) as {
     workflows: Record<string, Workflow>;
   };
@@ -67,7 +82,9 @@ export async function run(
   names.forEach((name, i) => {
     const { schema, documents } = cases[name] as AgreementCase;
     const workflow = byId.get(`wf_${i}`) as Workflow;
-    const valid = ajv.compile(schema);
+    const valid = ajv.compile(
+      options.components ? { ...schema, components: { schemas: options.components } } : schema,
+    );
     const module = `case${name[0]?.toUpperCase()}${name.slice(1)}`;
     app.push(`import type { Inputs as I${i} } from "./gen/${environment}/${module}.js";`);
     documents.forEach((doc, j) => {
@@ -84,9 +101,10 @@ export async function run(
   });
   writeFileSync(join(dir, "app.ts"), app.join("\n"));
   return {
+    dir,
     verdicts,
     expected,
     byId,
-    diagnostics: typeCheck(dir, ["app.ts"], { exactOptionalPropertyTypes: true }),
+    diagnostics: typeCheck(dir, roots, { exactOptionalPropertyTypes: true }),
   };
 }

@@ -392,23 +392,47 @@ describe("allOf, oneOf, anyOf, const, type lists and JSON enum values", () => {
     expect(byName.get("preset")).toMatchObject({ kind: "enum", enumBase: "json" });
   });
 
-  it("a recursive $ref reached through allOf is an error naming the field, not a stack overflow", () => {
+  it("a recursive $ref reached through allOf: a named type where it goes into a property, an error where it does not", () => {
     const e = errorOf(
       { f: { allOf: [{ $ref: "#/components/schemas/Self" }] } },
       { Self: { allOf: [{ $ref: "#/components/schemas/Self" }, { type: "object" }] } },
     );
     expect(e.pointer).toBe("/components/schemas/Self/allOf/0");
-    expect(e.message).toMatch(/recursive \$ref: input `f` refers back to/);
-    const tree = errorOf(
-      { f: { $ref: "#/components/schemas/Node" } },
-      {
-        Node: {
-          type: "object",
-          properties: { child: { allOf: [{ $ref: "#/components/schemas/Node" }] } },
+    expect(e.message).toMatch(/without going into a property or an item/);
+    const dir = tempDir();
+    writeJson(
+      join(dir, "env", "openapi.json"),
+      definition(
+        [
+          {
+            id: "wf_1",
+            name: "One",
+            inputs: {
+              type: "object",
+              properties: { f: { allOf: [{ $ref: "#/components/schemas/Node" }] } },
+            },
+          },
+        ],
+        {
+          components: {
+            Node: {
+              type: "object",
+              properties: { child: { allOf: [{ $ref: "#/components/schemas/Node" }] } },
+            },
+          },
         },
-      },
+      ),
     );
-    expect(tree.message).toMatch(/input `f.child` refers back to/);
+    const wf = readSchemas(dir)[0]?.workflows[0];
+    expect(wf?.inputs[0]).toMatchObject({ name: "f", kind: "ref", ref: "NodeInput" });
+    expect(wf?.recursiveTypes?.map((t) => [t.name, t.side, t.field.kind])).toEqual([
+      ["NodeInput", "input", "object"],
+    ]);
+    expect(wf?.recursiveTypes?.[0]?.field.fields?.[0]).toMatchObject({
+      name: "child",
+      kind: "ref",
+      ref: "NodeInput",
+    });
   });
 
   it("an error inside an allOf branch names the branch's own file and pointer", () => {

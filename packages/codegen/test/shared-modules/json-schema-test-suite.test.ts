@@ -149,8 +149,7 @@ const VALUES = new Set(["const", "enum", "default", "examples"]);
 
 /**
  * Every keyword a schema uses, at any depth (`items` in its array form is
- * `items[]`); a `$ref` to a URL, URN or `$anchor` is `$ref (remote)`, one
- * back to a schema that contains it `$ref (recursive)`: what wfr does not read.
+ * `items[]`); a `$ref` to a URL, URN or `$anchor` is `$ref (remote)`: what wfr does not read.
  */
 function keywordsOf(
   schema: unknown,
@@ -165,14 +164,13 @@ function keywordsOf(
     if (!ref.startsWith("#/") && ref !== "#") out.add("$ref (remote)");
     else {
       const target = ref.slice(1);
-      if (
+      // A `$ref` back to a schema that contains it is read (a named recursive type): not followed again.
+      const recursive =
         target === "" ||
         pointer === target ||
         pointer.startsWith(`${target}/`) ||
-        followed.includes(target)
-      )
-        out.add("$ref (recursive)");
-      else if (followed.length < 8)
+        followed.includes(target);
+      if (!recursive && followed.length < 8)
         keywordsOf(resolvePointer(root, target), out, root, target, [...followed, target]);
     }
   }
@@ -185,6 +183,9 @@ function keywordsOf(
       for (const [i, s] of value.entries()) walk(s, at(key, i));
       continue;
     }
+    // A fragment-only `$id` (`#foo`) is read (an annotation); a `$ref` by that name is `$ref (remote)`.
+    if ((key === "$id" || key === "id") && typeof value === "string" && value.startsWith("#"))
+      continue;
     out.add(key);
     if (VALUES.has(key)) continue;
     if (SCHEMA_MAPS.has(key) && value !== null && typeof value === "object")
@@ -212,7 +213,6 @@ function resolvePointer(root: unknown, pointer: string): unknown {
 
 /** Whether a refusal names what it refuses: the keyword in backticks, or the kind of `$ref`. */
 function names(refusal: string, keyword: string): boolean {
-  if (keyword === "$ref (recursive)") return refusal.includes("recursive $ref");
   if (keyword === "$ref (remote)") return refusal.includes("`$ref`");
   return refusal.includes(`\`${keyword.replace("[]", "")}\``);
 }
@@ -224,7 +224,8 @@ function rebase(schema: unknown, base: string): unknown {
   return Object.fromEntries(
     Object.entries(schema).map(([k, v]) => [
       k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#")
+      // `#foo` (an anchor name, refused as one) is no pointer to rebase.
+      k === "$ref" && typeof v === "string" && (v === "#" || v.startsWith("#/"))
         ? `#${base}${v.slice(1)}`
         : k === "const" || k === "enum" || k === "default" || k === "examples"
           ? v

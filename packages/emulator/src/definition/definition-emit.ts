@@ -1,6 +1,7 @@
 // The per-environment OpenAPI definition served at /<env>/api-docs/openapi.(json|yaml),
 // in the exact shape of docs/definition-format.md (same structure as shared/examples/schemas).
 
+import { isObject } from "../model/json-text.js";
 import type { EnvironmentDefView, JsonSchema, WorkflowDef } from "../model/types.js";
 import {
   OPERATION_SCOPE,
@@ -12,6 +13,35 @@ import { RUN_PATHS, SECURITY_SCHEMES, SHARED_SCHEMAS } from "./definition-consta
 import { isFileSchema, setOwn } from "./validate-inputs.js";
 
 const clone = <T>(v: T): T => structuredClone(v) as T;
+
+/**
+ * A workflow's schema placed at `at` in the emitted definition: the `$ref`s
+ * to its own `$defs` / `definitions` (where the shared reader keeps a schema
+ * that contains itself, `inlineRefs`) are written from the document's root,
+ * which is what a `$ref` in an OpenAPI document is read against.
+ */
+/** Keywords whose values are data, never schemas (a `$ref` key there is not a reference). */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"]);
+
+function placedSchema(schema: JsonSchema, at: string): JsonSchema {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!isObject(node)) return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node))
+      setOwn(
+        out,
+        k,
+        k === "$ref" && typeof v === "string" && /^#\/(\$defs|definitions)\//.test(v)
+          ? `${at}${v.slice(1)}`
+          : DATA_KEYWORDS.has(k)
+            ? v
+            : walk(v),
+      );
+    return out;
+  };
+  return walk(clone(schema)) as JsonSchema;
+}
 
 /** An example value for one input schema, used when the catalog gives no example body. */
 function exampleValue(s: JsonSchema, files: string[]): unknown {
@@ -174,8 +204,8 @@ export function emitDefinition(env: EnvironmentDefView, baseUrl: string): Record
   for (const wf of env.workflows.values()) {
     paths[`/automations/${wf.id}/runs`] = { post: launchOperation(wf) };
     const p = `Workflow_${wf.id}`;
-    schemas[`${p}_Inputs`] = clone(wf.inputs);
-    schemas[`${p}_Outputs`] = clone(wf.outputs);
+    schemas[`${p}_Inputs`] = placedSchema(wf.inputs, `#/components/schemas/${p}_Inputs`);
+    schemas[`${p}_Outputs`] = placedSchema(wf.outputs, `#/components/schemas/${p}_Outputs`);
     schemas[`${p}_LaunchBody`] = launchBodySchema(wf);
     schemas[`${p}_Result`] = {
       allOf: [

@@ -12,6 +12,7 @@ import {
   parseDocument,
   RefResolver,
   UNSUPPORTED_KEYWORDS,
+  usesRefusedKeyword,
 } from "@wfr/definition-reader";
 import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
 import { isObject } from "../model/json-text.js";
@@ -54,7 +55,7 @@ function schemaAt(
     },
     visit: (schema, where) => {
       for (const keyword of refused)
-        if (Object.hasOwn(schema, keyword))
+        if (usesRefusedKeyword(schema, keyword))
           throw new DefinitionError(
             resolver.display(where.file),
             `${where.pointer}/${escapePointerToken(keyword)}`,

@@ -40,6 +40,14 @@ export function synthesizeOutputs(
   const value = (s: JsonSchema, field: string, depth: number): unknown => {
     if (!isObject<JsonSchema>(s)) return null;
     if (s.$ref === FILE_OUTPUT_REF || s["x-output-type"] === "file") return ctx.file(field);
+    // A schema that contains itself is a local `$ref` into the outputs' `$defs` (the shared
+    // reader's inlineRefs); the depth cut below ends it (an empty list or object).
+    const own = typeof s.$ref === "string" ? /^#\/(\$defs|definitions)\/(.+)$/.exec(s.$ref) : null;
+    if (own !== null) {
+      const defs = schema[own[1] as string];
+      const target = isObject<JsonSchema>(defs) ? defs[own[2] as string] : undefined;
+      return depth > 6 ? null : value(target, field, depth + 1);
+    }
     if (s.const !== undefined) return s.const;
     if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
     const branches: JsonSchema[] | undefined = s.anyOf ?? s.oneOf;

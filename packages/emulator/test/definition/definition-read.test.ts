@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { emitDefinition } from "../../src/definition/definition-emit.js";
 import { DefinitionError, readDefinition } from "../../src/definition/definition-read.js";
 import { validateInputs } from "../../src/definition/validate-inputs.js";
 
@@ -75,12 +76,13 @@ describe("readDefinition: schemas as JSON Schema reads them", () => {
       expect(() => readDefinition(doc("3.1.0", { [keyword]: false }), "env")).toThrow(
         new RegExp(`\`${keyword}\``),
       );
+    // A schema that contains itself is read (below); one that is only its own alternative is not.
     expect(() =>
       readDefinition(
         doc(
           "3.1.0",
           { $ref: "#/components/schemas/T" },
-          { T: { type: "array", items: { $ref: "#/components/schemas/T" } } },
+          { T: { allOf: [{ $ref: "#/components/schemas/T" }] } },
         ),
         "env",
       ),
@@ -146,5 +148,62 @@ describe("readSchemasDir: the shared reader's $ref resolution", () => {
     expect((caught as DefinitionError).message).toBe(
       "schemas/env/openapi.json#/components/schemas/T/unevaluatedItems: `unevaluatedItems` is not supported",
     );
+  });
+});
+
+describe("readDefinition: a schema that contains itself ($ref back to it)", () => {
+  const tree = {
+    type: "object",
+    required: ["value"],
+    properties: {
+      value: { type: "integer" },
+      children: { type: "array", items: { $ref: "#/components/schemas/Tree" } },
+    },
+  };
+  /** `depth` nested trees, the innermost with `leaf` as its value. */
+  const deep = (depth: number, leaf: unknown): unknown => {
+    let node: unknown = { value: leaf };
+    for (let i = 1; i < depth; i++) node = { value: i, children: [node] };
+    return node;
+  };
+
+  it("validates recursive data in 3.1 and 3.0, deep or not", () => {
+    for (const openapi of ["3.1.0", "3.0.3"]) {
+      const valid = validator(doc(openapi, { $ref: "#/components/schemas/Tree" }, { Tree: tree }));
+      expect(valid({ value: 1, children: [{ value: 2, children: [] }] }), openapi).toBe(true);
+      expect(valid({ value: 1, children: [{ value: "2" }] }), openapi).toBe(false);
+      expect(valid({ value: 1, children: [{}] }), openapi).toBe(false);
+      expect(valid(deep(100, 7)), openapi).toBe(true);
+      expect(valid(deep(100, "seven")), openapi).toBe(false);
+    }
+  });
+
+  it("emits the definition with the recursive schema's $refs resolvable from the document root", () => {
+    const d = doc("3.1.0", { $ref: "#/components/schemas/Tree" }, { Tree: tree });
+    const emitted = emitDefinition(readDefinition(d, "env"), "https://emulator.test/api/v1");
+    const at = (pointer: string): unknown =>
+      pointer
+        .slice(2)
+        .split("/")
+        .reduce<unknown>((node, token) => (node as Record<string, unknown>)?.[token], emitted);
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === "object")
+        for (const [k, v] of Object.entries(node))
+          if (k === "$ref" && typeof v === "string") refs.push(v);
+          else walk(v);
+    };
+    walk(emitted);
+    const own = refs.filter((r) => r.includes("/$defs/"));
+    expect(own.length).toBeGreaterThan(0);
+    for (const ref of own) expect(at(ref), ref).toMatchObject({ type: "object" });
+  });
+
+  it("refuses a schema that is its own alternative, at its pointer", () => {
+    const loop = { anyOf: [{ type: "string" }, { $ref: "#/components/schemas/Loop" }] };
+    expect(() =>
+      readDefinition(doc("3.1.0", { $ref: "#/components/schemas/Loop" }, { Loop: loop }), "env"),
+    ).toThrow(/without going into a property or an item/);
   });
 });

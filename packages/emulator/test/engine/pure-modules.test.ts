@@ -158,6 +158,28 @@ describe("output synthesis", () => {
   });
 });
 
+describe("synthesized outputs of a schema that contains itself", () => {
+  it("follow its local $ref into $defs and end", () => {
+    const tree = {
+      type: "object",
+      required: ["value"],
+      properties: {
+        value: { type: "integer" },
+        children: { type: "array", items: { $ref: "#/$defs/Tree" } },
+      },
+    };
+    const schema = {
+      type: "object",
+      properties: { tree: { $ref: "#/$defs/Tree" } },
+      $defs: { Tree: tree },
+    };
+    const out = synthesizeOutputs(schema, "run_1", { file: () => ({}) as never });
+    const root = out.tree as { value: unknown; children: unknown[] };
+    expect(Number.isInteger(root.value)).toBe(true);
+    expect(Array.isArray(root.children)).toBe(true);
+  });
+});
+
 describe("vault redaction", () => {
   it("replaces references and literal secret values, and reports missing names", () => {
     const r = redactVault(

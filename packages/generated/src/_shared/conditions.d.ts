@@ -41,4 +41,27 @@ export type Condition = {
 };
 /** A refinement reporting every condition the value breaks. */
 export declare function conditions(list: readonly Condition[]): (value: unknown, ctx: IssueSink) => void;
+/** An issue as a schema reports it, forwarded as it is (its code decides the reason). */
+interface ForwardedIssue {
+    readonly code: string;
+    readonly path: readonly PropertyKey[];
+    readonly message: string;
+}
+interface SchemaWithIssues {
+    safeParse(value: unknown): {
+        success: boolean;
+        error?: {
+            issues: readonly ForwardedIssue[];
+        };
+    };
+}
+/**
+ * A refinement that holds when every part does, each checked on its own
+ * (JSON Schema's `allOf`): an intersection schema reports a key a closed
+ * part does not know only when every part refuses it, so an `allOf` with a
+ * closed part cannot be one. The issues come as each part reports them.
+ */
+export declare function everyPart(parts: readonly SchemaWithIssues[]): (value: unknown, ctx: {
+    addIssue(issue: never): void;
+}) => void;
 export {};

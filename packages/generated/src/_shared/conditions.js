@@ -61,3 +61,16 @@ function forward(ctx, schema, value) {
     for (const issue of schema.safeParse(value).error?.issues ?? [])
         ctx.addIssue({ code: "custom", message: issue.message, input: value, path: [...issue.path] });
 }
+/**
+ * A refinement that holds when every part does, each checked on its own
+ * (JSON Schema's `allOf`): an intersection schema reports a key a closed
+ * part does not know only when every part refuses it, so an `allOf` with a
+ * closed part cannot be one. The issues come as each part reports them.
+ */
+export function everyPart(parts) {
+    return (value, ctx) => {
+        for (const part of parts)
+            for (const issue of part.safeParse(value).error?.issues ?? [])
+                ctx.addIssue({ ...issue, path: [...issue.path] });
+    };
+}

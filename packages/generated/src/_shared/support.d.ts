@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { type InputIssue, InputValidationError, type OutputIssue, WorkflowRunApiError } from "@wfr/runtime";
-export { type Condition, conditions } from "./conditions.js";
+export { type Condition, conditions, everyPart } from "./conditions.js";
 export { type KeyRules, objectKeys } from "./object-keys.js";
 export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, ownPropertiesWithinNesting, } from "./plain-data.js";
 export { protoKey, withoutProtoKey } from "./proto-key.js";

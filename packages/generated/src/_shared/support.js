@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { CODE, INPUT_REASON, InputValidationError, WorkflowRunApiError, } from "@wfr/runtime";
-export { conditions } from "./conditions.js";
+export { conditions, everyPart } from "./conditions.js";
 export { objectKeys } from "./object-keys.js";
 export { allItems, isFileOutput, isPlainJsonObjectOrArray, isPlainJsonRecord, isPlainRecord, ownProperties, ownPropertiesWithinNesting, } from "./plain-data.js";
 export { protoKey, withoutProtoKey } from "./proto-key.js";
