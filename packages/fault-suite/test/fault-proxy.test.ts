@@ -29,14 +29,16 @@ afterAll(async () => {
   await new Promise((resolve) => upstream.close(resolve));
 });
 
-async function through(plan: ConnectionPlan, key: string) {
-  const proxy = await startFaultProxy({ upstreamPort: port, plan: () => plan, stallMs: 1_000 });
+// The client waits long enough for a loaded machine (no tight timeout), except where the test is
+// the timeout itself: the stall holds the answer five times longer than that client waits.
+async function through(plan: ConnectionPlan, key: string, clientTimeoutMs = 60_000) {
+  const proxy = await startFaultProxy({ upstreamPort: port, plan: () => plan, stallMs: 5_000 });
   try {
     const outcome = await fetch(`http://127.0.0.1:${proxy.port}/runs`, {
       method: "POST",
       headers: { "content-type": "application/json", "idempotency-key": key },
       body: JSON.stringify({ key }),
-      signal: AbortSignal.timeout(500),
+      signal: AbortSignal.timeout(clientTimeoutMs),
     }).then(
       async (response) => ({ status: response.status, body: await response.text() }),
       (error: Error) => ({ status: 0, body: error.name }),
@@ -76,7 +78,7 @@ describe("startFaultProxy", () => {
   });
 
   it("stall: the server answered, the client's timeout ends the wait", async () => {
-    const { outcome, seen } = await through("stall-past-timeout", "k-stall");
+    const { outcome, seen } = await through("stall-past-timeout", "k-stall", 1_000);
     expect(outcome).toEqual({ status: 0, body: "TimeoutError" });
     expect(seen).toHaveLength(1);
   });

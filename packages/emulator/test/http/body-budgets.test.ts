@@ -1,11 +1,11 @@
 // docs/limits.md: each input surface of the emulator at ten times its budget, against the
 // emulator in a process of its own (dist/bin.js, as a team runs it): the documented refusal,
-// the process's peak memory growth under twice the budget (`@wfr/test-servers`, budget-probe.ts), and another
-// caller answered while the oversized body was still arriving. Bodies are streamed without a
-// Content-Length, so the server has to count; the sender stops once answered.
+// the process's peak memory growth under twice the budget (the probe of `@wfr/test-servers`),
+// and another caller answered while the oversized body was still arriving. Bodies are streamed
+// without a Content-Length, so the server has to count; the sender stops once answered.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Answer, filler, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
+import { type Answer, filler, MiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_LIMIT } from "../../src/admin/admin-routes.js";
 import { DRAFT_BUDGET } from "../../src/agent/draft-budget.js";
@@ -78,6 +78,10 @@ async function oversized(
   return { answer: result, growth };
 }
 
+/** What a ten-times send came to, for the failure message of any of its checks. */
+const seen = (r: { answer: Answer; growth: number }) =>
+  `answered ${r.answer.status} (${r.answer.text.slice(0, 120)}), another caller answered meanwhile: ${r.answer.otherAnswered}, peak growth ${(r.growth / MiB).toFixed(1)} MiB`;
+
 const codeOf = (a: Answer) => (JSON.parse(a.text) as { code?: string }).code;
 
 describe("route body budgets at ten times", { timeout: 300_000 }, () => {
@@ -89,9 +93,9 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
       { ...json, authorization: `Bearer ${key.token}` },
       filler(10 * BODY_LIMIT, 0x20),
     );
-    expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(BODY_LIMIT));
+    expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(BODY_LIMIT));
   });
 
   it("/mcp: a launch_run of 10 x 36 MiB, with a token, is 413 BODY_TOO_LARGE within the memory target", async () => {
@@ -109,9 +113,9 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
         })(),
       ),
     );
-    expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(BODY_LIMIT));
+    expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(BODY_LIMIT));
   });
 
   it("/mcp: any other request, 10 x its 2 MiB, is 413 BODY_TOO_LARGE naming that budget, within twice it", async () => {
@@ -129,17 +133,17 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
         })(),
       ),
     );
-    expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
+    expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
     expect(r.answer.text).toContain(`exceeds ${MCP_CALL_LIMIT} bytes`);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(MCP_CALL_LIMIT));
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(MCP_CALL_LIMIT));
   });
 
   it("the admin API: 10 x 8 MiB is 413 BODY_TOO_LARGE within the memory target", async () => {
     const r = await oversized("/_emulator/keys", ADMIN_LIMIT, json, filler(10 * ADMIN_LIMIT));
-    expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(ADMIN_LIMIT));
+    expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(ADMIN_LIMIT));
   });
 
   it("a portal action: 10 x 64 KiB, signed in, is 413 BODY_TOO_LARGE within the memory target", async () => {
@@ -150,8 +154,8 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
       { ...json, cookie: String(session.cookie) },
       filler(10 * PORTAL_LIMIT),
     );
-    expect([r.answer.status, codeOf(r.answer)]).toEqual([413, "BODY_TOO_LARGE"]);
-    expect(r.growth).toBeLessThan(memoryTarget(PORTAL_LIMIT));
+    expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(PORTAL_LIMIT));
   });
 
   it("a web application form: 10 x 1 MiB, signed in, is 413 within the memory target", async () => {
@@ -161,9 +165,9 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
       { "content-type": "application/x-www-form-urlencoded", cookie: await webAppCookie() },
       filler(10 * FORM_LIMIT),
     );
-    expect(r.answer.status).toBe(413);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(FORM_LIMIT));
+    expect(r.answer.status, seen(r)).toBe(413);
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(FORM_LIMIT));
   });
 
   it("the OAuth endpoints: 10 x 64 KiB to registration, token and revocation is 413 BODY_TOO_LARGE", async () => {
@@ -260,8 +264,8 @@ describe("drafts, scenarios and the metadata search at ten times", { timeout: 30
       ),
     );
     expect(toolText(r.answer)).toMatch(/^DRAFT_TOO_LARGE: \/: .*\nNext: /s);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(DRAFT_BUDGET.bytes));
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(DRAFT_BUDGET.bytes));
   });
 
   it("save_workflow of ten times the fields is DRAFT_TOO_LARGE within twice the draft's byte budget", async () => {
@@ -287,8 +291,8 @@ describe("drafts, scenarios and the metadata search at ten times", { timeout: 30
       ),
     );
     expect(toolText(r.answer)).toMatch(/^DRAFT_TOO_LARGE: \/inputs: 20000 fields.*\nNext: /s);
-    expect(r.answer.otherAnswered).toBe(true);
-    expect(r.growth).toBeLessThan(memoryTarget(DRAFT_BUDGET.bytes));
+    expect(r.answer.otherAnswered, seen(r)).toBe(true);
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(DRAFT_BUDGET.bytes));
   });
 
   it("a scenario of ten times the steps through the admin API is 400 naming the limit, within twice the admin body budget that carries it", async () => {
@@ -304,9 +308,9 @@ describe("drafts, scenarios and the metadata search at ten times", { timeout: 30
       })(),
       "PUT",
     );
-    expect(r.answer.status).toBe(400);
+    expect(r.answer.status, seen(r)).toBe(400);
     expect(r.answer.text).toContain(`at most ${MAX_SCENARIO_STEPS}`);
-    expect(r.growth).toBeLessThan(memoryTarget(ADMIN_LIMIT));
+    expect(r.growth, seen(r)).toBeLessThan(memoryTarget(ADMIN_LIMIT));
   });
 
   it("the run history's search reads the first 64 KiB of each run's metadata: twenty runs of ten times that cost under twice what it reads, and a word past it is not found", async () => {
