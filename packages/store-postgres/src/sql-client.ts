@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient, QueryConfig } from "pg";
+import { preparedStatements } from "./pglite-prepared.js";
 
 export interface QueryOptions {
   /**
@@ -140,17 +141,26 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
 }
 
 export function sqlClientFromPglite(db: PGlite, options: { ownsDb: boolean }): SqlClient {
+  // `prepare` texts run as named prepared statements (pglite-prepared.ts): on
+  // PGlite, parsing and planning are this thread's CPU, not a server's.
+  const prepared = preparedStatements(db);
   return {
     parallelStatements: 1,
     roundTrip: "in-process",
-    async query<Row>(text: string, params: readonly unknown[] = []) {
+    async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
+      if (queryOptions?.prepare) return prepared.query<Row>(text, params);
       const result = await db.query<Row>(text, params as unknown[]);
       return { rows: result.rows };
     },
     async transaction(work) {
       return db.transaction(async (tx) =>
         work({
-          async query<Row>(text: string, params: readonly unknown[] = []) {
+          async query<Row>(
+            text: string,
+            params: readonly unknown[] = [],
+            queryOptions?: QueryOptions,
+          ) {
+            if (queryOptions?.prepare) return prepared.queryInTransaction<Row>(text, params);
             const result = await tx.query<Row>(text, params as unknown[]);
             return { rows: result.rows };
           },
