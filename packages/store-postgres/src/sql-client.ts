@@ -28,11 +28,6 @@ export interface SqlQueryable {
 
 export interface SqlClient extends SqlQueryable {
   /**
-   * Statements worth running at once: 1 for PGlite (one thread runs them in
-   * turn), more over a pool of connections. Group commits use it.
-   */
-  readonly parallelStatements?: number;
-  /**
    * What one statement costs beyond its work: "network" (a server: a round
    * trip, so fewer, larger statements pay) or "in-process" (PGlite: a call on
    * this thread, so carrying more in one statement saves nothing). Unset
@@ -90,9 +85,6 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
     return { ...config, values: params as unknown[] };
   };
   return {
-    // Half the pool, at most 4: the rest stays free for transactions and for
-    // the other stores sharing the pool.
-    parallelStatements: Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),
     roundTrip: "network",
     async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
       const result = await pool.query(configOf(text, params, queryOptions));
@@ -145,7 +137,6 @@ export function sqlClientFromPglite(db: PGlite, options: { ownsDb: boolean }): S
   // PGlite, parsing and planning are this thread's CPU, not a server's.
   const prepared = preparedStatements(db);
   return {
-    parallelStatements: 1,
     roundTrip: "in-process",
     async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
       if (queryOptions?.prepare) return prepared.query<Row>(text, params);
