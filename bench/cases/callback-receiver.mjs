@@ -130,7 +130,8 @@ export async function run({ quick, log }) {
         "deliveries/s",
         samples[engine],
         samples.memory,
-        engine === "postgres" ? atLeast(0.5) : undefined,
+        // The target of 2026-11-29 (0.5x before): callbacks at the database's speed.
+        engine === "postgres" ? atLeast(0.8) : undefined,
       ),
     ),
     samples: { ...samples, exactlyOnce },

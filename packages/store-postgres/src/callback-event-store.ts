@@ -306,11 +306,11 @@ export function createPostgresCallbackEventStore(
   // bench's delivery loop on PGlite, one shared queue (with the combined
   // statement, or with each kind's part in turn) delivered about a fifth
   // less per CPU-second than a queue per kind.
-  const queue = () =>
-    groupCommit<Operation, Answer>(runBatch, {
-      inFlight: client.parallelStatements ?? 1,
-      sendEarly: !inProcess,
-    });
+  // One statement in flight per queue, on a server too: a round of deliveries
+  // then goes in one statement, where two in flight (a round sent in halves)
+  // cost a statement more per round, and each statement costs the receiver's
+  // thread more than the overlap saved (README, "Throughput").
+  const queue = () => groupCommit<Operation, Answer>(runBatch);
   const shared = inProcess ? undefined : queue();
   const claims = shared ?? queue();
   const finishes = shared ?? queue();

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient, QueryConfig } from "pg";
+import { preparedStatements } from "./pglite-prepared.js";
 
 export interface QueryOptions {
   /**
@@ -26,11 +27,6 @@ export interface SqlQueryable {
 }
 
 export interface SqlClient extends SqlQueryable {
-  /**
-   * Statements worth running at once: 1 for PGlite (one thread runs them in
-   * turn), more over a pool of connections. Group commits use it.
-   */
-  readonly parallelStatements?: number;
   /**
    * What one statement costs beyond its work: "network" (a server: a round
    * trip, so fewer, larger statements pay) or "in-process" (PGlite: a call on
@@ -89,9 +85,6 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
     return { ...config, values: params as unknown[] };
   };
   return {
-    // Half the pool, at most 4: the rest stays free for transactions and for
-    // the other stores sharing the pool.
-    parallelStatements: Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),
     roundTrip: "network",
     async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
       const result = await pool.query(configOf(text, params, queryOptions));
@@ -140,17 +133,25 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
 }
 
 export function sqlClientFromPglite(db: PGlite, options: { ownsDb: boolean }): SqlClient {
+  // `prepare` texts run as named prepared statements (pglite-prepared.ts): on
+  // PGlite, parsing and planning are this thread's CPU, not a server's.
+  const prepared = preparedStatements(db);
   return {
-    parallelStatements: 1,
     roundTrip: "in-process",
-    async query<Row>(text: string, params: readonly unknown[] = []) {
+    async query<Row>(text: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
+      if (queryOptions?.prepare) return prepared.query<Row>(text, params);
       const result = await db.query<Row>(text, params as unknown[]);
       return { rows: result.rows };
     },
     async transaction(work) {
       return db.transaction(async (tx) =>
         work({
-          async query<Row>(text: string, params: readonly unknown[] = []) {
+          async query<Row>(
+            text: string,
+            params: readonly unknown[] = [],
+            queryOptions?: QueryOptions,
+          ) {
+            if (queryOptions?.prepare) return prepared.queryInTransaction<Row>(text, params);
             const result = await tx.query<Row>(text, params as unknown[]);
             return { rows: result.rows };
           },

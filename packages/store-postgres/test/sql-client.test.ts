@@ -4,6 +4,7 @@ import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryConfig, sqlClientFromPglite, sqlClientFromPool } from "../src/sql-client.js";
+import { pgliteInMemory } from "./support/pglite-memory.js";
 
 describe("queryConfig", () => {
   it("names a prepared statement after its text, the same name for the same text", () => {
@@ -109,5 +110,48 @@ describe("sqlClientFromPool on a PostgreSQL server", () => {
       "SELECT $1::int * 2 AS n",
       "SELECT $1::int + 1 AS n",
     ]);
+  });
+});
+
+describe("prepared statements on PGlite", () => {
+  it("answer as db.query does (arrays, nulls, dates), in and out of a transaction, and keep PostgreSQL's errors", async () => {
+    const db = await pgliteInMemory();
+    const sql = sqlClientFromPglite(db, { ownsDb: true });
+    try {
+      await sql.query("CREATE TABLE t (id text PRIMARY KEY, note text, at timestamptz)");
+      const insert =
+        "INSERT INTO t (id, note, at) SELECT id, $2, clock_timestamp() FROM unnest($1::text[]) AS v(id) RETURNING id, note, at";
+      const inserted = await sql.query<{ id: string; note: string | null; at: Date }>(
+        insert,
+        [["a", "b"], null],
+        { prepare: true },
+      );
+      expect(inserted.rows.map((row) => [row.id, row.note])).toEqual([
+        ["a", null],
+        ["b", null],
+      ]);
+      expect(inserted.rows[0]?.at).toBeInstanceOf(Date);
+      const select = "SELECT id, note FROM t WHERE id = ANY($1::text[]) ORDER BY id";
+      const prepared = await sql.query(select, [["b", "a", "z"]], { prepare: true });
+      expect(prepared.rows).toEqual((await sql.query(select, [["b", "a", "z"]])).rows);
+      // The same text again, now inside a transaction: the statement prepared above is reused.
+      const inTransaction = await sql.transaction((tx) =>
+        tx.query(select, [["a"]], { prepare: true }),
+      );
+      expect(inTransaction.rows).toEqual([{ id: "a", note: null }]);
+      // A constraint violation keeps its SQLSTATE (the stores' retry rules read it), and the
+      // session goes on.
+      await expect(sql.query(insert, [["a"], "again"], { prepare: true })).rejects.toMatchObject({
+        code: "23505",
+      });
+      // A text PostgreSQL refuses is not kept as prepared: the next call reports it again.
+      for (let i = 0; i < 2; i++)
+        await expect(sql.query("SELECT nope FROM t", [], { prepare: true })).rejects.toMatchObject({
+          code: "42703",
+        });
+      expect((await sql.query(select, [["a"]], { prepare: true })).rows).toHaveLength(1);
+    } finally {
+      await sql.close();
+    }
   });
 });
