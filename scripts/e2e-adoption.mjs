@@ -7,10 +7,11 @@
 // README.md, so the README cannot drift), built with the tsconfig `wfr init` wrote and run
 // against the emulator. Then: the CI workflow `wfr init` wrote, run step by step; the app again
 // after `npm ci --omit=dev`; with zod 3 in the app; as an ES module package; bundled with
-// esbuild; run directly with tsx; built with Vite; the oldest TypeScript wfr supports; Deno with
-// only `--allow-net`; a one-field graph edit in the service (pull --check exits 4, only that
-// workflow's generated files change, tsc fails at the using line); and the matrix of package
-// managers (pnpm, Yarn with Plug'n'Play and with node_modules, Bun), each as CommonJS and as ESM.
+// esbuild; run directly with tsx; built with Vite; the oldest TypeScript wfr supports (as ESM in
+// the Yarn Plug'n'Play pass); Deno with only `--allow-net`; a one-field graph edit in the
+// service (pull --check exits 4, only that workflow's generated files change, tsc fails at the
+// using line); and the matrix of package managers (pnpm, Yarn with Plug'n'Play and with
+// node_modules, Bun), each as CommonJS and as ESM.
 //
 // Substitutions, and only these: the app's `.npmrc` names the local registry for the @wfr
 // scope (what a team with a private scope writes), the example base URL becomes the emulator's
@@ -99,19 +100,7 @@ for (const dir of readdirSync(join(ROOT, "packages"))) {
 }
 check(!tarballs.has("@wfr/generated"), "@wfr/generated must not be published");
 const localRegistry = await startLocalRegistry(join(work, "registry"));
-const publishRc = join(work, "publish.npmrc");
-writeFileSync(
-  publishRc,
-  `//${new URL(localRegistry.url).host}/:_authToken=${localRegistry.token}\n`,
-);
-await Promise.all(
-  [...tarballs.values()].map((file) =>
-    sh(
-      work,
-      `npm publish ${file} --registry ${localRegistry.url} --userconfig ${publishRc} --access public ${npmFlags.join(" ")}`,
-    ),
-  ),
-);
+await Promise.all([...tarballs.values()].map((file) => localRegistry.publish(file)));
 const versions = await versionsAsked;
 log(
   `published ${tarballs.size} packages to ${localRegistry.url}: ${[...tarballs.keys()].join(", ")}; today's toolchains: TypeScript ${versions.typescript}, pnpm ${versions.pnpm}, Yarn ${versions.yarn}, Bun ${versions.bun}, Deno ${versions.deno}`,
@@ -292,19 +281,18 @@ await denoPass({
   key: env.WFR_PRODUCTION_API_KEY,
 });
 
-// --- the oldest TypeScript wfr supports, as ESM and as CommonJS -----------------------------
+// --- the oldest TypeScript wfr supports, as CommonJS ----------------------------------------
+// As an ES module it is checked by the Yarn Plug'n'Play pass of the matrix, which builds with it
+// because TypeScript 7 cannot read Plug'n'Play (that pass fails when this stops being so): a
+// second check here cost 10 CPU-seconds.
 await sh(app, `npm i -D typescript@${OLDEST_TYPESCRIPT} ${npmFlags.join(" ")}`);
-for (const type of ["module", "commonjs"]) {
-  setPackageType(app, type);
-  await sh(app, "npx tsc", env);
-  check(
-    (await sh(app, "node dist/app.js", env)).stdout.startsWith("drafted: "),
-    `the app as ${type} built by TypeScript ${OLDEST_TYPESCRIPT}`,
-  );
-}
-log(
-  `ok: TypeScript ${OLDEST_TYPESCRIPT} (the oldest supported), as ESM and as CommonJS: tsc and the run`,
+setPackageType(app, "commonjs");
+await sh(app, "npx tsc", env);
+check(
+  (await sh(app, "node dist/app.js", env)).stdout.startsWith("drafted: "),
+  `the app as CommonJS built by TypeScript ${OLDEST_TYPESCRIPT}`,
 );
+log(`ok: TypeScript ${OLDEST_TYPESCRIPT} (the oldest supported), as CommonJS: tsc and the run`);
 // Back to the TypeScript a team gets by default: the graph edit below is a type error for it.
 await sh(app, `npm i -D typescript@${versions.typescript} ${npmFlags.join(" ")}`);
 

@@ -9,23 +9,24 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { filler, KiB, MiB, send, toolCall } from "../lib/budget-send.mjs";
+import { otherSurfaces } from "../lib/budget-surfaces.mjs";
 import { startEmulatorProcess } from "../lib/emulator-process.mjs";
 import { compareRow, valueAtMost } from "../lib/rows.mjs";
 
 export const id = "input-budgets";
 export const title =
-  "Input budgets: the emulator's memory and other callers' waits at ten times each body budget";
+  "Input budgets: each server's memory and other callers' waits at ten times each input budget";
 export const anchorName = "the budget";
 export const anchor = "each route's own body budget (docs/limits.md); a 100 ms stall";
 export const help = `node bench/cases/input-budgets.mjs [--quick]
-Starts the built emulator in its own process; for each route with a body budget (launch, /mcp,
-the admin API, a web form, a portal action, the OAuth token endpoint) streams ten times the budget
-(no Content-Length) while another client polls GET /_emulator/clock; reports the emulator's peak
-resident memory over its baseline (VmHWM after clear_refs) and the poller's longest wait.
+Starts the built emulator, a callback receiver, the invoice desk and a replaying test process, each
+in its own process; for each input surface (the emulator's body routes, drafts, scenarios, the run
+search; a recorded run through a pipe; a delivery; the desk's sign-in, forms, upload and callbacks)
+sends ten times the budget
+(streamed, no Content-Length) while another client polls a cheap route of that process; reports
+its peak resident memory over its baseline (VmHWM after clear_refs) and the poller's longest wait.
 3 repeats (--quick: 1). Targets: peak growth <= 2x the budget; no other caller waits > 100 ms.`;
-
-const MiB = 1024 * 1024;
-const KiB = 1024;
 
 function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -33,32 +34,15 @@ function memoryOf(pid) {
   return { rss: kib("VmRSS") * KiB, peak: kib("VmHWM") * KiB };
 }
 
-/** Streams `total` bytes; resolves with the answer's status once the server answered. */
-function stream(url, path, total, headers) {
+/** One GET on a connection of its own (a kept-alive one can be closed by the server as it is reused). */
+function get(url) {
   return new Promise((resolve, reject) => {
-    let answered = false;
-    let sent = 0;
-    const req = request(`${url}${path}`, { method: "POST", headers });
-    req.on("response", (res) => {
-      answered = true;
+    request(url, { agent: false }, (res) => {
       res.resume();
-      res.on("end", () => {
-        resolve(res.statusCode);
-        req.destroy();
-      });
-    });
-    req.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const chunk = Buffer.alloc(64 * KiB, 0x20);
-    const pump = () => {
-      while (sent < total && !answered) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!answered) req.end();
-    };
-    pump();
+      res.on("end", resolve);
+    })
+      .on("error", reject)
+      .end();
   });
 }
 
@@ -67,7 +51,7 @@ async function poller(url, done) {
   let longest = 0;
   while (!done()) {
     const start = performance.now();
-    await (await fetch(`${url}/_emulator/clock`)).arrayBuffer();
+    await get(url);
     longest = Math.max(longest, performance.now() - start);
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -100,10 +84,35 @@ async function surfaces(url) {
       headers: { ...json, authorization: `Bearer ${key}` },
     },
     {
-      label: "/mcp body",
+      label: "/mcp launch_run body",
       budget: 36 * MiB,
       path: "/mcp",
       headers: { ...json, authorization: `Bearer ${pat}` },
+      // Only a launch_run may send the launch body's budget: the call, then its file's base64.
+      chunks: (total) =>
+        toolCall(
+          "launch_run",
+          (function* () {
+            yield '{"workflow_id":"wf_P7Qd2Lx9","inputs":{},"idempotency_key":"k","files":{"invoice_pdf":{"filename":"i.pdf","mime_type":"application/pdf","base64":"';
+            yield* filler(total, 0x41);
+            yield '"}}}';
+          })(),
+        ),
+    },
+    {
+      label: "/mcp body of any other call",
+      budget: 2 * MiB,
+      path: "/mcp",
+      headers: { ...json, authorization: `Bearer ${pat}` },
+      chunks: (total) =>
+        toolCall(
+          "get_run",
+          (function* () {
+            yield '{"run_id":"';
+            yield* filler(total, 0x41);
+            yield '"}';
+          })(),
+        ),
     },
     { label: "admin API body", budget: 8 * MiB, path: "/_emulator/keys", headers: json },
     {
@@ -137,46 +146,70 @@ function resetPeak(pid) {
   }
 }
 
-async function measure(emulator, surface) {
+async function measure(surface) {
+  const { pid, poll } = surface.target;
+  await surface.prepare?.();
+  // The poller's first answer from a process compiles its route: not a stall of this input.
+  await get(poll);
   // Without a reset, the peak is the process's since it started: an upper bound.
-  resetPeak(emulator.pid);
-  const before = memoryOf(emulator.pid);
+  resetPeak(pid);
+  const before = memoryOf(pid);
   let done = false;
-  const waited = poller(emulator.url, () => done);
-  const status = await stream(emulator.url, surface.path, surface.budget * 10, surface.headers);
+  const waited = poller(poll, () => done);
+  const answer = await surface.send();
   done = true;
   const stallMs = await waited;
-  const after = memoryOf(emulator.pid);
-  return { status, growth: Math.max(0, after.peak - before.rss), stallMs };
+  const after = memoryOf(pid);
+  return { answer, growth: Math.max(0, after.peak - before.rss), stallMs };
 }
+
+/** The emulator's body routes: ten times each budget, streamed; refused with 413. */
+function bodySurfaces(emulator, list) {
+  return list.map((s) => ({
+    label: `${s.label} (${size(10 * s.budget)})`,
+    budget: s.budget,
+    target: { pid: emulator.pid, poll: `${emulator.url}/_emulator/clock` },
+    send: () =>
+      send(`${emulator.url}${s.path}`, {
+        headers: s.headers,
+        chunks: s.chunks ? s.chunks(10 * s.budget) : filler(10 * s.budget, 0x20),
+      }),
+    refused: (a) => a.status === 413,
+  }));
+}
+
+const size = (bytes) => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / KiB} KiB`);
 
 export async function run({ quick = false, log = console.log } = {}) {
   const repeats = quick ? 1 : 3;
   const emulator = await startEmulatorProcess({ clock: "virtual" });
+  const others = await otherSurfaces(emulator);
   try {
-    const list = await surfaces(emulator.url);
+    const list = [...bodySurfaces(emulator, await surfaces(emulator.url)), ...others.surfaces];
     const rows = [];
     const samples = {};
     for (const surface of list) {
       const taken = [];
-      for (let r = 0; r < repeats; r += 1) taken.push(await measure(emulator, surface));
-      samples[surface.label] = taken;
-      const statuses = [...new Set(taken.map((t) => t.status))].join(", ");
+      for (let r = 0; r < repeats; r += 1) taken.push(await measure(surface));
+      samples[surface.label] = taken.map(({ growth, stallMs }) => ({ growth, stallMs }));
+      const answers = [
+        ...new Set(taken.map((t) => `${t.answer.status} ${t.answer.refusal ?? ""}`.trim())),
+      ];
       log(
-        `${surface.label}: 10 x ${surface.budget} bytes -> ${statuses}; peak growth ${taken.map((t) => (t.growth / MiB).toFixed(1)).join(", ")} MiB; longest wait of another caller ${taken.map((t) => t.stallMs.toFixed(0)).join(", ")} ms`,
+        `${surface.label}: ${answers.join(" | ")}; peak growth ${taken.map((t) => (t.growth / MiB).toFixed(2)).join(", ")} MiB (budget ${size(surface.budget)}); longest wait of another caller ${taken.map((t) => t.stallMs.toFixed(0)).join(", ")} ms`,
       );
-      if (taken.some((t) => t.status !== 413))
-        throw new Error(`${surface.label}: answered ${statuses}, not 413`);
+      if (!taken.every((t) => surface.refused(t.answer)))
+        throw new Error(`${surface.label}: answered ${answers.join(" | ")}, not its refusal`);
       rows.push(
         compareRow(
-          `${surface.label}, 10x budget: peak memory growth / budget`,
+          `${surface.label}: peak memory growth / budget`,
           "x",
           taken.map((t) => t.growth / surface.budget),
           undefined,
           valueAtMost(2, "x"),
         ),
         compareRow(
-          `${surface.label}, 10x budget: another caller's longest wait`,
+          `${surface.label}: another caller's longest wait`,
           "ms",
           taken.map((t) => t.stallMs),
           undefined,
@@ -188,11 +221,12 @@ export async function run({ quick = false, log = console.log } = {}) {
       rows,
       samples,
       notes: [
-        `${repeats} repeat(s) per surface, one emulator process (virtual clock), streamed in 64 KiB chunks without a Content-Length; every answer was 413.`,
-        "Peak growth: VmHWM after writing 5 to /proc/<pid>/clear_refs, minus VmRSS just before the upload (Linux only).",
+        `${repeats} repeat(s) per surface; each server in a process of its own (the emulator with a virtual clock, a callback receiver, the invoice desk, a test process replaying a recorded run); bodies streamed in 64 KiB chunks without a Content-Length; every answer was the surface's refusal.`,
+        "Peak growth: VmHWM after writing 5 to /proc/<pid>/clear_refs, minus VmRSS just before the input (Linux only). Count budgets (steps, fields) are set against the bytes that carry them; see docs/limits.md.",
       ],
     };
   } finally {
+    await others.stop();
     await emulator.stop();
   }
 }

@@ -1,8 +1,10 @@
 // Starting the desk: open the engine (PGlite or PostgreSQL), migrate, make
 // sure an operator exists, serve, and run the polling fallback.
 import { randomBytes } from "node:crypto";
+import { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
+import { nodeRequestBody } from "@wfr/runtime/node";
 import { openPostgresStores } from "@wfr/store-postgres";
 import { authQueries } from "./auth.js";
 import { invoiceQueries, migrateDesk } from "./db.js";
@@ -89,7 +91,11 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     log,
   });
   const server = serve({
-    fetch: app.fetch,
+    fetch: withReadableRefusals(app.fetch),
+    // The body's end is ours (`withReadableRefusals`): with @hono/node-server's own clean-up (at
+    // most 500 ms or 64 MiB of draining, then the socket destroyed), a client streaming past the
+    // sign-in's or a form's budget lost the connection before it read the 413.
+    autoCleanupIncoming: false,
     port: options.port ?? 0,
     hostname: options.host ?? "127.0.0.1",
   });
@@ -122,6 +128,50 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
       await app.drainCallbacks();
       await stores.close();
     },
+  };
+}
+
+/**
+ * What a client may still send once the desk has answered without reading all of its body (a
+ * 413, a redirect to the sign-in): read and discarded, so the client reads the answer rather than
+ * a reset (RFC 9112 §9.6), which retry policies would meet by uploading again. Past it, the
+ * connection is cut. Ten times the largest budget, the PDF upload's (see docs/limits.md).
+ */
+const DISCARD_AFTER_ANSWER_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The desk's handler with each request body read from the socket only as the handler asks (its
+ * body limits bound what is held), and what the handler left unread discarded once it answered,
+ * as `toNodeHandler` does for a callback receiver (`@wfr/runtime/node`).
+ */
+function withReadableRefusals(
+  fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
+) {
+  return async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
+    const { incoming } = env;
+    // The desk serves HTTP/1.1 (`serve` without `createServer`): an HTTP/2 request is not rewrapped.
+    if (
+      request.method === "GET" ||
+      request.method === "HEAD" ||
+      !(incoming instanceof IncomingMessage)
+    )
+      return fetch(request, env);
+    const body = nodeRequestBody(incoming, DISCARD_AFTER_ANSWER_BYTES);
+    try {
+      return await fetch(
+        new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: body.stream,
+          signal: request.signal,
+          // A streamed request body (Fetch standard): Node requires saying it is half-duplex.
+          duplex: "half",
+        } as RequestInit),
+        env,
+      );
+    } finally {
+      if (!incoming.complete) body.discard();
+    }
   };
 }
 

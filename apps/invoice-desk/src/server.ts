@@ -44,7 +44,7 @@ const BODY_LIMITS = {
 } as const;
 
 const tooLarge = (limit: number) =>
-  bodyLimit({ maxSize: limit, onError: (c) => c.text("request body too large", 413) });
+  bodyLimit({ maxSize: limit, onError: (c) => c.text(`request body exceeds ${limit} bytes`, 413) });
 
 const page = (c: Context, markup: Html, status = 200) =>
   c.html(renderHtml(markup), status as 200, {

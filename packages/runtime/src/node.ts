@@ -54,9 +54,13 @@ const DISCARD_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
  * The request body as a web stream that reads from the socket only as the handler asks (a
  * callback receiver is public: a body over the handler's limit must cost the limit, not its
  * size). Cancelling it stops the reading but keeps the connection: `discard()` then throws
- * the rest away, up to `allowance`.
+ * the rest away, up to `allowance`, so a client still uploading reads the answer. Shared with
+ * servers that hand node:http bodies to Web handlers themselves (the invoice desk on Hono).
  */
-function bodyStream(incoming: IncomingMessage, allowance: number) {
+export function nodeRequestBody(
+  incoming: IncomingMessage,
+  allowance: number,
+): { stream: ReadableStream<Uint8Array>; discard: () => void } {
   let discarding = false;
   let discarded = 0;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -106,7 +110,7 @@ function bodyStream(incoming: IncomingMessage, allowance: number) {
 export function toNodeHandler(handler: (request: Request) => Promise<Response>) {
   return async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
     const hasBody = incoming.method !== "GET" && incoming.method !== "HEAD";
-    const body = hasBody ? bodyStream(incoming, DISCARD_AFTER_ANSWER_BYTES) : undefined;
+    const body = hasBody ? nodeRequestBody(incoming, DISCARD_AFTER_ANSWER_BYTES) : undefined;
     try {
       const headers = new Headers();
       for (const [name, value] of Object.entries(incoming.headers)) {

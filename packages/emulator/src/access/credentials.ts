@@ -27,3 +27,34 @@ export interface PersonalAccessToken {
   /** ISO time of creation (emulator clock). */
   created_at: string;
 }
+
+/** A connector registered with the authorization server of /mcp (agent/oauth/, RFC 7591). */
+export interface OAuthClient {
+  readonly client_id: string;
+  readonly client_id_issued_at: number;
+  readonly client_name: string;
+  readonly redirect_uris: readonly string[];
+  readonly grant_types: readonly string[];
+  readonly response_types: readonly string[];
+  readonly token_endpoint_auth_method: "none";
+}
+
+/**
+ * A person's sign-in of one client: the identity its access tokens carry. Journalled whole at
+ * each change (`oauth_grant`), with the SHA-256 of its tokens only.
+ */
+export interface OAuthGrant {
+  readonly id: string;
+  readonly client_id: string;
+  readonly environment: string;
+  readonly workspace: string;
+  readonly resource: string;
+  readonly created_at: string;
+  readonly accessHash: string;
+  /** Wall-clock milliseconds. */
+  readonly accessExpiresAt: number;
+  readonly refreshHash: string;
+  readonly refreshExpiresAt: number;
+  /** Hashes of the refresh tokens rotated away, newest last (at most `rotatedRefreshTokens`). */
+  readonly rotatedHashes: readonly string[];
+}

@@ -19,6 +19,7 @@ import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
 import { AuthoringStore } from "./authoring.js";
 import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
+import type { McpBody } from "./mcp-endpoint/mcp-body.js";
 import { OAuthAuthorizationServer } from "./oauth/authorization-server.js";
 import {
   createPersonalAccessToken,
@@ -82,7 +83,10 @@ export class AgentSurface {
       (rec) => host.record(rec),
       () => host.now(),
     );
-    this.oauth = new OAuthAuthorizationServer(() => `${host.origin()}/mcp`);
+    this.oauth = new OAuthAuthorizationServer(
+      () => `${host.origin()}/mcp`,
+      (rec) => host.record(rec),
+    );
     this.endpoint = new McpEndpoint({
       tokens: this.personalAccessTokens,
       oauth: this.oauth,
@@ -124,17 +128,20 @@ export class AgentSurface {
 
   /** Replays one journal record; false when it is not one of this surface's records. */
   apply(rec: JournalRecord): boolean {
-    return this.personalAccessTokens.apply(rec) || this.authoring.apply(rec);
+    return (
+      this.personalAccessTokens.apply(rec) || this.oauth.apply(rec) || this.authoring.apply(rec)
+    );
   }
 
-  /** Tokens, sessions and drafts; yield them before the emulator's `state` records. */
+  /** Tokens, OAuth clients and grants, sessions and drafts; before the emulator's `state` records. */
   *snapshot(): Generator<JournalRecord> {
     yield* this.personalAccessTokens.snapshot();
+    yield* this.oauth.snapshot();
     yield* this.authoring.snapshot();
   }
 
   get size(): number {
-    return this.personalAccessTokens.size + this.authoring.size;
+    return this.personalAccessTokens.size + this.oauth.size + this.authoring.size;
   }
 
   // ---------- the REST API's view ----------
@@ -166,7 +173,7 @@ export class AgentSurface {
     req: IncomingMessage,
     res: ServerResponse,
     person: PersonalAccessToken,
-    body: Buffer | undefined,
+    body: McpBody | undefined,
   ): Promise<void> {
     return this.endpoint.handle(req, res, person, body);
   }

@@ -35,6 +35,16 @@ function depthBeyond(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Over the field budget with this many inputs and outputs, or undefined. */
+export function fieldCountProblem(inputs: number, outputs: number): DraftBudgetProblem | undefined {
+  const fields = inputs + outputs;
+  if (fields <= DRAFT_BUDGET.fields) return undefined;
+  return {
+    pointer: inputs > DRAFT_BUDGET.fields ? "/inputs" : "/outputs",
+    message: `${fields} fields; a draft has at most ${DRAFT_BUDGET.fields} (inputs and outputs together)`,
+  };
+}
+
 /** What is over the budget in a draft request (authoring.ts refuses it), or undefined. */
 export function draftBudgetProblem(request: {
   readonly inputs?: unknown;
@@ -42,13 +52,8 @@ export function draftBudgetProblem(request: {
   readonly scenario?: unknown;
 }): DraftBudgetProblem | undefined {
   const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
-  const fields = count(request.inputs) + count(request.outputs);
-  if (fields > DRAFT_BUDGET.fields) {
-    return {
-      pointer: count(request.inputs) > DRAFT_BUDGET.fields ? "/inputs" : "/outputs",
-      message: `${fields} fields; a draft has at most ${DRAFT_BUDGET.fields} (inputs and outputs together)`,
-    };
-  }
+  const tooMany = fieldCountProblem(count(request.inputs), count(request.outputs));
+  if (tooMany) return tooMany;
   if (depthBeyond(request.scenario, DRAFT_BUDGET.depth)) {
     return { pointer: "/scenario", message: `nested deeper than ${DRAFT_BUDGET.depth} levels` };
   }

@@ -7,6 +7,7 @@
 import { CODE } from "@wfr/protocol";
 import type { ApiKey, PersonalAccessToken } from "../access/credentials.js";
 import type { AgentSurface } from "../agent/agent-surface.js";
+import { type McpBody, readMcpBody } from "../agent/mcp-endpoint/mcp-body.js";
 import type { ApiRoute } from "../api/api-routes.js";
 import { type ApiFaults, applyApiFault, faultLabel } from "../faults/api-faults.js";
 import { HttpError, readBodyWithin } from "../http/http-kit.js";
@@ -142,8 +143,9 @@ export function apiFaults(st: ApiFaultFiring): Middleware<EnvContext> {
 }
 
 /** A request on /mcp: the person whose personal access token it carries. */
-export interface McpContext extends BodyContext {
+export interface McpContext extends RequestContext {
   person?: PersonalAccessToken;
+  mcpBody?: McpBody;
 }
 
 /**
@@ -153,6 +155,19 @@ export interface McpContext extends BodyContext {
 export function mcpCaller(agents: Pick<AgentSurface, "mcpPerson">): Middleware<McpContext> {
   return (ctx, next) => {
     ctx.person = agents.mcpPerson(ctx.req);
+    return next();
+  };
+}
+
+/**
+ * The agent endpoint's body, after its caller: held to the budget of the call it carries as it
+ * streams (agent/mcp-endpoint/mcp-body.ts; `launchLimit` for a `launch_run`).
+ */
+export function mcpBodyWithin(launchLimit: number): Middleware<McpContext> {
+  return async (ctx, next) => {
+    // GET (the session's event stream) and HEAD carry no body the endpoint reads.
+    if (ctx.method !== "GET" && ctx.method !== "HEAD")
+      ctx.mcpBody = await readMcpBody(ctx.req, launchLimit);
     return next();
   };
 }

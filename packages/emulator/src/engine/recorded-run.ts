@@ -309,17 +309,42 @@ export function recordRun(input: RecordedRunInput): RecordedRun {
  */
 export const MAX_RECORDED_RUN_BYTES = 16 * 1024 * 1024;
 
-/** Reads a recorded-run file (`wfr runs export`) within MAX_RECORDED_RUN_BYTES; errors name the file. */
+/**
+ * Reads a recorded-run file (`wfr runs export`) within MAX_RECORDED_RUN_BYTES; errors name the file.
+ * A regular file is refused by its size, unread; a pipe or a device (its size says nothing) is
+ * read up to the budget and refused at the first byte over it.
+ */
 export async function readRecordedRunFile(file: string): Promise<RecordedRun> {
-  const { readFile, stat } = await import("node:fs/promises");
+  const { open } = await import("node:fs/promises");
+  const tooLarge = (size: number | string) =>
+    new RecordedRunError(
+      `${file}: ${size} bytes; a recorded run is at most ${MAX_RECORDED_RUN_BYTES} bytes (docs/limits.md)`,
+    );
   let text: string;
   try {
-    const size = (await stat(file)).size;
-    if (size > MAX_RECORDED_RUN_BYTES)
-      throw new RecordedRunError(
-        `${file}: ${size} bytes; a recorded run is at most ${MAX_RECORDED_RUN_BYTES} bytes (docs/limits.md)`,
-      );
-    text = await readFile(file, "utf8");
+    const handle = await open(file, "r");
+    try {
+      const stat = await handle.stat();
+      if (stat.isFile() && stat.size > MAX_RECORDED_RUN_BYTES) throw tooLarge(stat.size);
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (;;) {
+        const room = MAX_RECORDED_RUN_BYTES + 1 - total;
+        const { bytesRead, buffer } = await handle.read(
+          Buffer.allocUnsafe(Math.min(1 << 20, room)),
+          0,
+          Math.min(1 << 20, room),
+          null,
+        );
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > MAX_RECORDED_RUN_BYTES) throw tooLarge(`more than ${MAX_RECORDED_RUN_BYTES}`);
+        chunks.push(buffer.subarray(0, bytesRead));
+      }
+      text = Buffer.concat(chunks, total).toString("utf8");
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if (error instanceof RecordedRunError) throw error;
     throw new RecordedRunError(`${file}: ${(error as Error).message}`);

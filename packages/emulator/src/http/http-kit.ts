@@ -113,7 +113,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 export const DISCARD_AFTER_REFUSAL_BYTES = 256 * 1024 * 1024;
 
 /** Reads and discards the rest of a refused request's body; cuts the connection past `allowance`. */
-function discardRest(req: IncomingMessage, allowance: number): void {
+export function discardRest(req: IncomingMessage, allowance: number): void {
   let discarded = 0;
   req.on("data", (chunk: Buffer) => {
     discarded += chunk.length;

@@ -4,7 +4,12 @@
 // over its life stay close to the size of its launch body, so the journal does not outgrow the runs it holds.
 
 import type { BrowserAccessGrant } from "../access/browser-access-grants.js";
-import type { ApiKey, PersonalAccessToken } from "../access/credentials.js";
+import type {
+  ApiKey,
+  OAuthClient,
+  OAuthGrant,
+  PersonalAccessToken,
+} from "../access/credentials.js";
 import type { DeliveryAttempt, PendingCallback } from "../engine/callbacks.js";
 import type { ApiFaultRule } from "../faults/api-faults.js";
 import type { DeliveryFaultPlan } from "../faults/delivery-faults.js";
@@ -44,6 +49,11 @@ export type JournalRecord =
   | { t: "api_fault"; id: string; rule: ApiFaultRule | null }
   | { t: "pat"; pat: PersonalAccessToken }
   | { t: "pat_revoked"; id: string }
+  /** A connector registered with /mcp's authorization server (agent/oauth/). */
+  | { t: "oauth_client"; client: OAuthClient }
+  /** A connector's grant, whole, each time its tokens are issued (hashes only). */
+  | { t: "oauth_grant"; grant: OAuthGrant }
+  | { t: "oauth_grant_revoked"; id: string }
   | { t: "authoring_session"; session: AuthoringSession }
   /** A draft saved by an agent. */
   | { t: "workflow"; env: string; workflow: WorkflowDef };

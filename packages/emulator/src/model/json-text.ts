@@ -7,6 +7,24 @@ export function isObject<T = unknown>(v: unknown): v is Record<string, T> {
 }
 
 /**
+ * The index of the quote that closes the string whose opening quote is at `open` (or
+ * `buf.length` when it never closes). Found by the native byte search, not a loop in script: a
+ * launch body is mostly long strings (base64 files), and scanning them byte by byte blocked
+ * other callers for 160 ms per 10 MiB.
+ */
+function stringEnd(buf: Uint8Array, open: number): number {
+  let at = open;
+  for (;;) {
+    at = buf.indexOf(0x22, at + 1);
+    if (at === -1) return buf.length;
+    // Escaped when an odd number of backslashes precede it.
+    let backslashes = 0;
+    while (buf[at - 1 - backslashes] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+}
+
+/**
  * Deepest nesting of `[`/`{` in JSON text, from the bytes alone (strings skipped, escapes
  * honoured). Stops as soon as it passes `limit`, so a hostile body costs one linear scan and no
  * allocation, and JSON.parse never sees nesting deeper than `limit`.
@@ -14,16 +32,9 @@ export function isObject<T = unknown>(v: unknown): v is Record<string, T> {
 export function jsonTextDepth(buf: Uint8Array, limit: number): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped byte
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
+    if (c === 0x22) i = stringEnd(buf, i);
     else if (c === 0x5b || c === 0x7b) {
       depth++;
       if (depth > max) {
@@ -44,25 +55,16 @@ export function jsonTextDepth(buf: Uint8Array, limit: number): number {
  */
 export function metadataMembers(buf: Uint8Array, limit: number): number {
   let depth = 0;
-  let inString = false;
-  let keyStart = -1;
   let lastString: [number, number] | null = null;
   let inMeta = false;
   let count = 0;
   let max = 0;
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) {
-        inString = false;
-        if (depth === 1 && !inMeta) lastString = [keyStart, i + 1];
-      }
-      continue;
-    }
     if (c === 0x22) {
-      inString = true;
-      keyStart = i;
+      const start = i;
+      i = stringEnd(buf, i);
+      if (depth === 1 && !inMeta) lastString = [start, i + 1];
       continue;
     }
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;

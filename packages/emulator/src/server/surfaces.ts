@@ -32,6 +32,7 @@ import {
   type EnvContext,
   hostCheck,
   type McpContext,
+  mcpBodyWithin,
   mcpCaller,
   noKeyInQuery,
   type PortalContext,
@@ -192,9 +193,10 @@ function surfaceTable(host: SurfaceHost): RouteTable {
   const admin = compose<BodyContext>([adminGuard(host), bodyWithin(ADMIN_LIMIT)], (ctx) =>
     handleAdmin(host, ctx),
   );
-  // launch_run carries files as base64, so the launch body limit applies; read after the caller.
-  const mcp = compose<McpContext>([mcpCaller(host.agents), bodyWithin(BODY_LIMIT)], (ctx) =>
-    host.agents.mcp(ctx.req, ctx.res, ctx.person as PersonalAccessToken, ctx.body),
+  // launch_run carries files as base64, so the launch body limit applies to it (and only to it);
+  // read after the caller.
+  const mcp = compose<McpContext>([mcpCaller(host.agents), mcpBodyWithin(BODY_LIMIT)], (ctx) =>
+    host.agents.mcp(ctx.req, ctx.res, ctx.person as PersonalAccessToken, ctx.mcpBody),
   );
   return new RouteTable()
     .add("ALL", "/", "web application: run history", webApp)

@@ -109,9 +109,12 @@ export function apply(st: EmulatorState, rec: JournalRecord): void {
       return;
     case "pat":
     case "pat_revoked":
+    case "oauth_client":
+    case "oauth_grant":
+    case "oauth_grant_revoked":
     case "authoring_session":
     case "workflow":
-      st.agents.apply(rec); // tokens, authoring sessions, drafts (agent-surface.ts)
+      st.agents.apply(rec); // tokens, OAuth grants, authoring sessions, drafts (agent-surface.ts)
       return;
     default:
       unknownRecord(rec);

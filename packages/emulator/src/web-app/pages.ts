@@ -19,6 +19,7 @@ import {
   type WorkflowDef,
 } from "../model/types.js";
 import { html, jsonBlock, type SafeHtml } from "./html.js";
+import { jsonPrefix, SEARCHED_METADATA_CHARS } from "./search-text.js";
 
 export interface RunFilter {
   status: string;
@@ -74,7 +75,6 @@ function statusBadge(status: string): SafeHtml {
   return html`<span class="status ${tone}">${status}</span>`;
 }
 
-/** Whether a run matches the filter; `q` searches ids, the idempotency key and metadata. */
 /**
  * A run's searchable text, lower-cased once: its ids, key and metadata never change after the
  * launch, and the run list re-runs its search every 1.5 s (serialising every run's metadata on
@@ -86,13 +86,15 @@ const searchText = new WeakMap<RunListing, string>();
 function searchableText(r: RunListing): string {
   let text = searchText.get(r);
   if (text === undefined) {
-    const metadata = "metadata" in r ? JSON.stringify((r as RunRecord).metadata) : "";
+    const metadata =
+      "metadata" in r ? jsonPrefix((r as RunRecord).metadata, SEARCHED_METADATA_CHARS) : "";
     text = [r.run_id, r.workflow_id, r.idempotency_key ?? "", metadata].join("\n").toLowerCase();
     searchText.set(r, text);
   }
   return text;
 }
 
+/** Whether a run matches the filter; `q` searches ids, the idempotency key and metadata. */
 export function runMatches(row: RunRow, f: RunFilter): boolean {
   const r = row.run;
   if (f.status && r.status !== f.status) return false;

@@ -2,8 +2,9 @@
 // a revoked token ends a wait already in flight, a draft has a budget. The SDK's own Client over
 // real HTTP, against the real emulator.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DRAFT_BUDGET, draftBudgetProblem } from "../../src/agent/draft-budget.js";
+import { MCP_CALL_LIMIT } from "../../src/agent/mcp-endpoint/mcp-body.js";
 import { type RunningEmulator, startEmulator } from "../../src/index.js";
 import { http, type Json } from "../conformance/support.js";
 import { agentClient, call, ENV, errorText } from "./agent-client.js";
@@ -39,6 +40,23 @@ afterAll(async () => {
   await emu.close();
 });
 
+/**
+ * Runs `work` (an agent's call, answered by the emulator in this process) and fails if anything
+ * parsed a JSON text over 64 KiB meanwhile: a draft over its budget is refused from the body's
+ * bytes, before the parsing and the argument checks that made it cost seconds.
+ */
+async function withoutLargeParse<T>(work: () => Promise<T>): Promise<T> {
+  const parse = vi.spyOn(JSON, "parse");
+  try {
+    const result = await work();
+    const largest = Math.max(0, ...parse.mock.calls.map(([text]) => String(text).length));
+    expect(largest).toBeLessThan(64 * 1024);
+    return result;
+  } finally {
+    parse.mockRestore();
+  }
+}
+
 describe("/mcp budgets and revocation", () => {
   it("launch_run takes an idempotency key with characters above U+00FF (sent in the body, not a header)", async () => {
     const key = "clé-Ā-ключ-😀";
@@ -54,6 +72,34 @@ describe("/mcp budgets and revocation", () => {
       )
     ).body as Json;
     expect(history.idempotency_key).toBe(key);
+  });
+
+  it("an idempotency key of ten times its 200 characters is INVALID_ARGUMENTS naming it, in the CODE + Next format; nothing launched", async () => {
+    const runs = async () =>
+      (
+        (await http("GET", `${emu.url}/_emulator/environments/${ENV}/runs`)).body as {
+          runs: Json[];
+        }
+      ).runs.length;
+    const before = await runs();
+    const r = await call(agent, "launch_run", {
+      workflow_id: workflowId,
+      inputs: { q: "x" },
+      idempotency_key: "ключ".repeat(500),
+    });
+    expect(r.isError).toBe(true);
+    expect(errorText(r)).toMatch(/^INVALID_ARGUMENTS: idempotency_key: .*\nNext: /s);
+    expect(await runs()).toBe(before);
+  });
+
+  it("launch_run alone may send more than an /mcp call's 2 MiB (it carries files): 3 MiB of metadata launches", async () => {
+    const r = await call(agent, "launch_run", {
+      workflow_id: workflowId,
+      inputs: { q: "x" },
+      metadata: { note: "m".repeat(MCP_CALL_LIMIT + MCP_CALL_LIMIT / 2) },
+      idempotency_key: "large-launch",
+    });
+    expect(r.isError, errorText(r)).toBeFalsy();
   });
 
   it("bad ids and bad arguments are INVALID_ARGUMENTS naming the argument, never INTERNAL_ERROR or -32602", async () => {
@@ -102,17 +148,15 @@ describe("/mcp budgets and revocation", () => {
     const definitionText = async () =>
       (await http("GET", `${emu.url}/${ENV}/api-docs/openapi.json`)).text;
 
-    it("ten times the fields: DRAFT_TOO_LARGE naming inputs, in the CODE + Next format; nothing stored", async () => {
+    it("ten times the fields: DRAFT_TOO_LARGE naming inputs, in the CODE + Next format, from the body's bytes (never parsed); nothing stored", async () => {
       const before = await drafts();
       const fields = Array.from({ length: DRAFT_BUDGET.fields * 10 }, (_, i) => ({
         name: `f${i}`,
         type: "text",
       }));
-      const r = await call(agent, "save_workflow", {
-        name: "Too many fields",
-        inputs: fields,
-        outputs: [],
-      });
+      const r = await withoutLargeParse(() =>
+        call(agent, "save_workflow", { name: "Too many fields", inputs: fields, outputs: [] }),
+      );
       expect(r.isError).toBe(true);
       expect(errorText(r)).toMatch(
         /^DRAFT_TOO_LARGE: \/inputs: 20000 fields; a draft has at most 2000 .*\nNext: /s,
@@ -121,18 +165,20 @@ describe("/mcp budgets and revocation", () => {
       expect(await definitionText()).not.toContain("Too many fields");
     }, 120_000);
 
-    it("ten times the bytes: DRAFT_TOO_LARGE; nothing stored", async () => {
+    it("ten times the bytes: DRAFT_TOO_LARGE, from the body's bytes (never parsed); nothing stored", async () => {
       const before = await drafts();
       const big = "x".repeat(DRAFT_BUDGET.bytes * 10);
-      const r = await call(agent, "save_workflow", {
-        name: "Too many bytes",
-        inputs: [],
-        outputs: [],
-        scenario: { steps: [{ event: { type: "step.note", text: big } }] },
-      });
+      const r = await withoutLargeParse(() =>
+        call(agent, "save_workflow", {
+          name: "Too many bytes",
+          inputs: [],
+          outputs: [],
+          scenario: { steps: [{ event: { type: "step.note", text: big } }] },
+        }),
+      );
       expect(r.isError).toBe(true);
       expect(errorText(r)).toMatch(
-        /^DRAFT_TOO_LARGE: \/: the draft is \d+ bytes as JSON; at most 1048576 .*\nNext: /s,
+        /^DRAFT_TOO_LARGE: \/: the request is \d+ bytes; a draft is at most 1048576 bytes .*\nNext: /s,
       );
       expect(await drafts()).toEqual(before);
       expect(await definitionText()).not.toContain("Too many bytes");

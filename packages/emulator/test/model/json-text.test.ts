@@ -10,6 +10,9 @@ describe("jsonTextDepth", () => {
     expect(depth('{"a":"[[[{{{"}')).toBe(1);
     expect(depth('{"a":"\\"[[[","b":[]}')).toBe(2);
     expect(depth('["\\\\",[[]]]')).toBe(3);
+    // An escaped backslash, then an escaped quote, then a bracket still inside the string.
+    expect(depth('["a\\\\\\"[",[]]')).toBe(2);
+    expect(depth('["never closed [[[')).toBe(1);
   });
   it("stops past the limit", () => {
     expect(depth("[".repeat(100000), 128)).toBe(129);

@@ -1,6 +1,5 @@
 // A callback receiver as the runtime README's node:http example runs it, in a process of its
-// own so that its peak memory can be read: `peak-rss` answers process.resourceUsage().maxRSS in
-// bytes (Linux reports kilobytes).
+// own so that its peak memory can be read (from /proc, by the test).
 import { createServer } from "node:http";
 import { createCallbackHandler } from "../../dist/index.js";
 import { toNodeHandler } from "../../dist/node.js";
@@ -19,6 +18,3 @@ const handler = createCallbackHandler({
 });
 const server = createServer(toNodeHandler(handler));
 server.listen(0, "127.0.0.1", () => process.send(server.address().port));
-process.on("message", (message) => {
-  if (message === "peak-rss") process.send(process.resourceUsage().maxRSS * 1024);
-});

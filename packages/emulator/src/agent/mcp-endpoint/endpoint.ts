@@ -17,12 +17,13 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createWorkflowMcpServer, type WorkflowBackend } from "@wfr/mcp";
+import { BackendError, createWorkflowMcpServer, toolError, type WorkflowBackend } from "@wfr/mcp";
 import { CODE } from "@wfr/protocol";
 import type { PersonalAccessToken } from "../../access/credentials.js";
 import { HttpError, parseJsonBody } from "../../http/http-kit.js";
 import type { OAuthAuthorizationServer } from "../oauth/authorization-server.js";
 import type { PersonalAccessTokenStore } from "../personal-access-tokens.js";
+import type { McpBody } from "./mcp-body.js";
 import { SessionEventStore } from "./session-event-store.js";
 
 interface McpEndpointOptions {
@@ -89,6 +90,20 @@ function authenticatePerson(
   throw unauthorized("the personal access token is unknown or revoked", true, metadata);
 }
 
+/**
+ * The `save_workflow` call's answer for a draft over its budget, read but never parsed
+ * (mcp-body.ts): the tool's own refusal, as one JSON-RPC response (the Streamable HTTP transport
+ * lets a server answer a request with `application/json`). Without the call's id there is no
+ * response to make: a 413 naming the same.
+ */
+function refuseDraft(res: ServerResponse, read: Extract<McpBody, { kind: "draft-too-large" }>) {
+  const message = `${read.problem.pointer}: ${read.problem.message}`;
+  if (read.id === undefined) throw new HttpError(413, CODE.DRAFT_TOO_LARGE, message);
+  const result = toolError(new BackendError(CODE.DRAFT_TOO_LARGE, message, 400));
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: read.id, result }));
+}
+
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: ReturnType<typeof createWorkflowMcpServer>;
@@ -128,14 +143,17 @@ export class McpEndpoint {
     return authenticatePerson(req, this.opts);
   }
 
-  /** One request of `person` (from `authorize`), its body read within the limit by middleware. */
+  /** One request of `person` (from `authorize`), its body read within its budget by middleware (mcp-body.ts). */
   async handle(
     req: IncomingMessage,
     res: ServerResponse,
     person: PersonalAccessToken,
-    rawBody: Buffer | undefined,
+    read: McpBody | undefined,
   ): Promise<void> {
-    const body = req.method === "POST" ? parseJsonBody(rawBody ?? Buffer.alloc(0)) : undefined;
+    const body =
+      req.method === "POST" && read?.kind !== "draft-too-large"
+        ? parseJsonBody(read?.bytes ?? Buffer.alloc(0))
+        : undefined;
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);
@@ -144,6 +162,7 @@ export class McpEndpoint {
         throw new HttpError(404, CODE.MCP_SESSION_NOT_FOUND, "no such session: initialize again");
       }
       session.lastSeen = Date.now();
+      if (read?.kind === "draft-too-large") return refuseDraft(res, read);
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -164,6 +183,10 @@ export class McpEndpoint {
       sessionIdGenerator: () => randomUUID(),
       // A dropped connection resumes with Last-Event-ID (session-event-store.ts).
       eventStore: new SessionEventStore(),
+      // The stream's first event tells the client when to reconnect after a drop (SSE `retry`,
+      // which the MCP transport says a server should send): one second, the SDK client's own
+      // first delay, so a resumed wait_for_run loses little time and no reconnection storm forms.
+      retryInterval: 1000,
       onsessioninitialized: (id) => {
         this.sessions.set(id, {
           transport,

@@ -7,10 +7,15 @@
 // token then works on `/mcp` like a personal access token of that person, and nowhere else.
 //
 // Tokens are credentials, so their time is the wall clock (as portal sessions'), never the
-// emulator's virtual clock; only their SHA-256 is kept. Clients, codes and grants live in
-// memory: a restart signs every connector out (the client registers and signs in again).
+// emulator's virtual clock; only their SHA-256 is kept. Registered clients and grants are
+// journalled like personal access tokens (hashes only, never a token), so a restart on the same
+// journal keeps connectors signed in and revocations revoked. Authorization codes live a minute
+// in memory only: a sign-in that a restart interrupts is started again by the person.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { PersonalAccessToken } from "../../access/credentials.js";
+import type { OAuthClient, OAuthGrant, PersonalAccessToken } from "../../access/credentials.js";
+import type { JournalRecord } from "../../journal/journal-records.js";
+
+export type { OAuthClient, OAuthGrant };
 
 /** How long each credential lives, and how many of each are kept. */
 export const OAUTH_LIMITS = {
@@ -23,6 +28,8 @@ export const OAUTH_LIMITS = {
   grants: 10_000,
   redirectUris: 10,
   clientNameCharacters: 200,
+  /** Rotated refresh tokens remembered per grant: one of these presented again revokes the grant. */
+  rotatedRefreshTokens: 16,
 } as const;
 
 export const OAUTH_SCOPE = "mcp";
@@ -30,30 +37,6 @@ export const OAUTH_SCOPE = "mcp";
 /** Access and refresh tokens start like API keys (`wfr_`): the "no key in a URL" guard refuses them too. */
 const ACCESS_PREFIX = "wfr_oat_";
 const REFRESH_PREFIX = "wfr_ort_";
-
-export interface OAuthClient {
-  readonly client_id: string;
-  readonly client_id_issued_at: number;
-  readonly client_name: string;
-  readonly redirect_uris: readonly string[];
-  readonly grant_types: readonly string[];
-  readonly response_types: readonly string[];
-  readonly token_endpoint_auth_method: "none";
-}
-
-/** A person's sign-in of one client: the identity its access tokens carry. */
-interface Grant {
-  readonly id: string;
-  readonly client_id: string;
-  readonly environment: string;
-  readonly workspace: string;
-  readonly resource: string;
-  readonly created_at: string;
-  accessHash: string;
-  accessExpiresAt: number;
-  refreshHash: string;
-  refreshExpiresAt: number;
-}
 
 interface PendingCode {
   readonly client_id: string;
@@ -115,15 +98,19 @@ export function pkceHolds(verifier: string, challenge: string): boolean {
 export class OAuthAuthorizationServer {
   private readonly clients = new Map<string, OAuthClient>();
   private readonly codes = new Map<string, PendingCode>();
-  private readonly grants = new Map<string, Grant>();
-  private readonly byAccess = new Map<string, Grant>();
-  private readonly byRefresh = new Map<string, Grant>();
+  private readonly grants = new Map<string, OAuthGrant>();
+  private readonly byAccess = new Map<string, OAuthGrant>();
+  private readonly byRefresh = new Map<string, OAuthGrant>();
   /** Refresh tokens already rotated away: presenting one again revokes its grant (OAuth 2.1 4.3.1). */
   private readonly rotated = new Map<string, string>();
 
-  /** `resource`: the MCP endpoint's URL, the only audience of the tokens. */
+  /**
+   * `resource`: the MCP endpoint's URL, the only audience of the tokens; `record` persists a
+   * change (the emulator's journal); `now` is the wall clock.
+   */
   constructor(
     private readonly resource: () => string,
+    private readonly record: (rec: JournalRecord) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -170,11 +157,7 @@ export class OAuthAuthorizationServer {
       response_types: ["code"],
       token_endpoint_auth_method: "none",
     };
-    if (this.clients.size >= OAUTH_LIMITS.clients) {
-      const oldest = this.clients.keys().next().value;
-      if (oldest !== undefined) this.clients.delete(oldest);
-    }
-    this.clients.set(client.client_id, client);
+    this.commit({ t: "oauth_client", client });
     return client;
   }
 
@@ -260,24 +243,19 @@ export class OAuthAuthorizationServer {
     const resource = form.get("resource");
     if (resource !== null && resource !== pending.resource)
       throw new OAuthError("invalid_target", "resource differs from the authorization request's");
-    const grant: Grant = {
+    if (this.grants.size >= OAUTH_LIMITS.grants) {
+      const oldest = this.grants.values().next().value;
+      if (oldest) this.commit({ t: "oauth_grant_revoked", id: oldest.id });
+    }
+    return this.issue({
       id: `oauth_${randomBytes(8).toString("hex")}`,
       client_id: pending.client_id,
       environment: pending.environment,
       workspace: pending.workspace,
       resource: pending.resource,
       created_at: new Date(this.now()).toISOString(),
-      accessHash: "",
-      accessExpiresAt: 0,
-      refreshHash: "",
-      refreshExpiresAt: 0,
-    };
-    if (this.grants.size >= OAUTH_LIMITS.grants) {
-      const oldest = this.grants.values().next().value;
-      if (oldest) this.revokeGrant(oldest);
-    }
-    this.grants.set(grant.id, grant);
-    return this.issue(grant);
+      rotatedHashes: [],
+    });
   }
 
   private refresh(form: URLSearchParams): Record<string, unknown> {
@@ -285,8 +263,7 @@ export class OAuthAuthorizationServer {
     const reused = this.rotated.get(hash);
     if (reused !== undefined) {
       // A rotated refresh token came back: it may have been stolen; the whole grant ends.
-      const grant = this.grants.get(reused);
-      if (grant) this.revokeGrant(grant);
+      if (this.grants.has(reused)) this.commit({ t: "oauth_grant_revoked", id: reused });
       throw new OAuthError("invalid_grant", "the refresh token was already used; sign in again");
     }
     const grant = this.byRefresh.get(hash);
@@ -297,22 +274,35 @@ export class OAuthAuthorizationServer {
     const resource = form.get("resource");
     if (resource !== null && resource !== grant.resource)
       throw new OAuthError("invalid_target", "resource differs from the grant's");
-    this.rotated.set(hash, grant.id);
-    return this.issue(grant);
+    const {
+      accessHash: _a,
+      accessExpiresAt: _e,
+      refreshHash: _r,
+      refreshExpiresAt: _x,
+      ...kept
+    } = grant;
+    return this.issue({
+      ...kept,
+      rotatedHashes: [...grant.rotatedHashes, hash].slice(-OAUTH_LIMITS.rotatedRefreshTokens),
+    });
   }
 
-  /** New access and refresh tokens for the grant; the previous ones stop working. */
-  private issue(grant: Grant): Record<string, unknown> {
-    this.byAccess.delete(grant.accessHash);
-    this.byRefresh.delete(grant.refreshHash);
+  /** New access and refresh tokens for the grant (journalled); the previous ones stop working. */
+  private issue(
+    grant: Omit<OAuthGrant, "accessHash" | "accessExpiresAt" | "refreshHash" | "refreshExpiresAt">,
+  ): Record<string, unknown> {
     const access = token(ACCESS_PREFIX);
     const refresh = token(REFRESH_PREFIX);
-    grant.accessHash = sha256(access);
-    grant.accessExpiresAt = this.now() + OAUTH_LIMITS.accessTokenMs;
-    grant.refreshHash = sha256(refresh);
-    grant.refreshExpiresAt = this.now() + OAUTH_LIMITS.refreshTokenMs;
-    this.byAccess.set(grant.accessHash, grant);
-    this.byRefresh.set(grant.refreshHash, grant);
+    this.commit({
+      t: "oauth_grant",
+      grant: {
+        ...grant,
+        accessHash: sha256(access),
+        accessExpiresAt: this.now() + OAUTH_LIMITS.accessTokenMs,
+        refreshHash: sha256(refresh),
+        refreshExpiresAt: this.now() + OAUTH_LIMITS.refreshTokenMs,
+      },
+    });
     return {
       access_token: access,
       token_type: "Bearer",
@@ -326,14 +316,61 @@ export class OAuthAuthorizationServer {
   revoke(tokenValue: string): void {
     const hash = sha256(tokenValue);
     const grant = this.byAccess.get(hash) ?? this.byRefresh.get(hash);
-    if (grant) this.revokeGrant(grant);
+    if (grant) this.commit({ t: "oauth_grant_revoked", id: grant.id });
   }
 
-  private revokeGrant(grant: Grant): void {
-    this.grants.delete(grant.id);
+  // ---------- persistence ----------
+
+  /** Journal the change, then make it with `apply`, the function replay uses. */
+  private commit(rec: JournalRecord): void {
+    this.record(rec);
+    this.apply(rec);
+  }
+
+  /** Make the change an OAuth record describes (live, and on replay); false for other records. */
+  apply(rec: JournalRecord): boolean {
+    switch (rec.t) {
+      case "oauth_client":
+        if (this.clients.size >= OAUTH_LIMITS.clients && !this.clients.has(rec.client.client_id)) {
+          const oldest = this.clients.keys().next().value;
+          if (oldest !== undefined) this.clients.delete(oldest);
+        }
+        this.clients.set(rec.client.client_id, rec.client);
+        return true;
+      case "oauth_grant":
+        this.forgetGrant(rec.grant.id);
+        this.grants.set(rec.grant.id, rec.grant);
+        this.byAccess.set(rec.grant.accessHash, rec.grant);
+        this.byRefresh.set(rec.grant.refreshHash, rec.grant);
+        for (const hash of rec.grant.rotatedHashes) this.rotated.set(hash, rec.grant.id);
+        return true;
+      case "oauth_grant_revoked":
+        this.forgetGrant(rec.id);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private forgetGrant(id: string): void {
+    const grant = this.grants.get(id);
+    if (!grant) return;
+    this.grants.delete(id);
     this.byAccess.delete(grant.accessHash);
     this.byRefresh.delete(grant.refreshHash);
-    for (const [hash, id] of this.rotated) if (id === grant.id) this.rotated.delete(hash);
+    for (const hash of grant.rotatedHashes) this.rotated.delete(hash);
+  }
+
+  /** The records that rebuild the clients and live grants (journal compaction). */
+  *snapshot(): Generator<JournalRecord> {
+    for (const client of this.clients.values()) yield { t: "oauth_client", client };
+    const now = this.now();
+    for (const grant of this.grants.values())
+      if (grant.refreshExpiresAt > now) yield { t: "oauth_grant", grant };
+  }
+
+  get size(): number {
+    return this.clients.size + this.grants.size;
   }
 
   /** The person an unexpired access token stands for, as /mcp knows a personal access token. */

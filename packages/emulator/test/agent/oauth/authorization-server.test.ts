@@ -9,6 +9,7 @@ import {
   OAuthError,
   pkceHolds,
 } from "../../../src/agent/oauth/authorization-server.js";
+import type { JournalRecord } from "../../../src/journal/journal-records.js";
 
 const RESOURCE = "http://127.0.0.1:4000/mcp";
 const REDIRECT = "http://127.0.0.1:5000/cb";
@@ -17,8 +18,10 @@ const CHALLENGE = createHash("sha256").update(VERIFIER).digest("base64url");
 
 function setUp() {
   let now = 1_000_000;
+  const journal: JournalRecord[] = [];
   const server = new OAuthAuthorizationServer(
     () => RESOURCE,
+    (rec) => journal.push(structuredClone(rec)),
     () => now,
   );
   const client = server.register({ redirect_uris: [REDIRECT], client_name: "t" });
@@ -49,7 +52,26 @@ function setUp() {
         ...extra,
       }),
     );
-  return { server, client, params, code, exchange, advance: (ms: number) => (now += ms) };
+  /** A server rebuilt from the journal, as the emulator's replay does after a restart. */
+  const replayed = () => {
+    const again = new OAuthAuthorizationServer(
+      () => RESOURCE,
+      () => undefined,
+      () => now,
+    );
+    for (const rec of journal) expect(again.apply(rec)).toBe(true);
+    return again;
+  };
+  return {
+    server,
+    client,
+    params,
+    code,
+    exchange,
+    journal,
+    replayed,
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 const oauthError = (f: () => unknown): string => {
@@ -140,6 +162,56 @@ describe("the authorization server", () => {
     expect(server.verify(second.access_token)).toBeUndefined();
     expect(server.isLive(person?.id ?? "")).toBe(false);
     expect(oauthError(() => refresh(second.refresh_token))).toBe("invalid_grant");
+  });
+
+  it("the journal rebuilds clients and grants, holds no token, and keeps revocations and reuse detection", () => {
+    const { server, client, code, exchange, journal, replayed } = setUp();
+    const refresh = (on: OAuthAuthorizationServer, token: string) =>
+      on.token(
+        new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: token,
+          client_id: client.client_id,
+        }),
+      ) as { access_token: string; refresh_token: string };
+    const kept = exchange(code()) as { access_token: string; refresh_token: string };
+    const rotated = refresh(server, kept.refresh_token);
+    const revoked = exchange(code()) as { access_token: string; refresh_token: string };
+    server.revoke(revoked.access_token);
+    const written = JSON.stringify(journal);
+    for (const t of [kept, rotated, revoked])
+      for (const secret of [t.access_token, t.refresh_token]) expect(written).not.toContain(secret);
+    expect(journal.map((r) => r.t)).toEqual([
+      "oauth_client",
+      "oauth_grant",
+      "oauth_grant",
+      "oauth_grant",
+      "oauth_grant_revoked",
+    ]);
+
+    const after = replayed();
+    expect(
+      after.authorizationRequest(
+        new URLSearchParams({
+          client_id: client.client_id,
+          redirect_uri: REDIRECT,
+          response_type: "code",
+          code_challenge: CHALLENGE,
+          code_challenge_method: "S256",
+        }),
+      ).client.client_name,
+    ).toBe("t");
+    expect(after.verify(rotated.access_token)?.workspace).toBe("ws_1");
+    expect(after.verify(kept.access_token)).toBeUndefined();
+    expect(after.verify(revoked.access_token)).toBeUndefined();
+    expect(oauthError(() => refresh(after, revoked.refresh_token))).toBe("invalid_grant");
+    const third = refresh(after, rotated.refresh_token);
+    expect(after.verify(third.access_token)).toBeDefined();
+    // The first refresh token, rotated away before the restart, still ends the grant when reused.
+    expect(oauthError(() => refresh(after, kept.refresh_token))).toBe("invalid_grant");
+    expect(after.verify(third.access_token)).toBeUndefined();
+    // Compaction writes only what still stands: the client, and no grant (all ended).
+    expect([...after.snapshot()].map((r) => r.t)).toEqual(["oauth_client"]);
   });
 
   it("PKCE: the S256 of the verifier, nothing else", () => {
