@@ -42,7 +42,7 @@ export interface SchemaContext {
 interface KindRules {
   /** The TypeScript type of a value, without `| null`. */
   type(f: FieldModel, ctx: TypeContext): string;
-  /** The zod schema of a value, without `.nullable()` / `.optional()`; `rules` is the input's constraint refinement ("" for none). */
+  /** The zod schema of a value, without `z.nullable` / `z.optional`; `rules` is the input's constraint refinement ("" for none). */
   schema(f: FieldModel, ctx: SchemaContext, rules: string): string;
   /** JSDoc lines that say what a caller passes or reads for this kind (besides description and constraints). */
   docs(f: FieldModel, side: Side): string[];
@@ -173,7 +173,7 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
         return itemsChecked(f.items ? fieldSchema(f.items, ctx) : "z.unknown()", rules);
       const elements = f.prefixItems.map((p, i) => {
         const z = fieldSchema(p, ctx);
-        return i < (f.minItems ?? 0) ? z : `${z}.optional()`;
+        return i < (f.minItems ?? 0) ? z : `z.optional(${z})`;
       });
       // No rest schema: any further item; `false` (kind never): none.
       const rest =
@@ -183,7 +183,7 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
             ? ""
             : `, ${fieldSchema(f.items, ctx)}`;
       const tuple = `z.tuple([${elements.join(", ")}]${rest})`;
-      return rules === "" ? tuple : `z.array(z.unknown())${rules}.pipe(${tuple})`;
+      return rules === "" ? tuple : `z.pipe(z.array(z.unknown())${rules}, ${tuple})`;
     },
     docs: () => [],
     label: () => "array",
@@ -213,28 +213,31 @@ const FIELD_KINDS: { readonly [K in FieldKind]: KindRules } = {
           : "";
         // The catch-all only carries the index signature's type: objectKeys is the exact check.
         const rest = (restValues(f) ?? []).map((v) => fieldSchema(v, ctx));
-        const catchall =
+        const loose = `z.looseObject(${objectShape(fields, ctx)})`;
+        const object =
           rest.length === 0
-            ? ""
-            : `.catchall(${rest.length === 1 ? rest[0] : `z.union([${rest.join(", ")}])`})`;
-        const object = `z.looseObject(${objectShape(fields, ctx)})${catchall}`;
-        return `z.unknown().superRefine(objectKeys$(${keyRules(f, ctx)}))${proto}.pipe(${object})${rules}`;
+            ? loose
+            : `z.catchall(${loose}, ${rest.length === 1 ? rest[0] : `z.union([${rest.join(", ")}])`})`;
+        return `z.pipe(z.unknown().check(z.superRefine(objectKeys$(${keyRules(f, ctx)})))${proto}, ${object})${rules}`;
       }
       if (f.values !== undefined && fields.length === 0)
         return `z.record(z.string(), ${fieldSchema(f.values, ctx)})${rules}`;
       if (fields.length === 0 && f.additionalProperties !== false)
         return `z.record(z.string(), z.json())${rules}`;
       const strict = ctx.side === "input" && f.additionalProperties === false;
-      const object = `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(fields, ctx)})`;
-      const extra = f.values !== undefined ? `.catchall(${fieldSchema(f.values, ctx)})` : "";
+      const shaped = `${strict ? "z.strictObject" : "z.looseObject"}(${objectShape(fields, ctx)})`;
+      const object =
+        f.values !== undefined ? `z.catchall(${shaped}, ${fieldSchema(f.values, ctx)})` : shaped;
       const proto = protoRefinement(f, ctx, strict);
-      if (proto === "") return `${object}${extra}${rules}`;
+      if (proto === "") return `${object}${rules}`;
       // zod's object output no longer holds `__proto__`: the key is checked on the way in. A
       // strict object reports an own `__proto__` key as unrecognized, so where one is declared
       // the strict check sees the object without it.
       const declared = fields.some((x) => x.name === "__proto__");
-      const without = strict && declared ? ".transform(withoutProtoKey$)" : "";
-      return `z.unknown()${proto}${without}.pipe(${object}${extra})${rules}`;
+      const checked = `z.unknown()${proto}`;
+      const input =
+        strict && declared ? `z.pipe(${checked}, z.transform(withoutProtoKey$))` : checked;
+      return `z.pipe(${input}, ${object})${rules}`;
     },
     docs: () => [],
     label: () => "object",
@@ -297,7 +300,7 @@ function protoRefinement(f: FieldModel, ctx: SchemaContext, strict: boolean): st
         ? fieldSchema(f.values, ctx)
         : undefined;
   if (valueSchema === undefined && !strict) return "";
-  return `.superRefine(protoKey$(${valueSchema ?? "undefined"}, ${field?.required === true}))`;
+  return `.check(z.superRefine(protoKey$(${valueSchema ?? "undefined"}, ${field?.required === true})))`;
 }
 
 /**
@@ -372,16 +375,16 @@ export function recursiveSchema(t: RecursiveType, ctx: SchemaContext): string {
   return fieldSchema(t.field, ctx);
 }
 
-/** The zod schema of a field (`.nullable()` and `.optional()` included). */
+/** The zod schema of a field (`z.nullable` and `z.optional` included). */
 function fieldSchema(f: FieldModel, ctx: SchemaContext): string {
   let z = FIELD_KINDS[f.kind].schema(f, ctx, rulesRefinement(f, ctx.side));
-  if (f.nullable && f.kind !== "unknown") z += ".nullable()";
-  // After `.nullable()`: a condition holds for null too.
+  if (f.nullable && f.kind !== "unknown") z = `z.nullable(${z})`;
+  // Outside `z.nullable`: a condition holds for null too.
   z += conditionsRefinement(f, ctx.side, (schema) => fieldSchema(schema, ctx));
   // zod lets a missing key through `z.unknown()`; a required one must be there.
   if (f.required && f.kind === "unknown" && !["[]", "|", "{}"].includes(f.name))
-    z += `.refine((v${ctx.flavour === "ts" ? ": unknown" : ""}) => v !== undefined, "Required input is missing")`;
-  if (!f.required && f.name !== "[]" && f.name !== "|" && f.name !== "{}") z += ".optional()";
+    z += `.check(z.refine((v${ctx.flavour === "ts" ? ": unknown" : ""}) => v !== undefined, "Required input is missing"))`;
+  if (!f.required && f.name !== "[]" && f.name !== "|" && f.name !== "{}") z = `z.optional(${z})`;
   return z;
 }
 

@@ -32,7 +32,7 @@ const RULE_KEYS = [
 export function rulesRefinement(f: FieldModel, side: Side): string {
   if (side !== "input") return "";
   const rules = rulesLiteral(f);
-  return rules === "" ? "" : `.superRefine(constraints$(${rules}))`;
+  return rules === "" ? "" : `.check(z.superRefine(constraints$(${rules})))`;
 }
 
 /** The `ValueRules` object literal of an input field (`{ integer: true, maxLength: 3 }`), or "" when it has none. */
@@ -121,7 +121,7 @@ export function conditionsRefinement(
       return `{ key: ${stringLiteral(c.key)}, names: ${jsonLiteral(c.names)} }`;
     return `{ key: ${stringLiteral(c.key)}, schema: ${schemaOf(c.schema)} }`;
   });
-  return `.superRefine(conditions$([${entries.join(", ")}]))`;
+  return `.check(z.superRefine(conditions$([${entries.join(", ")}])))`;
 }
 
 /** How the docs name a condition. */

@@ -13,7 +13,9 @@ export function arrayOf(element: string): string {
  * does (a too-long list of bad items is reported once, at the list).
  */
 export function itemsChecked(item: string, rules: string): string {
-  return rules === "" ? `z.array(${item})` : `z.array(z.unknown())${rules}.pipe(z.array(${item}))`;
+  return rules === ""
+    ? `z.array(${item})`
+    : `z.pipe(z.array(z.unknown())${rules}, z.array(${item}))`;
 }
 
 /** A JSON value as a TypeScript type: literals, readonly tuples and object types. */

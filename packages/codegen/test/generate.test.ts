@@ -158,7 +158,7 @@ describe("generate", () => {
     const def = files.get("sample/invoiceIntake.d.ts") ?? "";
     expect(def).toMatch(/export declare const invoiceIntake: InvoiceIntakeDefinition;/);
     expect(files.get("sample/invoiceIntake.schema.d.ts")).toMatch(
-      /export declare function inputSchema\(\): z\.ZodType<Inputs\$>;/,
+      /export declare function inputSchema\(\): z\.ZodMiniType<Inputs\$>;/,
     );
   });
 });

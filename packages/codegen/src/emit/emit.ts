@@ -82,7 +82,7 @@ export function emit(
 }
 
 /**
- * The schema modules as TypeScript with `z.ZodType<Inputs>` annotations,
+ * The schema modules as TypeScript with `z.ZodMiniType<Inputs>` annotations,
  * keyed like `emit`'s output (`<env>/<identifier>.schema.check.ts`). Not
  * written by `generate`: the tests compile them beside the emitted `.d.ts`
  * files, which proves the zod schemas agree with the declared types without

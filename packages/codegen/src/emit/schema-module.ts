@@ -1,6 +1,6 @@
 // `<workflow>.schema.js` (+ `.d.ts`): the zod schemas, built on first use, and
 // the validators with the server's reason codes. The same template writes the
-// TypeScript flavour with `z.ZodType<Inputs>` annotations that the tests
+// TypeScript flavour with `z.ZodMiniType<Inputs>` annotations that the tests
 // compile (emitSchemaCheckSources), so the agreement of the schemas with the
 // declared types is checked once, never in a consumer's build.
 import { commentLines, stringLiteral } from "../escape.js";
@@ -25,7 +25,7 @@ function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavo
       side === "input"
         ? `const fileInput = z.custom${flavour === "ts" ? "<FileInput$>" : ""}(isFileInput$, { message: "Invalid input: expected a file made with file()" });`
         : // exactOptional: JSON never carries undefined, and the runtime's FileOutputReference says `mime_type?: string`.
-          "const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });",
+          "const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.exactOptional(z.string()), size_bytes: z.exactOptional(z.number()), expires_at: z.exactOptional(z.nullable(z.string())) });",
     );
   }
   if (usesKind(fields, ["json"]))
@@ -39,7 +39,7 @@ function sharedSchemas(fields: readonly FieldModel[], side: Side, flavour: Flavo
 function recursiveSchemas(types: readonly RecursiveType[], flavour: Flavour): string[] {
   return types.map(
     (t) =>
-      `const ${t.name}$${flavour === "ts" ? `: z.ZodType<${t.name}>` : ""} = z.lazy(() => ${recursiveSchema(t, { side: t.side, indent: "    ", flavour })});`,
+      `const ${t.name}$${flavour === "ts" ? `: z.ZodMiniType<${t.name}>` : ""} = z.lazy(() => ${recursiveSchema(t, { side: t.side, indent: "    ", flavour })});`,
   );
 }
 
@@ -76,8 +76,9 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       types.filter((t) => t.side === side),
       flavour,
     );
-  const inputsBody = `z.preprocess(ownPropertiesWithinNesting, ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
-  const outputsBody = `z.preprocess(ownPropertiesWithinNesting, z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
+  // zod/mini has no preprocess: a transform piped into the schema is what classic's preprocess builds.
+  const inputsBody = `z.pipe(z.transform(ownPropertiesWithinNesting), ${inputsObjectSchema(wf.inputs, ctx("input"))})`;
+  const outputsBody = `z.pipe(z.transform(ownPropertiesWithinNesting), z.looseObject(${objectShape(wf.outputs, ctx("output"))}))`;
   // What the support imports are looked up in: the bodies and the recursive schemas they use.
   const inputsText = [inputsBody, ...named("input")].join("\n");
   const outputsText = [outputsBody, ...named("output")].join("\n");
@@ -100,11 +101,12 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   ];
   const builder = (side: Side, name: string, type: string, doc: string, body: string) => {
     return [
-      `let ${name}$${ts ? `: z.ZodType<${type}> | undefined` : ""};`,
+      `let ${name}$${ts ? `: z.ZodMiniType<${type}> | undefined` : ""};`,
       "",
       doc,
-      `export function ${name}()${ts ? `: z.ZodType<${type}>` : ""} {`,
+      `export function ${name}()${ts ? `: z.ZodMiniType<${type}>` : ""} {`,
       `  if (${name}$ === undefined) {`,
+      "    z.classicDefaults();",
       ...sharedSchemas(sideFields(side), side, flavour).map((l) => `    ${l}`),
       ...named(side).map((l) => `    ${l}`),
       `    ${name}$ = ${body};`,
@@ -117,7 +119,7 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
   if (runtimeImports.length > 0)
     parts.push(`import { ${runtimeImports.join(", ")} } from "@wfr/runtime";`);
   parts.push(
-    `import { z } from "@wfr/runtime/zod";`,
+    `import * as z from "@wfr/runtime/zod";`,
     `import { ${supportImports.join(", ")} } from "../_shared/support.js";`,
   );
   if (ts)
@@ -129,8 +131,8 @@ export function schemaModule(wf: WorkflowModel, flavour: Flavour): string {
       "",
       "/** Both parts hold, each checked on its own (JSON Schema's allOf: a closed part refuses keys the other declares). */",
       ts
-        ? "function allOf$<A, B>(a: z.ZodType<A>, b: z.ZodType<B>): z.ZodType<A & B> {\n  return z.unknown().superRefine(everyPart$([a, b])) as unknown as z.ZodType<A & B>;\n}"
-        : "function allOf$(a, b) {\n  return z.unknown().superRefine(everyPart$([a, b]));\n}",
+        ? "function allOf$<A, B>(a: z.ZodMiniType<A>, b: z.ZodMiniType<B>): z.ZodMiniType<A & B> {\n  return z.unknown().check(z.superRefine(everyPart$([a, b]))) as unknown as z.ZodMiniType<A & B>;\n}"
+        : "function allOf$(a, b) {\n  return z.unknown().check(z.superRefine(everyPart$([a, b])));\n}",
     );
   parts.push(
     "",
@@ -185,13 +187,13 @@ export function schemaDeclarations(wf: WorkflowModel): string {
   const id = wf.identifier;
   return [
     `import type { InputIssue as InputIssue$, OutputIssue as OutputIssue$ } from "@wfr/runtime";`,
-    `import type { z } from "@wfr/runtime/zod";`,
+    `import type * as z from "@wfr/runtime/zod";`,
     `import type { Inputs as Inputs$, Outputs as Outputs$ } from "./${id}.types.js";`,
     "",
     `/** Strict schema of the inputs of ${describe(wf)}: no coercion, unknown keys rejected. Built on first use. */`,
-    "export declare function inputSchema(): z.ZodType<Inputs$>;",
+    "export declare function inputSchema(): z.ZodMiniType<Inputs$>;",
     "/** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */",
-    "export declare function outputSchema(): z.ZodType<Outputs$>;",
+    "export declare function outputSchema(): z.ZodMiniType<Outputs$>;",
     `/** ${QUICK_DOC} */`,
     "export declare function inputsPlainlyValid(inputs: unknown): boolean;",
     `/** ${QUICK_OUTPUTS_DOC} */`,

@@ -147,16 +147,19 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * What every generated schema reads first (`z.preprocess`): the value as
- * `ownProperties` copies it, or, when it nests deeper than
- * MAX_VALUE_NESTING, an issue that stops the schema there.
+ * What every generated schema reads first (`z.pipe(z.transform(...), schema)`): the value as
+ * `ownProperties` copies it, or, when it nests deeper than MAX_VALUE_NESTING, an issue that
+ * stops the schema there. The transform is handed the parse payload itself (no `addIssue` in
+ * the mini flavour): the issue goes on its list, which stops the pipe.
  */
 export function ownPropertiesWithinNesting(
   value: unknown,
-  ctx: { addIssue(issue: { code: "custom"; message: string; input: unknown }): void },
+  payload: {
+    readonly issues: { push(issue: { code: "custom"; message: string; input: unknown }): number };
+  },
 ): unknown {
   if (!nestsDeeperThan(value, MAX_VALUE_NESTING)) return ownProperties(value);
-  ctx.addIssue({
+  payload.issues.push({
     code: "custom",
     message: `Invalid input: nested more than ${MAX_VALUE_NESTING} levels deep`,
     input: value,

@@ -34,14 +34,17 @@ export declare function isPlainJsonObjectOrArray(value: unknown): boolean;
  */
 export declare const MAX_VALUE_NESTING = 1000;
 /**
- * What every generated schema reads first (`z.preprocess`): the value as
- * `ownProperties` copies it, or, when it nests deeper than
- * MAX_VALUE_NESTING, an issue that stops the schema there.
+ * What every generated schema reads first (`z.pipe(z.transform(...), schema)`): the value as
+ * `ownProperties` copies it, or, when it nests deeper than MAX_VALUE_NESTING, an issue that
+ * stops the schema there. The transform is handed the parse payload itself (no `addIssue` in
+ * the mini flavour): the issue goes on its list, which stops the pipe.
  */
-export declare function ownPropertiesWithinNesting(value: unknown, ctx: {
-    addIssue(issue: {
-        code: "custom";
-        message: string;
-        input: unknown;
-    }): void;
+export declare function ownPropertiesWithinNesting(value: unknown, payload: {
+    readonly issues: {
+        push(issue: {
+            code: "custom";
+            message: string;
+            input: unknown;
+        }): number;
+    };
 }): unknown;

@@ -138,14 +138,15 @@ function nestsDeeperThan(value, limit) {
     return false;
 }
 /**
- * What every generated schema reads first (`z.preprocess`): the value as
- * `ownProperties` copies it, or, when it nests deeper than
- * MAX_VALUE_NESTING, an issue that stops the schema there.
+ * What every generated schema reads first (`z.pipe(z.transform(...), schema)`): the value as
+ * `ownProperties` copies it, or, when it nests deeper than MAX_VALUE_NESTING, an issue that
+ * stops the schema there. The transform is handed the parse payload itself (no `addIssue` in
+ * the mini flavour): the issue goes on its list, which stops the pipe.
  */
-export function ownPropertiesWithinNesting(value, ctx) {
+export function ownPropertiesWithinNesting(value, payload) {
     if (!nestsDeeperThan(value, MAX_VALUE_NESTING))
         return ownProperties(value);
-    ctx.addIssue({
+    payload.issues.push({
         code: "custom",
         message: `Invalid input: nested more than ${MAX_VALUE_NESTING} levels deep`,
         input: value,

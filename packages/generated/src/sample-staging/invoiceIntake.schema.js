@@ -2,7 +2,7 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import { isFileInput as isFileInput$ } from "@wfr/runtime";
-import { z } from "@wfr/runtime/zod";
+import * as z from "@wfr/runtime/zod";
 import { constraints as constraints$, isPlainRecord as isPlainRecord$, allItems as allItems$, meetsRules as meetsRules$, isPlainJsonObjectOrArray as isPlainJsonObjectOrArray$, isFileOutput as isFileOutput$, protoKey as protoKey$, ownPropertiesWithinNesting, toInputIssues, toOutputIssues } from "../_shared/support.js";
 
 let inputSchema$;
@@ -10,17 +10,18 @@ let inputSchema$;
 /** Strict schema of the inputs of "Invoice intake": no coercion, unknown keys rejected. Built on first use. */
 export function inputSchema() {
   if (inputSchema$ === undefined) {
+    z.classicDefaults();
     const fileInput = z.custom(isFileInput$, { message: "Invalid input: expected a file made with file()" });
     const jsonObjectOrArray = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
-    inputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.unknown().superRefine(protoKey$(undefined, false)).pipe(z.strictObject({
+    inputSchema$ = z.pipe(z.transform(ownPropertiesWithinNesting), z.pipe(z.unknown().check(z.superRefine(protoKey$(undefined, false))), z.strictObject({
       vendor_name: z.string(),
       amount: z.number(),
-      currency: z.literal(["USD", "EUR", "GBP"]).optional(),
-      paid: z.boolean().optional(),
-      due_date: z.string().superRefine(constraints$({ format: "date" })).optional(),
-      line_items: jsonObjectOrArray.optional(),
+      currency: z.optional(z.literal(["USD", "EUR", "GBP"])),
+      paid: z.optional(z.boolean()),
+      due_date: z.optional(z.string().check(z.superRefine(constraints$({ format: "date" })))),
+      line_items: z.optional(jsonObjectOrArray),
       invoice_pdf: fileInput,
-      supporting_docs: z.array(fileInput).optional(),
+      supporting_docs: z.optional(z.array(fileInput)),
       po_number: z.string(),
     })));
   }
@@ -32,17 +33,18 @@ let outputSchema$;
 /** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */
 export function outputSchema() {
   if (outputSchema$ === undefined) {
-    const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.string().exactOptional(), size_bytes: z.number().exactOptional(), expires_at: z.string().nullable().exactOptional() });
-    outputSchema$ = z.preprocess(ownPropertiesWithinNesting, z.looseObject({
+    z.classicDefaults();
+    const fileOutput = z.looseObject({ download_url: z.string(), filename: z.string(), mime_type: z.exactOptional(z.string()), size_bytes: z.exactOptional(z.number()), expires_at: z.exactOptional(z.nullable(z.string())) });
+    outputSchema$ = z.pipe(z.transform(ownPropertiesWithinNesting), z.looseObject({
       invoice_id: z.string(),
       total: z.number(),
       status: z.literal(["booked", "needs_review", "rejected"]),
-      receipt: fileOutput.optional(),
-      ledger_entries: z.array(z.looseObject({
+      receipt: z.optional(fileOutput),
+      ledger_entries: z.optional(z.array(z.looseObject({
         account: z.string(),
-        debit: z.number().optional(),
-        credit: z.number().optional(),
-      })).optional(),
+        debit: z.optional(z.number()),
+        credit: z.optional(z.number()),
+      }))),
     }));
   }
   return outputSchema$;

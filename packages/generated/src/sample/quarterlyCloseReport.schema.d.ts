@@ -2,13 +2,13 @@
 // Do not edit: change the definition under schemas/ and run `pnpm generate`.
 
 import type { InputIssue as InputIssue$, OutputIssue as OutputIssue$ } from "@wfr/runtime";
-import type { z } from "@wfr/runtime/zod";
+import type * as z from "@wfr/runtime/zod";
 import type { Inputs as Inputs$, Outputs as Outputs$ } from "./quarterlyCloseReport.types.js";
 
 /** Strict schema of the inputs of "Quarterly close report": no coercion, unknown keys rejected. Built on first use. */
-export declare function inputSchema(): z.ZodType<Inputs$>;
+export declare function inputSchema(): z.ZodMiniType<Inputs$>;
 /** Schema of the outputs; fields the service adds are kept, never rejected. Built on first use. */
-export declare function outputSchema(): z.ZodType<Outputs$>;
+export declare function outputSchema(): z.ZodMiniType<Outputs$>;
 /** Whether the inputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */
 export declare function inputsPlainlyValid(inputs: unknown): boolean;
 /** Whether the outputs are valid by a direct check of plain data (no copy, no schema): true only where the schema accepts them too; false means the schema decides. */

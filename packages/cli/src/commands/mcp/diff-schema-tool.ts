@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { BackendError, registerTool, toolError } from "@wfr/mcp";
 import { CODE, DEFINITION_FILE, isClientErrorCode } from "@wfr/protocol";
-import { z } from "@wfr/runtime/zod";
+import { z } from "zod";
 import {
   DiffDefinitionError,
   type DiffReport,
