@@ -155,16 +155,66 @@ export class AttemptTimeout extends Error {
 export const SIGNAL_USES = 16;
 
 /**
+ * A platform timer that can be re-armed in place and told not to hold the
+ * process: Node's and Bun's `Timeout` (`refresh`, `ref`, `unref`). Deno and
+ * workerd hand out numbers; there every attempt arms and clears a timer of its
+ * own.
+ */
+interface RearmableTimer {
+  refresh(): unknown;
+  ref(): unknown;
+  unref(): unknown;
+}
+
+function isRearmable(timer: unknown): timer is RearmableTimer {
+  const candidate = timer as Partial<RearmableTimer> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.refresh === "function" &&
+    typeof candidate.ref === "function" &&
+    typeof candidate.unref === "function"
+  );
+}
+
+/**
+ * One armed timer and the attempt it bounds now. The callback reads `owner`
+ * when it fires: a timer whose attempt ended whole is kept (unreferenced) for
+ * the next attempt of the same length, which re-arms it (`refresh`) instead of
+ * arming a new one. On Node that skips, per attempt, a new timer object and
+ * the list and queue entries of its duration, made and dropped again with
+ * every request of a client that sends one at a time; a kept timer that fires
+ * with no owner does nothing.
+ */
+class AttemptTimer {
+  owner: AttemptLimit | undefined;
+  readonly handle: ReturnType<typeof setTimeout>;
+  /** The setTimeout that armed it: a timer of faked timers is not re-armed once they are gone. */
+  readonly armedBy: typeof setTimeout;
+
+  constructor(
+    readonly ms: number,
+    owner: AttemptLimit,
+  ) {
+    this.owner = owner;
+    this.armedBy = setTimeout;
+    this.handle = setTimeout(() => this.owner?.expire(), ms);
+  }
+}
+
+/**
  * The signal of the client's last attempt that ended whole (answer read, no
  * abort), kept for the next attempt: creating an AbortSignal is the dearest
  * part of bounding an attempt on Node 20 (an EventTarget whose prototype is
  * swapped, then fetch raising its listener limit on every new signal), and a
- * signal that never aborted is as good as new. Held by one attempt at a time;
- * concurrent attempts of the same client make their own.
+ * signal that never aborted is as good as new. Likewise its timer, where the
+ * platform re-arms timers in place. Held by one attempt at a time; concurrent
+ * attempts of the same client make their own.
  */
 export class SpareSignal {
   #controller: AbortController | undefined;
   #uses = 0;
+  #timer: AttemptTimer | undefined;
 
   /** The spare controller and how many attempts it served, or undefined when there is none. */
   take(): { controller: AbortController; uses: number } | undefined {
@@ -180,6 +230,25 @@ export class SpareSignal {
     this.#controller = controller;
     this.#uses = uses;
   }
+
+  /** The kept timer, when it has this length and the platform's timers are still the ones that armed it. */
+  takeTimer(ms: number): AttemptTimer | undefined {
+    const timer = this.#timer;
+    if (!timer || timer.ms !== ms || timer.armedBy !== setTimeout) return undefined;
+    this.#timer = undefined;
+    return timer;
+  }
+
+  /** Keeps a re-armable timer with no attempt on it; it no longer holds the process. */
+  keepTimer(timer: AttemptTimer): void {
+    if (!isRearmable(timer.handle)) {
+      clearTimeout(timer.handle);
+      return;
+    }
+    timer.handle.unref();
+    // The one it replaces, if any, fires with no owner: nothing happens.
+    this.#timer = timer;
+  }
 }
 
 /**
@@ -192,14 +261,15 @@ export class SpareSignal {
  *
  * Per attempt: one timer, and nothing raced against the fetch. The signal
  * cannot be lazy (fetch reads it when called); with a `SpareSignal` it is the
- * one of an earlier attempt that ended whole (`release`), else a new one. A
- * caller's signal costs an `AbortSignal.any`, over a new controller, only when
- * there is one.
+ * one of an earlier attempt that ended whole (`release`), else a new one, and
+ * so is the timer where the platform re-arms one in place. A caller's signal
+ * costs an `AbortSignal.any`, over a new controller, only when there is one.
  */
 export class AttemptLimit {
   readonly signal: AbortSignal;
   #timedOut = false;
-  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #ms: number;
+  readonly #timer: AttemptTimer;
   readonly #controller: AbortController;
   readonly #uses: number;
   readonly #spare: SpareSignal | undefined;
@@ -207,16 +277,22 @@ export class AttemptLimit {
   constructor(ms: number, callerSignal: AbortSignal | undefined, spare?: SpareSignal) {
     const kept = callerSignal ? undefined : spare?.take();
     const controller = kept?.controller ?? new AbortController();
+    this.#ms = ms;
     this.#controller = controller;
     this.#uses = (kept?.uses ?? 0) + 1;
     this.#spare = callerSignal ? undefined : spare;
     this.signal = callerSignal
       ? AbortSignal.any([callerSignal, controller.signal])
       : controller.signal;
-    this.#timer = setTimeout(() => {
-      this.#timedOut = true;
-      controller.abort(new AttemptTimeout(`no complete response within ${ms} ms`));
-    }, ms);
+    const timer = this.#spare?.takeTimer(ms);
+    if (timer && isRearmable(timer.handle)) {
+      timer.owner = this;
+      timer.handle.refresh();
+      timer.handle.ref();
+      this.#timer = timer;
+    } else {
+      this.#timer = new AttemptTimer(ms, this);
+    }
   }
 
   /** Whether the attempt ended because its time ran out (not the caller, not the network). */
@@ -224,19 +300,32 @@ export class AttemptLimit {
     return this.#timedOut;
   }
 
+  /** The time ran out: the attempt's fetch (headers or body) is aborted. */
+  expire(): void {
+    this.#timer.owner = undefined;
+    this.#timedOut = true;
+    this.#controller.abort(new AttemptTimeout(`no complete response within ${this.#ms} ms`));
+  }
+
   clear(): void {
-    clearTimeout(this.#timer);
+    this.#timer.owner = undefined;
+    clearTimeout(this.#timer.handle);
   }
 
   /**
-   * Clears the timer of an attempt whose fetch is over and whose body was read
-   * whole, and hands its signal to the next attempt: nothing of this request
-   * is left for a later abort of the signal to touch (an answer handed back
-   * unread, the recording's stream, ends with `clear()` only).
+   * Ends the bound of an attempt whose fetch is over and whose body was read
+   * whole, and hands its signal and timer to the next attempt: nothing of this
+   * request is left for a later abort of the signal to touch (an answer handed
+   * back unread, the recording's stream, ends with `clear()` only).
    */
   release(): void {
-    clearTimeout(this.#timer);
-    this.#spare?.keep(this.#controller, this.#uses);
+    this.#timer.owner = undefined;
+    if (!this.#spare) {
+      clearTimeout(this.#timer.handle);
+      return;
+    }
+    this.#spare.keepTimer(this.#timer);
+    this.#spare.keep(this.#controller, this.#uses);
   }
 }
 

@@ -160,6 +160,49 @@ describe("AttemptLimit", () => {
     expect(new AttemptLimit(5_000, undefined, spare).signal).toBe(own.signal);
   });
 
+  it("the timer of an attempt that ended whole is kept unreferenced and re-armed by the next attempt of its length", async () => {
+    vi.useFakeTimers();
+    const spare = new SpareSignal();
+    const first = new AttemptLimit(5_000, undefined, spare);
+    await vi.advanceTimersByTimeAsync(4_000);
+    first.release();
+    const kept = spare.takeTimer(5_000);
+    if (!kept) throw new Error("the timer of an attempt that ended whole was not kept");
+    expect((kept.handle as unknown as { hasRef(): boolean }).hasRef()).toBe(false);
+    spare.keepTimer(kept);
+    // Another length arms a timer of its own; the kept one stays for its length.
+    expect(spare.takeTimer(1_000)).toBeUndefined();
+    const second = new AttemptLimit(5_000, undefined, spare);
+    // Re-armed when the second attempt began: 4 s in, nothing fired yet.
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(second.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(second.timedOut).toBe(true);
+    expect(first.timedOut).toBe(false);
+  });
+
+  it("a kept timer that fires with no attempt on it aborts nothing", async () => {
+    vi.useFakeTimers();
+    const spare = new SpareSignal();
+    const first = new AttemptLimit(5_000, undefined, spare);
+    first.release();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(first.timedOut).toBe(false);
+    expect(first.signal.aborted).toBe(false);
+    const second = new AttemptLimit(5_000, undefined, spare);
+    expect(second.signal).toBe(first.signal);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(second.timedOut).toBe(true);
+  });
+
+  it("a timer armed by faked timers is not re-armed once real timers are back", async () => {
+    vi.useFakeTimers();
+    const spare = new SpareSignal();
+    new AttemptLimit(5_000, undefined, spare).release();
+    vi.useRealTimers();
+    expect(spare.takeTimer(5_000)).toBeUndefined();
+  });
+
   it(`a signal serves at most ${SIGNAL_USES} attempts (fetch keeps a listener on it per request)`, () => {
     const spare = new SpareSignal();
     const signals = new Set<AbortSignal>();
