@@ -12,6 +12,11 @@ import type { InvoiceQueries } from "./db.js";
 import { type Html, renderHtml } from "./html.js";
 import { invoiceDetailPage, invoiceListPage, invoiceRows, loginPage, uploadPage } from "./pages.js";
 import { contentDisposition, hostAllowList, LoginThrottle, sameOriginPosts } from "./security.js";
+import {
+  readUploadForm,
+  UploadBodyTooLargeError,
+  UploadFormUnreadableError,
+} from "./upload-form.js";
 import type { WorkflowService } from "./workflow-service.js";
 
 export interface DeskServerOptions {
@@ -43,8 +48,22 @@ const BODY_LIMITS = {
   callback: 1024 * 1024,
 } as const;
 
+const tooLargeText = (limit: number) => `request body exceeds ${limit} bytes`;
 const tooLarge = (limit: number) =>
-  bodyLimit({ maxSize: limit, onError: (c) => c.text(`request body exceeds ${limit} bytes`, 413) });
+  bodyLimit({ maxSize: limit, onError: (c) => c.text(tooLargeText(limit), 413) });
+
+/**
+ * The upload's declared length checked before anything is read, as `bodyLimit` does; a body without
+ * one is counted as it streams (`readUploadForm`), never collected whole.
+ */
+const declaredTooLarge =
+  (limit: number) =>
+  async (c: Context, next: () => Promise<void>): Promise<Response | undefined> => {
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && !c.req.header("transfer-encoding") && Number(declared) > limit)
+      return c.text(tooLargeText(limit), 413);
+    await next();
+  };
 
 const page = (c: Context, markup: Html, status = 200) =>
   c.html(renderHtml(markup), status as 200, {
@@ -77,7 +96,7 @@ export function createDeskApp(options: DeskServerOptions) {
   });
   app.use("/callbacks/*", tooLarge(BODY_LIMITS.callback));
   app.use("/login", tooLarge(BODY_LIMITS.login));
-  app.post("/invoices", tooLarge(BODY_LIMITS.upload));
+  app.post("/invoices", declaredTooLarge(BODY_LIMITS.upload));
   app.use("*", async (c, next) => {
     if (
       c.req.method === "POST" &&
@@ -127,7 +146,8 @@ export function createDeskApp(options: DeskServerOptions) {
     if (!session || !token) return c.redirect("/login", 303);
     c.set("session", session);
     c.set("sessionToken", token);
-    if (c.req.method === "POST") {
+    // The upload's form streams to a temporary file: its CSRF token is checked where it is read.
+    if (c.req.method === "POST" && c.req.path !== "/invoices") {
       const form = await c.req.parseBody();
       if (!csrfTokenMatches(session, form.csrf)) return c.text("missing or wrong CSRF token", 403);
     }
@@ -146,29 +166,46 @@ export function createDeskApp(options: DeskServerOptions) {
 
   app.post("/invoices", async (c) => {
     const session = c.get("session");
-    const form = await c.req.parseBody();
-    const id = String(form.invoice_id ?? "").trim();
-    const vendorName = String(form.vendor_name ?? "").trim();
-    const amount = Number(form.amount);
-    const pdf = form.pdf;
-    if (!/^[A-Za-z0-9._-]{1,64}$/.test(id))
-      return page(c, uploadPage(session, "Invoice number: letters, digits, . _ - only."), 400);
-    if (!vendorName) return page(c, uploadPage(session, "Vendor: required."), 400);
-    if (!Number.isFinite(amount) || amount < 0)
-      return page(c, uploadPage(session, "Amount: a number, like 1280.50."), 400);
-    if (!(pdf instanceof File) || pdf.size === 0)
-      return page(c, uploadPage(session, "Invoice PDF: choose a file."), 400);
-    if (pdf.size > MAX_PDF_BYTES)
-      return page(c, uploadPage(session, "Invoice PDF: at most 25 MiB."), 400);
-    const existing = await invoices.get(id);
-    if (existing) return c.redirect(`/invoices/${encodeURIComponent(id)}`, 303);
-    await invoices.insert({
-      id,
-      vendorName,
-      amount,
-      filename: pdf.name || `${id}.pdf`,
-      pdf: new Uint8Array(await pdf.arrayBuffer()),
-    });
+    let form: Awaited<ReturnType<typeof readUploadForm>>;
+    try {
+      form = await readUploadForm(c.req.raw, {
+        maxBodyBytes: BODY_LIMITS.upload,
+        maxFileBytes: MAX_PDF_BYTES,
+        maxFieldBytes: BODY_LIMITS.form,
+        fileField: "pdf",
+      });
+    } catch (error) {
+      if (error instanceof UploadBodyTooLargeError) return c.text(error.message, 413);
+      if (error instanceof UploadFormUnreadableError) return c.text(error.message, 400);
+      throw error;
+    }
+    const id = (form.fields.get("invoice_id") ?? "").trim();
+    const vendorName = (form.fields.get("vendor_name") ?? "").trim();
+    const amount = Number(form.fields.get("amount"));
+    const pdf = form.file;
+    try {
+      if (!csrfTokenMatches(session, form.fields.get("csrf")))
+        return c.text("missing or wrong CSRF token", 403);
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(id))
+        return page(c, uploadPage(session, "Invoice number: letters, digits, . _ - only."), 400);
+      if (!vendorName) return page(c, uploadPage(session, "Vendor: required."), 400);
+      if (!Number.isFinite(amount) || amount < 0)
+        return page(c, uploadPage(session, "Amount: a number, like 1280.50."), 400);
+      if (!pdf || pdf.size === 0)
+        return page(c, uploadPage(session, "Invoice PDF: choose a file."), 400);
+      if (pdf.tooLarge) return page(c, uploadPage(session, "Invoice PDF: at most 25 MiB."), 400);
+      const existing = await invoices.get(id);
+      if (existing) return c.redirect(`/invoices/${encodeURIComponent(id)}`, 303);
+      await invoices.insert({
+        id,
+        vendorName,
+        amount,
+        filename: pdf.name || `${id}.pdf`,
+        pdf: await pdf.read(),
+      });
+    } finally {
+      await form.dispose();
+    }
     crashPoint("after-store");
     await service.launch(id).catch(() => undefined); // the error is stored on the invoice and shown
     return c.redirect(`/invoices/${encodeURIComponent(id)}`, 303);
