@@ -9,10 +9,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { MEMORY_RESOLUTION } from "@wfr/test-servers";
 import { filler, KiB, MiB, send, toolCall } from "../lib/budget-send.mjs";
 import { otherSurfaces } from "../lib/budget-surfaces.mjs";
 import { startEmulatorProcess } from "../lib/emulator-process.mjs";
-import { MEMORY_RESOLUTION } from "@wfr/test-servers";
 import { compareRow, valueAtMost } from "../lib/rows.mjs";
 
 /**
