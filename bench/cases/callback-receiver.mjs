@@ -89,7 +89,12 @@ export async function run({ quick, log }) {
   const repeats = quick ? 1 : 3;
   const concurrency = 16;
   const pg = await startPostgresServer();
-  const redis = await startRedisServer();
+  // A server this case started is stopped even when the next one cannot start (Redis missing
+  // left PostgreSQL servers running after the case failed).
+  const redis = await startRedisServer().catch(async (error) => {
+    await pg.stop();
+    throw error;
+  });
   const dir = mkdtempSync(join(tmpdir(), "wfr-bench-receiver-"));
   const engines = ["memory", "pglite", "postgres", "redis"];
   const samples = Object.fromEntries(engines.map((e) => [e, []]));

@@ -47,7 +47,12 @@ export async function run({ quick, log }) {
   const seconds = quick ? 1 : 5;
   const repeats = quick ? 1 : 3;
   const pg = await startPostgresServer();
-  const redis = await startRedisServer();
+  // A server this case started is stopped even when the next one cannot start (Redis missing
+  // left PostgreSQL servers running after the case failed).
+  const redis = await startRedisServer().catch(async (error) => {
+    await pg.stop();
+    throw error;
+  });
   const dir = mkdtempSync(join(tmpdir(), "wfr-bench-pglite-"));
   const samples = { postgres: [], redis: [], pglite: [] };
   try {
