@@ -26,3 +26,8 @@ export const valueAtMost = (limit, unit) => ({
   text: `<= ${limit} ${unit}`,
   holds: (_r, ours) => ours.median <= limit,
 });
+/** A target on our own figure from below (no anchor), e.g. a paired ratio of at least 0.8x. */
+export const valueAtLeast = (limit, unit) => ({
+  text: `>= ${limit} ${unit}`,
+  holds: (_r, ours) => ours.median >= limit,
+});
