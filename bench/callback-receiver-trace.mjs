@@ -5,7 +5,8 @@
 // per delivery, and the store's statements: how many, how many operations
 // each, their latency, and how many overlapped another. Not a case of
 // bench/run.mjs (no anchor ratio); run it under the bench lock:
-//   flock /tmp/wfr-bench.lock node bench/callback-receiver-trace.mjs [rounds]
+//   flock /tmp/wfr-bench.lock node bench/callback-receiver-trace.mjs [rounds] [concurrency]
+// (concurrency 16 as in the case unless given; 1 and 4 show a statement's cost alone).
 // Add `--cpu-prof` before the script for a profile of the whole process.
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,7 +16,6 @@ import { startPostgresServer } from "@wfr/test-servers";
 import { deliverAll, makeEvents } from "./cases/callback-receiver.mjs";
 
 const EVENTS = 3000;
-const CONCURRENCY = 16;
 
 /** CPU milliseconds of the postgres processes descended from this one. */
 function serverCpuMs() {
@@ -64,7 +64,7 @@ function tracing(sql) {
   return { sql: traced, statements };
 }
 
-function describeStatements(statements) {
+function describeStatements(statements, deliveries) {
   if (statements.length === 0) return "";
   const sorted = [...statements].sort((a, b) => a.start - b.start);
   let overlapping = 0;
@@ -72,10 +72,17 @@ function describeStatements(statements) {
   const latencies = sorted.map((s) => s.end - s.start).sort((a, b) => a - b);
   const operations = sorted.reduce((sum, s) => sum + s.operations, 0);
   const p50 = latencies[latencies.length >> 1];
-  return ` statements=${sorted.length} ops/statement=${(operations / sorted.length).toFixed(1)} overlapping=${overlapping} latency_p50_ms=${p50.toFixed(2)} latency_sum_ms=${Math.round(latencies.reduce((a, b) => a + b, 0))}`;
+  return ` statements=${sorted.length} statements/delivery=${(sorted.length / deliveries).toFixed(3)} ops/statement=${(operations / sorted.length).toFixed(1)} overlapping=${overlapping} latency_p50_ms=${p50.toFixed(2)} latency_sum_ms=${Math.round(latencies.reduce((a, b) => a + b, 0))}`;
 }
 
 const rounds = Number(process.argv[2] ?? 3);
+const CONCURRENCY = Number(process.argv[3] ?? 16);
+for (const [name, value] of [
+  ["rounds", rounds],
+  ["concurrency", CONCURRENCY],
+])
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name}: must be a whole number from 1, got ${value}`);
 const pg = await startPostgresServer();
 try {
   for (let round = 0; round < rounds; round++) {
@@ -103,7 +110,7 @@ try {
       const serverUs = (serverCpuMs() - serverBefore) * 1000;
       await close();
       console.log(
-        `round ${round} ${engine.padEnd(8)} deliveries/s=${Math.round(outcome.perSecond)} client_cpu_us/delivery=${Math.round((cpu.user + cpu.system) / deliveries)} server_cpu_us/delivery=${Math.round(serverUs / deliveries)} once=${outcome.once}${describeStatements(trace.statements)}`,
+        `round ${round} ${engine.padEnd(8)} deliveries/s=${Math.round(outcome.perSecond)} client_cpu_us/delivery=${Math.round((cpu.user + cpu.system) / deliveries)} server_cpu_us/delivery=${Math.round(serverUs / deliveries)} once=${outcome.once}${describeStatements(trace.statements, deliveries)}`,
       );
     }
   }

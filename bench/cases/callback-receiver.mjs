@@ -4,12 +4,12 @@
 // in the same run. The API confirmation is an in-process stub, so the figure
 // is the receiver and its store, not the network to the service.
 //
-// Paired: each round runs every store once, in an order that rotates round by
-// round, and each store's ratio to the memory store is taken within its round.
-// On a shared machine the memory store's own figure spread 2,290-16,932
-// deliveries/s within one run, so a ratio of two medians taken from different
-// moments followed the anchor's noise; the median of the per-round ratios
-// compares each store with the memory store at the same moment. The process
+// Paired: in each round every store runs right beside a run of the memory
+// store (which of the two goes first alternates), and its ratio is taken to
+// that run. On a shared machine the memory store's own figure spread
+// 2,290-16,932 deliveries/s within one run, so a ratio of two medians taken
+// at different moments followed the anchor's noise; the median of the paired
+// ratios compares each store with the memory store at nearly the same moment. The process
 // CPU per delivery (this process only: the receiver and its driver, not a
 // database server's processes) shows the work each store costs the receiver
 // even when the machine's other load moves the wall-clock figures.
@@ -103,8 +103,8 @@ export function makeEvents(count) {
 
 export async function run({ quick, log }) {
   const count = quick ? 300 : 3000;
-  // Five rounds (three before the rounds were paired): a median of per-round ratios needs a few.
-  const repeats = quick ? 1 : 5;
+  // Seven rounds (three before the runs were paired): a median of paired ratios needs a few.
+  const repeats = quick ? 1 : 7;
   const concurrency = 16;
   const pg = await startPostgresServer();
   // A server this case started is stopped even when the next one cannot start (Redis missing
@@ -115,6 +115,7 @@ export async function run({ quick, log }) {
   });
   const dir = mkdtempSync(join(tmpdir(), "wfr-bench-receiver-"));
   const engines = ["memory", "pglite", "postgres", "redis"];
+  const others = engines.filter((engine) => engine !== "memory");
   const samples = Object.fromEntries(engines.map((e) => [e, []]));
   const cpuSamples = Object.fromEntries(engines.map((e) => [e, []]));
   const pairedRatios = Object.fromEntries(engines.map((e) => [e, []]));
@@ -142,12 +143,8 @@ export async function run({ quick, log }) {
     // round's first store ran on cold code (the memory store at a fifth of its later figure).
     if (!quick) for (const engine of engines) await deliverWith(engine, count / 10);
     for (let r = 0; r < repeats; r++) {
-      // Which store goes first rotates, so none always runs right after another.
-      const order = engines.map((_, i) => engines[(i + r) % engines.length]);
       const round = {};
-      for (const engine of order) {
-        const outcome = await deliverWith(engine, count);
-        round[engine] = outcome;
+      const record = (engine, outcome) => {
         samples[engine].push(outcome.perSecond);
         cpuSamples[engine].push(outcome.cpuUsPerDelivery);
         exactlyOnce[engine] = (exactlyOnce[engine] ?? true) && outcome.once;
@@ -155,18 +152,29 @@ export async function run({ quick, log }) {
           throw new Error(
             `${engine}: a side effect did not happen exactly once (${outcome.effects} of ${count})`,
           );
-      }
-      for (const engine of engines) {
-        pairedRatios[engine].push(round[engine].perSecond / round.memory.perSecond);
+      };
+      // Each store runs right beside a run of the memory store, the two taking turns at going
+      // first round by round; the stores take turns at the start of the round.
+      for (let i = 0; i < others.length; i++) {
+        const engine = others[(i + r) % others.length];
+        const memoryFirst = (r + others.indexOf(engine)) % 2 === 1;
+        const pair = memoryFirst ? ["memory", engine] : [engine, "memory"];
+        const outcomes = {};
+        for (const side of pair) {
+          outcomes[side] = await deliverWith(side, count);
+          record(side, outcomes[side]);
+        }
+        round[engine] = outcomes[engine];
+        pairedRatios[engine].push(outcomes[engine].perSecond / outcomes.memory.perSecond);
         pairedCpuRatios[engine].push(
-          round[engine].cpuUsPerDelivery / round.memory.cpuUsPerDelivery,
+          outcomes[engine].cpuUsPerDelivery / outcomes.memory.cpuUsPerDelivery,
         );
       }
       log(
-        `round ${r + 1}/${repeats} (${order.join(", ")}): every event's handler ran exactly once on every store; ${engines
+        `round ${r + 1}/${repeats}: every event's handler ran exactly once on every store; ${others
           .map(
             (e) =>
-              `${e} ${Math.round(round[e].perSecond)}/s, ${Math.round(round[e].cpuUsPerDelivery)} us CPU`,
+              `${e} ${Math.round(round[e].perSecond)}/s and ${Math.round(round[e].cpuUsPerDelivery)} us CPU (${pairedRatios[e].at(-1).toFixed(2)}x, ${pairedCpuRatios[e].at(-1).toFixed(2)}x CPU of the memory store beside it)`,
           )
           .join("; ")}`,
       );
@@ -176,7 +184,6 @@ export async function run({ quick, log }) {
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  const others = engines.filter((engine) => engine !== "memory");
   return {
     rows: [
       ...engines.map((engine) =>
@@ -222,8 +229,8 @@ export async function run({ quick, log }) {
       exactlyOnce,
     },
     notes: [
-      `${count} events + 10% duplicates, ${concurrency} concurrent deliveries, ${repeats} rounds, each running every store once in a rotating order; 503 answers (a duplicate while the first is processing) are redelivered.`,
-      "Paired rows: the median over rounds of each round's ratio to the memory store of the same round. CPU: this process's user + system time per delivery (the receiver and the loop driving it; a database server's own processes are not counted).",
+      `${count} events + 10% duplicates, ${concurrency} concurrent deliveries, ${repeats} rounds; in each round every store runs right beside a run of the memory store (the memory store's row holds all of its runs); 503 answers (a duplicate while the first is processing) are redelivered.`,
+      "Paired rows: the median over rounds of each store's ratio to the memory store's run beside it. CPU: this process's user + system time per delivery (the receiver and the loop driving it; a database server's own processes are not counted).",
       "Exactly-once of the handler's side effect was verified for every store in this run.",
     ],
   };
