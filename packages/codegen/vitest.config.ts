@@ -1,4 +1,13 @@
+import { realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { defineConfig } from "vitest/config";
+
+// The generated code the tests write into their temp folders (test/helpers.ts `tempDir`) is
+// imported by Node itself, as an app imports it, not through Vite's transform: transforming
+// every generated validator of the JSON-Schema-Test-Suite and the corpus cost a tenth of the
+// package's suite in CPU (docs/suite-time.md). It resolves `@wfr/runtime` and `zod` through the
+// folder's own node_modules, so a test that needs the same module instance imports it from there.
+const TMP = realpathSync(tmpdir()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export default defineConfig({
   test: {
@@ -11,5 +20,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    server: { deps: { external: [new RegExp(`^${TMP}/wfr-[^/]+/.*\\.m?js$`)] } },
   },
 });
