@@ -6,6 +6,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { LaunchJournal } from "@wfr/runtime";
 import { openFileLaunchJournal } from "./file-launch-journal.js";
+import { raiseWasmTieringBudget } from "./wasm-tiering.js";
 
 export interface OpenedJournal {
   readonly launchJournal: LaunchJournal;
@@ -23,13 +24,15 @@ export async function openJournal(
 ): Promise<OpenedJournal> {
   const pgliteDir = databaseUrl ? undefined : holdsPglite(dir) ? dir : undefined;
   if (databaseUrl || pgliteDir) {
+    const onPglite = pgliteDir !== undefined || /^pglite:/i.test(databaseUrl ?? "");
+    if (onPglite) raiseWasmTieringBudget();
     // Loaded only when asked for: PGlite's WebAssembly and the pg driver cost
     // start-up time a file journal does not need.
     const { openPostgresStores } = await import("@wfr/store-postgres");
     const stores = await openPostgresStores({ databaseUrl, pgliteDataDir: pgliteDir });
     return {
       launchJournal: stores.launchJournal,
-      kind: databaseUrl?.startsWith("postgres") ? "postgres" : "pglite",
+      kind: onPglite ? "pglite" : "postgres",
       close: () => stores.close(),
     };
   }
