@@ -10,6 +10,8 @@
 //   raw-same-error the same plus redirect: "error", as the runtime sends every API request (undici
 //                  then sends the request as it is; with "follow" it clones it and tees a POST body)
 //   raw-same-bound the same plus a fresh AbortController and a 30 s timer per request
+//   raw-same-reused raw-same-error with one signal per 16 requests, as the runtime reuses its own
+//                  (no timer)
 // and prints runtime / side, wall (ratio of round medians) and process CPU, median over rounds.
 //
 // --request-ctor: process CPU of 48,000 undici Request constructions (what fetch does first with
@@ -114,9 +116,19 @@ async function sides() {
       const timer = setTimeout(() => controller.abort(), 30_000);
       return fetch(url, { ...init, signal: controller.signal }).finally(() => clearTimeout(timer));
     };
+    let spare = new AbortController();
+    let spareUses = 0;
+    const reused = (url, init) => {
+      spareUses += 1;
+      if (spareUses > 16) {
+        spare = new AbortController();
+        spareUses = 1;
+      }
+      return fetch(url, { ...init, signal: spare.signal });
+    };
     let seq = 0;
-    const rawRoundTrip = ({ same, redirectError, bound }) => {
-      const send = bound ? bounded : fetch;
+    const rawRoundTrip = ({ same, redirectError, bound, reuse }) => {
+      const send = bound ? bounded : reuse ? reused : fetch;
       const headers = same
         ? {
             authorization: `Bearer ${token}`,
@@ -163,6 +175,7 @@ async function sides() {
       "raw-same": rawRoundTrip({ same: true }),
       "raw-same-error": rawRoundTrip({ same: true, redirectError: true }),
       "raw-same-bound": rawRoundTrip({ same: true, redirectError: true, bound: true }),
+      "raw-same-reused": rawRoundTrip({ same: true, redirectError: true, reuse: true }),
     };
     const names = Object.keys(sides);
     for (let i = 0; i < 50; i++) for (const name of names) await sides[name]();
@@ -193,7 +206,7 @@ async function sides() {
     );
     for (const name of names.slice(1))
       console.log(
-        `  ${name.padEnd(15)} wall ${median(ratios[name].wall).toFixed(3)}x  CPU ${median(ratios[name].cpu).toFixed(3)}x`,
+        `  ${name.padEnd(16)} wall ${median(ratios[name].wall).toFixed(3)}x  CPU ${median(ratios[name].cpu).toFixed(3)}x`,
       );
   } finally {
     await emu.close();
