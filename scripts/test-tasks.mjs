@@ -1,44 +1,167 @@
 #!/usr/bin/env node
-// `pnpm test`'s test phase: the adoption e2e starts at once, beside Turbo's run of every other
-// task. The e2e is the longest task and mostly one process at a time; under Turbo it waited for a
-// free slot behind the packages' suites (4 min 50 s into a loaded run) and then ran on alone at
-// the end, with one runnable process against the machine's other load (docs/suite-time.md).
-// Exit 0 when both pass; each one's output is printed as it comes, the e2e's lines marked.
+// `pnpm test`'s test phase, after `pnpm build`: every workspace package's `test` script and the
+// root's tasks named by `--root=<script>`, at most `--concurrency` at a time, the longest first;
+// and the adoption e2e, started at once beside them.
+//
+// Why not Turbo's run: the builds are done (one `tsc -b`), so Turbo only chose the order, and it
+// chose it afresh each run, by the package graph rather than by what a task costs. In the loaded
+// runs of 2026-11-29 the emulator's suite (185-255 s) started anywhere from the first minute to
+// the sixth, and the batch launcher's (170-265 s) likewise: a long task started last ran on alone
+// at the end while the other slots stood empty. Longest first keeps the slots full to the end
+// (docs/suite-time.md, "How it is ordered"). The e2e is the longest task (up to three processes at
+// a time, scripts/e2e-adoption/shell.mjs); in a slot it waited behind the packages' suites (4 min
+// 50 s into a loaded run at `e8c6a2f`) and then ran on alone at the end.
+//
+// node scripts/test-tasks.mjs [--concurrency=N] [--root=<script>]... [--filter=!<package>]... [--list]
+// (`--list`: print the tasks in the order they would start, and run nothing).
+// `--filter=!<package>` leaves a package's suite out (scripts/e2e-template-path.mjs runs the
+// suites of the packages that can import `@wfr/generated`, and checks this list against them).
+// Each line of output is marked with its task; a summary of every task's time and exit ends the
+// run. Exit 0 when every task passes.
 import { spawn } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const turboArgs = process.argv.slice(2);
 
-function run(label, command, args) {
+/**
+ * The order tasks start in: the longest first, by their wall time in `.ci/run` from a clean
+ * clone (2026-11-29: the most of a quiet run and two loaded ones, in seconds, for the record).
+ * A task not listed starts after these, and the summary says so: add it where its time puts it.
+ */
+const LONGEST_FIRST = [
+  ["//:test:template", 290],
+  ["@wfr/batch-launch:test", 265],
+  ["@wfr/emulator:test", 255],
+  ["@wfr/codegen:test", 254],
+  ["@wfr/cli:test", 242],
+  ["@wfr/store-postgres:test", 126],
+  ["@wfr/fault-suite:test", 110],
+  ["@wfr/runtime:test", 80],
+  ["//:lint:packages", 40],
+  ["@wfr/store-redis:test", 34],
+  ["@wfr/mcp:test", 12],
+  ["@wfr/definition-reader:test", 5],
+  ["@wfr/protocol:test", 3],
+];
+
+function parseArgs(argv) {
+  const options = { concurrency: 4, roots: [], leftOut: new Set(), list: false };
+  for (const arg of argv) {
+    const [flag, value] = arg.split(/=(.*)/s);
+    if (arg === "--list") options.list = true;
+    else if (flag === "--concurrency" && Number(value) >= 1) options.concurrency = Number(value);
+    else if (flag === "--root" && value) options.roots.push(value);
+    else if (flag === "--filter" && value?.startsWith("!")) options.leftOut.add(value.slice(1));
+    else {
+      process.stderr.write(`test-tasks: unknown argument ${JSON.stringify(arg)}\n`);
+      process.exit(2);
+    }
+  }
+  return options;
+}
+
+/** The `packages:` entries of pnpm-workspace.yaml (`dir/*` or `dir`), as directories. */
+function workspaceDirs() {
+  const lines = readFileSync(join(ROOT, "pnpm-workspace.yaml"), "utf8").split("\n");
+  const start = lines.findIndex((line) => /^packages:\s*$/.test(line));
+  const dirs = [];
+  for (const line of lines.slice(start + 1)) {
+    const entry = /^\s+-\s+["']?([^"'\s]+)["']?\s*$/.exec(line);
+    if (!entry) break;
+    const pattern = entry[1];
+    if (pattern.endsWith("/*")) {
+      const group = pattern.slice(0, -2);
+      dirs.push(...readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`));
+    } else dirs.push(pattern);
+  }
+  return dirs;
+}
+
+function tasksToRun({ roots, leftOut }) {
+  const tasks = roots.map((script) => ({ name: `//:${script}`, cwd: ROOT, script }));
+  for (const dir of workspaceDirs()) {
+    const file = join(ROOT, dir, "package.json");
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, "utf8"));
+    if (!manifest.scripts?.test || leftOut.has(manifest.name)) continue;
+    tasks.push({ name: `${manifest.name}:test`, cwd: join(ROOT, dir), script: "test" });
+  }
+  const rank = new Map(LONGEST_FIRST.map(([name], i) => [name, i]));
+  const rankOf = (task) => rank.get(task.name) ?? LONGEST_FIRST.length;
+  return tasks.sort((a, b) => rankOf(a) - rankOf(b) || a.name.localeCompare(b.name));
+}
+
+/** The package manager that started this script (pnpm test), for `pnpm run <script>`. */
+function runScriptCommand(script) {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath))
+    return execPath.endsWith(".js") || execPath.endsWith(".cjs")
+      ? [process.execPath, [execPath, "run", script]]
+      : [execPath, ["run", script]];
+  return ["npx", ["--yes", "pnpm@10.34.8", "run", script]];
+}
+
+function run(label, command, args, cwd) {
+  const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const relay = (stream, out) => {
       let rest = "";
       stream.on("data", (chunk) => {
         const lines = (rest + chunk).split("\n");
         rest = lines.pop() ?? "";
-        for (const line of lines) out.write(label ? `${label}${line}\n` : `${line}\n`);
+        for (const line of lines) out.write(`${label}: ${line}\n`);
       });
       stream.on("end", () => {
-        if (rest !== "") out.write(label ? `${label}${rest}\n` : `${rest}\n`);
+        if (rest !== "") out.write(`${label}: ${rest}\n`);
       });
     };
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
+    const finish = (code) => done({ label, code, seconds: (Date.now() - started) / 1000 });
     child.on("error", (error) => {
-      process.stderr.write(`${label}${error.message}\n`);
-      done(1);
+      process.stderr.write(`${label}: ${error.message}\n`);
+      finish(1);
     });
-    child.on("close", (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on("close", (code, signal) => finish(code ?? (signal ? 1 : 0)));
   });
 }
 
-const [e2e, turbo] = await Promise.all([
-  run("//:test:e2e: ", process.execPath, [resolve(ROOT, "scripts/e2e-adoption.mjs")]),
-  run("", resolve(ROOT, "node_modules/.bin/turbo"), turboArgs),
-]);
-if (e2e !== 0) process.stderr.write(`test-tasks: the adoption e2e exited ${e2e}\n`);
-if (turbo !== 0) process.stderr.write(`test-tasks: turbo exited ${turbo}\n`);
-process.exit(e2e !== 0 || turbo !== 0 ? 1 : 0);
+const options = parseArgs(process.argv.slice(2));
+const queue = tasksToRun(options);
+const unranked = queue.filter((task) => !LONGEST_FIRST.some(([name]) => name === task.name));
+if (options.list) {
+  process.stdout.write(
+    `${["//:test:e2e (at once)", ...queue.map((task) => task.name)].join("\n")}\n`,
+  );
+  process.exit(0);
+}
+const started = Date.now();
+const e2e = run("//:test:e2e", process.execPath, [resolve(ROOT, "scripts/e2e-adoption.mjs")], ROOT);
+const slots = Array.from({ length: Math.min(options.concurrency, queue.length) }, async () => {
+  const outcomes = [];
+  for (let task = queue.shift(); task; task = queue.shift()) {
+    const [command, args] = runScriptCommand(task.script);
+    outcomes.push(await run(task.name, command, args, task.cwd));
+  }
+  return outcomes;
+});
+const outcomes = [await e2e, ...(await Promise.all(slots)).flat()];
+
+const failed = outcomes.filter((outcome) => outcome.code !== 0);
+process.stdout.write(
+  `test-tasks: ${outcomes.length} tasks in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+);
+for (const { label, code, seconds } of outcomes.sort((a, b) => b.seconds - a.seconds))
+  process.stdout.write(
+    `test-tasks:   ${label} ${seconds.toFixed(1)} s${code === 0 ? "" : `, exit ${code}`}\n`,
+  );
+for (const task of unranked)
+  process.stdout.write(
+    `test-tasks: ${task.name} is not in LONGEST_FIRST (scripts/test-tasks.mjs): it started after the listed tasks; list it by its time\n`,
+  );
+if (failed.length > 0)
+  process.stderr.write(`test-tasks: failed: ${failed.map((f) => f.label).join(", ")}\n`);
+process.exit(failed.length > 0 ? 1 : 0);
