@@ -2,11 +2,17 @@
 // and shell command lines run asynchronously (the emulator answers from this same process
 // meanwhile), each recorded in the transcript.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 
 const started = Date.now();
 export const transcript = [];
+// `--cpu`: each command line's CPU (user + system, its children included) and wall time, logged as
+// it ends, from GNU time; how the test's cost was measured (docs/suite-time.md).
+const cpuDir = process.argv.includes("--cpu") ? mkdtempSync(join(tmpdir(), "wfr-e2e-cpu-")) : null;
+let cpuCount = 0;
+if (cpuDir !== null) process.once("exit", () => rmSync(cpuDir, { recursive: true, force: true }));
 
 export function log(line) {
   const stamp = `${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`;
@@ -27,7 +33,10 @@ export function check(condition, message) {
  */
 export function sh(cwd, line, env = {}, { expect = 0, input } = {}) {
   return new Promise((done, reject) => {
-    const child = spawn("sh", ["-c", line], {
+    const cpuFile = cpuDir === null ? null : join(cpuDir, String(cpuCount++));
+    const argv = ["sh", "-c", line];
+    if (cpuFile) argv.unshift("/usr/bin/time", "-f", "%U %S %e", "-o", cpuFile);
+    const child = spawn(argv[0], argv.slice(1), {
       cwd,
       env: { ...process.env, ...env, NO_COLOR: "1", npm_config_update_notifier: "false" },
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -41,6 +50,15 @@ export function sh(cwd, line, env = {}, { expect = 0, input } = {}) {
     child.on("close", (code) => {
       const output = `${stdout}${stderr}`;
       transcript.push(`$ ${line}\n${output}`);
+      if (cpuFile) {
+        const [user, system, wall] = readFileSync(cpuFile, "utf8")
+          .trim()
+          .split("\n")
+          .at(-1)
+          .split(" ");
+        rmSync(cpuFile);
+        log(`cpu ${(Number(user) + Number(system)).toFixed(1)} s, wall ${wall} s: ${line}`);
+      }
       if (expect !== null && code !== expect)
         reject(
           new Error(
