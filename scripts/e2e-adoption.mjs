@@ -5,18 +5,20 @@
 // temporary folder, with the toolchain the registry serves today (TypeScript `latest`, read when
 // the test runs). The commands of the README's adoption block run in order (parsed from
 // README.md, so the README cannot drift), built with the tsconfig `wfr init` wrote and run
-// against the emulator. Then: the CI workflow `wfr init` wrote, run step by step; the app again
-// after `npm ci --omit=dev`; with zod 3 in the app; as an ES module package; bundled with
-// esbuild; run directly with tsx; built with Vite; the oldest TypeScript wfr supports (as ESM in
-// the Yarn Plug'n'Play pass); Deno with only `--allow-net`; a one-field graph edit in the
-// service (pull --check exits 4, only that workflow's generated files change, tsc fails at the
-// using line); and the matrix of package managers (pnpm, Yarn with Plug'n'Play and with
-// node_modules, Bun), each as CommonJS and as ESM.
+// against the emulator. Then, side by side: the app again after `npm ci --omit=dev` (in a copy);
+// the oldest TypeScript wfr supports, as CommonJS (in a copy; as ESM in the Yarn Plug'n'Play
+// pass); and in the app itself the CI workflow `wfr init` wrote, run step by step, zod 3 in the
+// app, as an ES module package, bundled with esbuild, run directly with tsx, built with Vite,
+// Deno with only `--allow-net`, and last a one-field graph edit in the service (pull --check
+// exits 4, only that workflow's generated files change, tsc fails at the using line). From the
+// README's `npm init -y` on, beside all of it, against a service of their own: the matrix of
+// package managers (pnpm, Yarn with Plug'n'Play and with node_modules, Bun), each as CommonJS
+// and as ESM. At most three commands run at once (shell.mjs).
 //
 // Substitutions, and only these: the app's `.npmrc` names the local registry for the @wfr
 // scope (what a team with a private scope writes), the example base URL becomes the emulator's
 // and `export VAR=...` sets a key the emulator made.
-// `node scripts/e2e-adoption.mjs [--keep] [--measure]`; exit 0 when every check holds.
+// `node scripts/e2e-adoption.mjs [--keep] [--measure] [--cpu]`; exit 0 when every check holds.
 import {
   cpSync,
   existsSync,

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `pnpm test`'s test phase: the adoption e2e starts at once, beside Turbo's run of every other
-// task. The e2e is the longest task and mostly one process at a time; under Turbo it waited for a
-// free slot behind the packages' suites (4 min 50 s into a loaded run) and then ran on alone at
-// the end, with one runnable process against the machine's other load (docs/suite-time.md).
+// task. The e2e is the longest task (up to three processes at a time, scripts/e2e-adoption/
+// shell.mjs); under Turbo it waited for a free slot behind the packages' suites (4 min 50 s into
+// a loaded run) and then ran on alone at the end, against the machine's other load
+// (docs/suite-time.md).
 // Exit 0 when both pass; each one's output is printed as it comes, the e2e's lines marked.
 import { spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
