@@ -29,6 +29,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -147,6 +148,12 @@ const initPackageJson = new Promise((done, reject) => {
 });
 initPackageJson.catch(() => {});
 
+/**
+ * A pass's folder, once it passed: removed at once (unless --keep), while the other passes still
+ * run, not all at the end (about 20,000 files; 5 to 25 s of removal after the last pass).
+ */
+const discard = (dir) => (keep ? undefined : rm(dir, { recursive: true, force: true }));
+
 /** `node <file>` prints the README app's success. */
 async function runs(dir, file, what, env) {
   const run = await sh(dir, `node ${file}`, env);
@@ -225,6 +232,7 @@ async function productionOnly(dir) {
   check(!existsSync(join(dir, "node_modules", "@wfr", "cli")), "npm ci --omit=dev kept @wfr/cli");
   await runs(dir, "dist/app.js", "the app after --omit=dev", env);
   log("ok: npm ci --omit=dev; node dist/app.js");
+  await discard(dir);
 }
 
 /**
@@ -243,6 +251,7 @@ async function oldestTypescript(dir) {
     env,
   );
   log(`ok: TypeScript ${OLDEST_TYPESCRIPT} (the oldest supported), as CommonJS: tsc and the run`);
+  await discard(dir);
 }
 
 /**
@@ -415,7 +424,10 @@ const managerPasses = (async () => {
           emulatorUrl: editedService.url,
           env: penv,
           packageJson,
-        }).catch((error) => failures.push(`${manager.label}: ${error.message}`));
+        }).then(
+          (dir) => discard(dir),
+          (error) => failures.push(`${manager.label}: ${error.message}`),
+        );
       }
     }),
   );

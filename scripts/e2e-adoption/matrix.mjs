@@ -107,7 +107,7 @@ export function packageManagers({ bins, versions, registry, scopeRegistry, cache
  * after this app's folder: an npm process less a pass), the scope's registry, the README's
  * installs by name, `wfr init` (its tsconfig), pull, generate, the README's app (against the
  * edited service, whose input is `ticket_link`), then `tsc` and a run as CommonJS and again as an
- * ES module.
+ * ES module. Resolves to the app's folder.
  */
 export async function managerPass(name, manager, { work, app, emulatorUrl, env, packageJson }) {
   const dir = join(work, `${name}-app`);
@@ -175,6 +175,7 @@ export async function managerPass(name, manager, { work, app, emulatorUrl, env, 
   log(
     `ok: ${manager.label}: init, pull, generate, tsc and a run as ${ran.join(" and as ")} (${generated.output.split("\n").find((l) => l.includes("wrote")) ?? ""})${unsupported.length > 0 ? `; unsupported, as documented: ${unsupported.join("; ")}` : ""}`,
   );
+  return dir;
 }
 
 /** The README's app for Deno: the key comes on standard input, which needs no permission. */
