@@ -91,7 +91,6 @@ check(
 // the shared cache (nothing runs when they are there).
 const versionsAsked = latestToolchains(npmConfig);
 const registryStarted = startLocalRegistry(join(work, "registry"));
-// Each is awaited below; marked handled now so that a failure is reported there, in order.
 // Yarn 2 and later are published as @yarnpkg/cli-dist (the `yarn` package is Yarn 1).
 const toolsReady = versionsAsked.then(async (v) => {
   const [pnpm, yarn, bun, deno] = await Promise.all([
@@ -102,6 +101,7 @@ const toolsReady = versionsAsked.then(async (v) => {
   ]);
   return { pnpm, yarn, bun, deno };
 });
+// Each is awaited below; marked handled now so that a failure is reported there, in order.
 for (const started of [versionsAsked, registryStarted, toolsReady]) started.catch(() => {});
 const publishable = [];
 for (const dir of readdirSync(join(ROOT, "packages"))) {
@@ -110,7 +110,10 @@ for (const dir of readdirSync(join(ROOT, "packages"))) {
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
   if (!pkg.private) publishable.push({ dir, name: pkg.name, version: pkg.version });
 }
-check(!publishable.some((p) => p.name === "@wfr/generated"), "@wfr/generated must be private");
+check(
+  !publishable.some((p) => p.name === "@wfr/generated"),
+  "@wfr/generated must not be published",
+);
 const packs = join(work, "packs");
 mkdirSync(packs);
 const pnpmForPack = await toolBin(cache, PNPM_FOR_PACK, "pnpm");
