@@ -5,7 +5,15 @@
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startEmulatorProcess } from "../lib/emulator-process.mjs";
 import { atMost, compareRow, valueAtMost } from "../lib/rows.mjs";
+import {
+  clientModules,
+  clientSides,
+  createKey,
+  PDF,
+  sideInOwnProcess,
+} from "../lib/runtime-clients.mjs";
 import { summarize } from "../lib/stats.mjs";
 
 export const id = "runtime-overhead";
@@ -31,16 +39,47 @@ Target: runtime round trip within 5% of raw fetch (<= 1.05x), in wall time and i
 (1.10x, wall only, before 2026-11-29).`;
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const PDF = new Uint8Array(Buffer.from("%PDF-1.4\n% bench invoice\n"));
 
-export async function run({ quick = false, log = console.log } = {}) {
+/**
+ * The round trips as users make them: the emulator in a Node process of its own and each client
+ * in one of its own, the runtime's and raw fetch's processes one after the other, which goes first
+ * alternating round by round. Per round: each process's median wall time and its own CPU time per
+ * round trip, and the paired ratios.
+ */
+async function ownProcessRounds({ quick, log }) {
+  const rounds = quick ? 1 : 9;
+  const warmup = quick ? 10 : 150;
+  const count = quick ? 20 : 400;
+  const emulator = await startEmulatorProcess({ host: "127.0.0.1", clock: "virtual" });
+  const figures = { runtime: [], fetch: [] };
+  const wallRatios = [];
+  const cpuRatios = [];
+  try {
+    const token = await createKey(emulator.url);
+    const baseUrl = `${emulator.url}/production/api/v1`;
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? ["runtime", "fetch"] : ["fetch", "runtime"];
+      const round = {};
+      for (const side of order)
+        round[side] = await sideInOwnProcess(side, baseUrl, token, warmup, count);
+      figures.runtime.push(round.runtime);
+      figures.fetch.push(round.fetch);
+      wallRatios.push(round.runtime.wallMs / round.fetch.wallMs);
+      cpuRatios.push(round.runtime.cpuMs / round.fetch.cpuMs);
+      log(
+        `own processes, round ${r + 1}: runtime ${round.runtime.wallMs.toFixed(2)} ms (CPU ${round.runtime.cpuMs.toFixed(2)}), raw fetch ${round.fetch.wallMs.toFixed(2)} ms (CPU ${round.fetch.cpuMs.toFixed(2)}) per round trip: ${wallRatios.at(-1).toFixed(2)}x wall, ${cpuRatios.at(-1).toFixed(2)}x CPU`,
+      );
+    }
+  } finally {
+    await emulator.stop();
+  }
+  return { rounds, warmup, count, figures, wallRatios, cpuRatios };
+}
+async function inOneProcess({ quick, log }) {
   const { startEmulator } = await import(
     pathToFileURL(join(root, "packages/emulator/dist/index.js")).href
   );
-  const runtime = await import(pathToFileURL(join(root, "packages/runtime/dist/index.js")).href);
-  const { invoiceIntake } = await import(
-    pathToFileURL(join(root, "packages/generated/src/sample/invoiceIntake.js")).href
-  );
+  const { runtime, invoiceIntake } = await clientModules();
   const batches = quick ? 1 : 5;
   // 15 x 80 (before 2026-11-26: 9 x 60): a tighter median for every side alike, affordable since
   // the maximal validation input no longer takes 130 ms a call.
@@ -49,78 +88,14 @@ export async function run({ quick = false, log = console.log } = {}) {
   const emu = await startEmulator({ port: 0, host: "127.0.0.1", clock: "virtual" });
   try {
     const emuUrl = String(emu.url).replace(/\/$/, "");
-    const keyRes = await fetch(`${emuUrl}/_emulator/keys`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ environment: "production", scopes: ["workflows:run", "runs:read"] }),
-    });
-    if (keyRes.status !== 201) throw new Error(`key creation failed: ${keyRes.status}`);
-    const { token } = await keyRes.json();
+    const token = await createKey(emuUrl);
     const baseUrl = `${emuUrl}/production/api/v1`;
-    const wfr = runtime.createClient({ baseUrl, apiKey: token });
-    const typical = () => ({
-      vendor_name: "Bench Paper Co",
-      amount: 42.5,
-      currency: "EUR",
-      invoice_pdf: runtime.file(PDF, { filename: "invoice.pdf", mimeType: "application/pdf" }),
+    const { typical, viaRuntime, viaFetch, viaTimedFetch } = clientSides({
+      runtime,
+      invoiceIntake,
+      baseUrl,
+      token,
     });
-    const viaRuntime = async () => {
-      const launched = await wfr.launch(invoiceIntake, { inputs: typical() });
-      await wfr.getRun(launched.run_id);
-      await wfr.getResult(invoiceIntake, launched.run_id);
-    };
-    const headers = { authorization: `Bearer ${token}` };
-    let seq = 0;
-    // A third side, no target: raw fetch bounded as the runtime bounds each attempt (an abort
-    // signal and a 30 s timer per request). It separates what the time limit costs (on Node 20,
-    // creating the signal and fetch's tracking of it) from what the runtime's own code costs.
-    const timedFetch = (url, init = {}) => {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 30_000);
-      return fetch(url, { ...init, signal: controller.signal }).finally(() => clearTimeout(timer));
-    };
-    const rawRoundTrip = async (send) => {
-      const body = JSON.stringify({
-        inputs: {
-          vendor_name: "Bench Paper Co",
-          amount: 42.5,
-          currency: "EUR",
-          invoice_pdf: { attachment_id: "att_1" },
-        },
-        input_context: {
-          attachments: [
-            {
-              id: "att_1",
-              filename: "invoice.pdf",
-              mimeType: "application/pdf",
-              base64: Buffer.from(PDF).toString("base64"),
-            },
-          ],
-        },
-      });
-      const res = await send(`${baseUrl}/automations/${invoiceIntake.id}/runs`, {
-        method: "POST",
-        headers: {
-          ...headers,
-          "content-type": "application/json",
-          "idempotency-key": `raw-${process.pid}-${seq++}`,
-        },
-        body,
-      });
-      if (res.status !== 202) throw new Error(`raw launch answered ${res.status}`);
-      const { run_id } = await res.json();
-      const run = await send(`${baseUrl}/runs/${run_id}`, { headers });
-      if (run.status !== 200) throw new Error(`raw getRun answered ${run.status}`);
-      await run.json();
-      const result = await send(`${baseUrl}/runs/${run_id}/result`, { headers });
-      if (result.status !== 200 && result.status !== 202)
-        throw new Error(`raw getResult answered ${result.status}`);
-      // Parsed, as the other two answers are and as any caller must to read the outputs (the
-      // runtime also validates them against the workflow's output schema).
-      await result.json();
-    };
-    const viaFetch = () => rawRoundTrip(fetch);
-    const viaTimedFetch = () => rawRoundTrip(timedFetch);
     // Warm both paths (JIT, keep-alive sockets, lazy schemas) outside the measurement.
     for (let i = 0; i < (quick ? 10 : 50); i++) {
       await viaRuntime();
@@ -269,6 +244,34 @@ export async function run({ quick = false, log = console.log } = {}) {
   } finally {
     await emu.close();
   }
+}
+
+export async function run({ quick = false, log = console.log } = {}) {
+  const interleaved = await inOneProcess({ quick, log });
+  const own = await ownProcessRounds({ quick, log });
+  const wall = (side) => own.figures[side].map((f) => f.wallMs);
+  const cpu = (side) => own.figures[side].map((f) => f.cpuMs);
+  return {
+    rows: [
+      compareRow(
+        "own processes: wall per round trip (median of round medians)",
+        "ms",
+        wall("runtime"),
+        wall("fetch"),
+      ),
+      compareRow(
+        "own processes: client process CPU per round trip (median of round means)",
+        "ms",
+        cpu("runtime"),
+        cpu("fetch"),
+      ),
+      compareRow("own processes: runtime / raw fetch, wall, paired per round", "x", own.wallRatios),
+      compareRow("own processes: runtime / raw fetch, CPU, paired per round", "x", own.cpuRatios),
+      ...interleaved.rows,
+    ],
+    samples: { ...interleaved.samples, ownProcesses: own },
+    notes: interleaved.notes,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
