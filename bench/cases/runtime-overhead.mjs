@@ -12,7 +12,7 @@ import {
   clientSides,
   createKey,
   PDF,
-  sideInOwnProcess,
+  startSideProcess,
 } from "../lib/runtime-clients.mjs";
 import { summarize } from "../lib/stats.mjs";
 
@@ -42,14 +42,18 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * The round trips as users make them: the emulator in a Node process of its own and each client
- * in one of its own, the runtime's and raw fetch's processes one after the other, which goes first
- * alternating round by round. Per round: each process's median wall time and its own CPU time per
- * round trip, and the paired ratios.
+ * in one of its own. Per round, a fresh runtime process and a fresh raw fetch process take turns
+ * block by block (which one goes first alternates), first to warm up, then measured; each side's
+ * figures of the round: its median wall time per round trip and its own process CPU per round
+ * trip, and the paired ratios.
  */
 async function ownProcessRounds({ quick, log }) {
-  const rounds = quick ? 1 : 9;
-  const warmup = quick ? 10 : 150;
-  const count = quick ? 20 : 400;
+  const rounds = quick ? 1 : 7;
+  const block = quick ? 10 : 50;
+  // A fresh process's CPU per round trip falls for its first ~700 round trips (the compiler's
+  // threads at work, the young generation growing): 1,000 before measuring.
+  const warmupBlocks = quick ? 1 : 20;
+  const measuredBlocks = quick ? 2 : 16;
   const emulator = await startEmulatorProcess({ host: "127.0.0.1", clock: "virtual" });
   const figures = { runtime: [], fetch: [] };
   const wallRatios = [];
@@ -58,23 +62,43 @@ async function ownProcessRounds({ quick, log }) {
     const token = await createKey(emulator.url);
     const baseUrl = `${emulator.url}/production/api/v1`;
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? ["runtime", "fetch"] : ["fetch", "runtime"];
-      const round = {};
-      for (const side of order)
-        round[side] = await sideInOwnProcess(side, baseUrl, token, warmup, count);
-      figures.runtime.push(round.runtime);
-      figures.fetch.push(round.fetch);
-      wallRatios.push(round.runtime.wallMs / round.fetch.wallMs);
-      cpuRatios.push(round.runtime.cpuMs / round.fetch.cpuMs);
+      const processes = {
+        runtime: await startSideProcess("runtime", baseUrl, token),
+        fetch: await startSideProcess("fetch", baseUrl, token),
+      };
+      try {
+        const wall = { runtime: [], fetch: [] };
+        const cpu = { runtime: 0, fetch: 0 };
+        for (let b = 0; b < warmupBlocks + measuredBlocks; b++) {
+          const order = (r + b) % 2 === 0 ? ["runtime", "fetch"] : ["fetch", "runtime"];
+          for (const side of order) {
+            const done = await processes[side].roundTrips(block);
+            if (b < warmupBlocks) continue;
+            wall[side].push(...done.wallMs);
+            cpu[side] += done.cpuMs;
+          }
+        }
+        const trips = block * measuredBlocks;
+        for (const side of ["runtime", "fetch"])
+          figures[side].push({ wallMs: summarize(wall[side]).median, cpuMs: cpu[side] / trips });
+      } finally {
+        await processes.runtime.stop();
+        await processes.fetch.stop();
+      }
+      const ours = figures.runtime.at(-1);
+      const theirs = figures.fetch.at(-1);
+      wallRatios.push(ours.wallMs / theirs.wallMs);
+      cpuRatios.push(ours.cpuMs / theirs.cpuMs);
       log(
-        `own processes, round ${r + 1}: runtime ${round.runtime.wallMs.toFixed(2)} ms (CPU ${round.runtime.cpuMs.toFixed(2)}), raw fetch ${round.fetch.wallMs.toFixed(2)} ms (CPU ${round.fetch.cpuMs.toFixed(2)}) per round trip: ${wallRatios.at(-1).toFixed(2)}x wall, ${cpuRatios.at(-1).toFixed(2)}x CPU`,
+        `own processes, round ${r + 1}: runtime ${ours.wallMs.toFixed(2)} ms (CPU ${ours.cpuMs.toFixed(2)}), raw fetch ${theirs.wallMs.toFixed(2)} ms (CPU ${theirs.cpuMs.toFixed(2)}) per round trip: ${wallRatios.at(-1).toFixed(2)}x wall, ${cpuRatios.at(-1).toFixed(2)}x CPU`,
       );
     }
   } finally {
     await emulator.stop();
   }
-  return { rounds, warmup, count, figures, wallRatios, cpuRatios };
+  return { rounds, block, warmupBlocks, measuredBlocks, figures, wallRatios, cpuRatios };
 }
+
 async function inOneProcess({ quick, log }) {
   const { startEmulator } = await import(
     pathToFileURL(join(root, "packages/emulator/dist/index.js")).href

@@ -7,7 +7,6 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { summarize } from "./stats.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The invoice attachment of every launch: a few bytes, the small-PDF case. */
@@ -105,39 +104,53 @@ export function clientSides({ runtime, invoiceIntake, baseUrl, token }) {
   return { typical, viaRuntime, viaFetch, viaTimedFetch };
 }
 
-/** The argument that makes this module run one side's loop and print its figures. */
-const SIDE_LOOP = "--side-loop";
+/** The argument that makes this module serve one side's round trips to its parent. */
+const SIDE_PROCESS = "--side-process";
 
 /**
- * One side (runtime or fetch) in a fresh Node process against the emulator at baseUrl: warm-up
- * round trips, then `count` measured ones. Resolves with the median wall time per round trip and
- * the process's own CPU time (user + system, garbage collection included) per round trip, both
- * in ms and both over the measured round trips only.
+ * One side (runtime or fetch) in a fresh Node process of its own against the emulator at baseUrl,
+ * driven by its parent: `roundTrips(n)` makes n round trips one after another and resolves with
+ * the wall time of each (ms) and the process's own CPU time over them (user + system, every
+ * thread: garbage collection and the compiler included, in ms). Between calls the process idles,
+ * so two of them can take turns, block by block, each holding one client as a user's process does.
  */
-export function sideInOwnProcess(side, baseUrl, token, warmup, count) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [fileURLToPath(import.meta.url), SIDE_LOOP, side, baseUrl, String(warmup), String(count)],
-      { env: { ...process.env, WFR_BENCH_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
+export async function startSideProcess(side, baseUrl, token) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), SIDE_PROCESS, side, baseUrl],
+    {
+      env: { ...process.env, WFR_BENCH_TOKEN: token },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  let pending;
+  child.on("message", (message) => pending?.resolve(message));
+  const exited = new Promise((resolve) => {
     child.once("exit", (code) => {
-      if (code !== 0)
-        return reject(new Error(`${side} process exited ${code}: ${stderr.slice(-500)}`));
-      resolve(JSON.parse(stdout));
+      pending?.reject(new Error(`${side} process exited ${code}: ${stderr.slice(-500)}`));
+      resolve();
     });
   });
+  return {
+    roundTrips(n) {
+      return new Promise((resolve, reject) => {
+        pending = { resolve, reject };
+        child.send({ n });
+      });
+    },
+    async stop() {
+      pending = undefined;
+      child.disconnect();
+      await exited;
+    },
+  };
 }
 
-async function sideLoop(side, baseUrl, warmup, count) {
+async function serveSide(side, baseUrl) {
   const { runtime, invoiceIntake } = await clientModules();
   const sides = clientSides({
     runtime,
@@ -147,22 +160,21 @@ async function sideLoop(side, baseUrl, warmup, count) {
   });
   const roundTrip = { runtime: sides.viaRuntime, fetch: sides.viaFetch }[side];
   if (!roundTrip) throw new Error(`unknown side: ${side}`);
-  for (let i = 0; i < warmup; i++) await roundTrip();
-  const wall = [];
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    await roundTrip();
-    wall.push(performance.now() - t0);
-  }
-  const used = process.cpuUsage(c0);
-  return { wallMs: summarize(wall).median, cpuMs: (used.user + used.system) / 1000 / count };
+  process.on("message", async ({ n }) => {
+    const wallMs = [];
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await roundTrip();
+      wallMs.push(performance.now() - t0);
+    }
+    const used = process.cpuUsage(c0);
+    process.send({ wallMs, cpuMs: (used.user + used.system) / 1000 });
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [flag, side, baseUrl, warmup, count] = process.argv.slice(2);
-  if (flag !== SIDE_LOOP)
-    throw new Error(`usage: ${SIDE_LOOP} <runtime|fetch> <baseUrl> <warmup> <count>`);
-  const figures = await sideLoop(side, baseUrl, Number(warmup), Number(count));
-  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  const [flag, side, baseUrl] = process.argv.slice(2);
+  if (flag !== SIDE_PROCESS) throw new Error(`usage: ${SIDE_PROCESS} <runtime|fetch> <baseUrl>`);
+  await serveSide(side, baseUrl);
 }
