@@ -31,7 +31,7 @@ parsed with .json(), as a caller must to use it).
 Own processes (the rows marked "own processes", the target rows): the built emulator in a Node
 process of its own; per round, a fresh Node process holding the runtime and a fresh one holding
 raw fetch take turns in blocks of 50 round trips (which goes first alternates), 20 blocks each to
-warm up, then 16 measured: 7 rounds (--quick: 1 round, 1 + 2 blocks of 10). Per round: each
+warm up, then 16 measured: 9 rounds (--quick: 1 round, 1 + 2 blocks of 10). Per round: each
 side's median wall time per round trip and its own process CPU per round trip (user + system,
 every thread of the client's process: garbage collection and the compiler included; the
 emulator's CPU is not counted), and the paired ratios of the round.
@@ -58,7 +58,7 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
  * trip, and the paired ratios.
  */
 async function ownProcessRounds({ quick, log }) {
-  const rounds = quick ? 1 : 7;
+  const rounds = quick ? 1 : 9;
   const block = quick ? 10 : 50;
   // A fresh process's CPU per round trip falls for its first ~700 round trips (the compiler's
   // threads at work, the young generation growing): 1,000 before measuring.
@@ -303,7 +303,7 @@ export async function run({ quick = false, log = console.log } = {}) {
     ],
     samples: { ...interleaved.samples, ownProcesses: own },
     notes: [
-      `"own processes" rows (the target rows): ${own.rounds} round(s), each a fresh runtime process and a fresh raw fetch process taking turns in blocks of ${own.block} round trips against the emulator in a third process, ${own.warmupBlocks} blocks each to warm up (a fresh process's CPU per round trip falls for its first ~700 round trips), then ${own.measuredBlocks} measured; CPU is the client's process only. A user's process holds one client, not both: in one process the runtime's round trip costs it 4-9% more than raw fetch's, alone 2-3% more (bench/findings.md, 2026-11-29, own processes). The paired rows carry the target; the medians of each side over rounds pair figures minutes apart, at different loads.`,
+      `"own processes" rows (the target rows): ${own.rounds} round(s), each a fresh runtime process and a fresh raw fetch process taking turns in blocks of ${own.block} round trips against the emulator in a third process, ${own.warmupBlocks} blocks each to warm up (a fresh process's CPU per round trip falls for its first ~700 round trips), then ${own.measuredBlocks} measured; CPU is the client's process only. They carry the target because a user's process holds one client, not both, and its CPU is the client's own (the old rows add the emulator's to both sides); interleaved in one process with the emulator, the runtime fared worse against raw fetch than in its own process in the first four runs (paired, wall 1.08-1.11x against 1.02-1.10x, CPU 1.04-1.11x against 1.02-1.08x; bench/findings.md, 2026-11-29, fourth look). The paired ratios carry it; the medians of each side over rounds pair figures minutes apart, at different loads.`,
       ...interleaved.notes,
     ],
   };
