@@ -51,17 +51,37 @@ function serverCpuMs() {
 /** The engine with every statement's start, end and operation count recorded. */
 function tracing(sql) {
   const statements = [];
-  const traced = {
-    ...sql,
+  // The batch statement's first parameter: an array, or (on a server) its array literal.
+  const operationsOf = (first) =>
+    Array.isArray(first)
+      ? first.length
+      : typeof first === "string" && first.startsWith("{")
+        ? first.split(",").length
+        : 0;
+  const traced = (queryable) => ({
     async query(text, params = [], options) {
       const start = performance.now();
-      const result = await sql.query(text, params, options);
-      const operations = Array.isArray(params[0]) ? params[0].length : 0;
-      statements.push({ start, end: performance.now(), operations });
+      const result = await queryable.query(text, params, options);
+      statements.push({ start, end: performance.now(), operations: operationsOf(params[0]) });
       return result;
     },
+  });
+  return {
+    sql: {
+      ...sql,
+      ...traced(sql),
+      // The store's batches go through a pinned connection where the engine has one.
+      ...(sql.pin
+        ? {
+            pin: () => {
+              const pinned = sql.pin();
+              return { ...traced(pinned), release: () => pinned.release() };
+            },
+          }
+        : {}),
+    },
+    statements,
   };
-  return { sql: traced, statements };
 }
 
 function describeStatements(statements, deliveries) {

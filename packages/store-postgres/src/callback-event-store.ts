@@ -71,6 +71,16 @@ interface BatchRow {
   readonly settled: boolean | null;
 }
 
+/** A row of the batch statement's answer as its JSON array carries it. */
+type BatchTuple = [string, string, number | null, number | null, boolean | null];
+
+/** An element of a PostgreSQL array literal: quoted, with `"` and `\\` escaped. */
+function quoteArrayElement(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? `"${text.replace(ESCAPED, "\\$&")}"` : `"${text}"`;
+}
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
 /** What a claim that did not win reads from the row it lost to. */
 function stateClaim(row: { state: string; lease_expires_at: number | null }): CallbackClaim {
   if (row.state === "done") return { outcome: "done" };
@@ -161,20 +171,26 @@ export function createPostgresCallbackEventStore(
   // statement's start. A row committed by another transaction since then is
   // not there, and one read released or expired no longer says why the
   // claim lost (settled = false): those few are read again afterwards.
+  // The answers come back as one row: a JSON array of [event_id, state, token,
+  // lease_expires_at, settled] (README, "What a delivery costs on a server").
   const batchSql = `
     WITH input AS (SELECT * FROM ${operationRows}),
     finished AS (${finishSql("input AS v")}),
-    claimed AS (${claimSql("input AS v")})
-    SELECT * FROM claimed
-    UNION ALL
-    SELECT * FROM finished
-    UNION ALL
-    SELECT e.event_id, e.state, NULL, ${epochMs("e.lease_expires_at")},
-           e.retain_until > clock_timestamp()
-             AND (e.state = 'done'
-                  OR (e.state = 'processing' AND e.lease_expires_at > clock_timestamp()))
-      FROM ${table} AS e JOIN input AS v ON v.event_id = e.event_id AND v.kind = 'claim'
-     WHERE NOT EXISTS (SELECT 1 FROM claimed AS c WHERE c.event_id = e.event_id)`;
+    claimed AS (${claimSql("input AS v")}),
+    answers AS (
+      SELECT * FROM claimed
+      UNION ALL
+      SELECT * FROM finished
+      UNION ALL
+      SELECT e.event_id, e.state, NULL, ${epochMs("e.lease_expires_at")},
+             e.retain_until > clock_timestamp()
+               AND (e.state = 'done'
+                    OR (e.state = 'processing' AND e.lease_expires_at > clock_timestamp()))
+        FROM ${table} AS e JOIN input AS v ON v.event_id = e.event_id AND v.kind = 'claim'
+       WHERE NOT EXISTS (SELECT 1 FROM claimed AS c WHERE c.event_id = e.event_id))
+    SELECT json_agg(json_build_array(event_id, state, token, lease_expires_at, settled))::text
+           AS answers
+      FROM answers`;
   // Where a statement is a call on this thread (PGlite), a batch holds one
   // kind (see `submit`) and goes as that kind's part alone; every losing
   // claim then reads its row in one more statement.
@@ -192,8 +208,42 @@ export function createPostgresCallbackEventStore(
     operations.map((op) => (op.kind === "claim" ? op.leaseMs : null)),
     options.retentionMs,
   ];
-  const sendCombined = async (operations: readonly Operation[]) =>
-    (await client.query<BatchRow>(batchSql, paramsOf(operations), prepare)).rows;
+  const sendCombined = async (operations: readonly Operation[]): Promise<BatchRow[]> => {
+    const { rows } = await batchClient.query<{ answers: string | null }>(
+      batchSql,
+      arrayLiteralParamsOf(operations),
+      prepare,
+    );
+    const answers = rows[0]?.answers;
+    if (!answers) return [];
+    return (JSON.parse(answers) as BatchTuple[]).map(
+      ([event_id, state, token, lease_expires_at, settled]) => ({
+        event_id,
+        state,
+        token,
+        lease_expires_at,
+        settled,
+      }),
+    );
+  };
+  // On a server, the arrays go as PostgreSQL array literals built here: `pg`
+  // serializes a JS array element by element with two regular expressions
+  // each, a cost per operation on the receiver's thread.
+  const arrayLiteralParamsOf = (operations: readonly Operation[]) => {
+    let kinds = "{";
+    let ids = "{";
+    let tokens = "{";
+    let leases = "{";
+    for (let i = 0; i < operations.length; i++) {
+      const op = operations[i] as Operation;
+      const separator = i === 0 ? "" : ",";
+      kinds += separator + op.kind;
+      ids += separator + quoteArrayElement(op.eventId);
+      tokens += separator + (op.kind === "claim" ? "NULL" : String(op.token));
+      leases += separator + (op.kind === "claim" ? String(op.leaseMs) : "NULL");
+    }
+    return [`${kinds}}`, `${ids}}`, `${tokens}}`, `${leases}}`, options.retentionMs];
+  };
   const sendOneKind = async (operations: readonly Operation[]) => {
     const params = paramsOf(operations);
     const { rows } =
@@ -204,6 +254,10 @@ export function createPostgresCallbackEventStore(
     return rows;
   };
   const inProcess = client.roundTrip === "in-process";
+  // On a server, the queue's statements (one in flight at a time) keep one connection while the
+  // queue is busy, given back when it empties (see `queue` below).
+  const pinned = inProcess ? undefined : client.pin?.();
+  const batchClient: SqlQueryable = pinned ?? client;
   const send = inProcess ? sendOneKind : sendCombined;
 
   const sendBatch = async (operations: readonly Operation[]): Promise<BatchRow[]> => {
@@ -238,7 +292,7 @@ export function createPostgresCallbackEventStore(
     const current = new Map<string, { state: string; lease_expires_at: number }>();
     if (unexplained.length > 0) {
       try {
-        const { rows: read } = await client.query<{
+        const { rows: read } = await batchClient.query<{
           event_id: string;
           state: string;
           lease_expires_at: number;
@@ -310,7 +364,7 @@ export function createPostgresCallbackEventStore(
   // then goes in one statement, where two in flight (a round sent in halves)
   // cost a statement more per round, and each statement costs the receiver's
   // thread more than the overlap saved (README, "Throughput").
-  const queue = () => groupCommit<Operation, Answer>(runBatch);
+  const queue = () => groupCommit<Operation, Answer>(runBatch, { onIdle: () => pinned?.release() });
   const shared = inProcess ? undefined : queue();
   const claims = shared ?? queue();
   const finishes = shared ?? queue();

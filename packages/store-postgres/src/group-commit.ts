@@ -13,6 +13,8 @@ export type ItemOutcome<R> = { readonly value: R } | { readonly error: unknown }
 export interface GroupCommitOptions {
   /** At most this many items in one write. */
   readonly maxBatch?: number;
+  /** Called when the queue is empty after a write (nothing in flight); the next item starts a new run. */
+  readonly onIdle?: () => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export function groupCommit<T, R>(
       }
     } finally {
       writing = false;
+      options.onIdle?.();
     }
   };
   return (item) =>

@@ -13,7 +13,7 @@ import type { LaunchJournal } from "./store-contracts.js";
 
 export { LATEST_SCHEMA_VERSION, migrate } from "./migrations.js";
 export { openPglite } from "./pglite-template.js";
-export type { SqlClient, SqlQueryable } from "./sql-client.js";
+export type { PinnedQueryable, SqlClient, SqlQueryable } from "./sql-client.js";
 export type { CallbackClaim, CompletedWithin } from "./store-contracts.js";
 export type { PostgresCallbackEventStore };
 export {

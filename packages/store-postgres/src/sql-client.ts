@@ -26,6 +26,12 @@ export interface SqlQueryable {
   ): Promise<{ rows: Row[] }>;
 }
 
+/** See {@link SqlClient.pin}. */
+export interface PinnedQueryable extends SqlQueryable {
+  /** Gives the connection back (idle: nothing in flight). The next statement takes one again. */
+  release(): void;
+}
+
 export interface SqlClient extends SqlQueryable {
   /**
    * What one statement costs beyond its work: "network" (a server: a round
@@ -36,6 +42,16 @@ export interface SqlClient extends SqlQueryable {
   readonly roundTrip?: "network" | "in-process";
   /** Runs `work` inside one transaction on one connection. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /**
+   * A queryable for statements sent one after another (never two at once),
+   * each its own transaction, that keeps one connection from its first
+   * statement until `release()`: on a pool, checking a connection out and in
+   * for every statement costs more of this thread than the statement's own
+   * protocol work when statements are small and frequent (README, "What a
+   * delivery costs on a server"). Optional: a client without it is queried
+   * directly.
+   */
+  pin?(): PinnedQueryable;
   close(): Promise<void>;
 }
 
@@ -125,6 +141,40 @@ export function sqlClientFromPool(pool: Pool, options: { ownsPool: boolean }): S
         // A broken connection is destroyed, not handed to the next caller.
         connection.release(broken);
       }
+    },
+    pin() {
+      let held: PoolClient | undefined;
+      // A connection that dies while held (a server restart) must not throw its error event at
+      // the process: its next statement rejects instead, and the connection is dropped.
+      const onError = () => undefined;
+      const giveBack = (error?: Error) => {
+        const connection = held;
+        held = undefined;
+        if (!connection) return;
+        connection.off("error", onError);
+        connection.release(error);
+      };
+      return {
+        async query<Row>(
+          text: string,
+          params: readonly unknown[] = [],
+          queryOptions?: QueryOptions,
+        ) {
+          held ??= await checkOut(pool, onError);
+          const connection = held;
+          try {
+            const result = await connection.query(configOf(text, params, queryOptions));
+            return { rows: result.rows as Row[] };
+          } catch (error) {
+            // Whatever failed (the connection, or only the statement), a fresh connection serves
+            // the next statement: failures are rare, and a broken one is never reused.
+            if (held === connection)
+              giveBack(error instanceof Error ? error : new Error(String(error)));
+            throw error;
+          }
+        },
+        release: () => giveBack(),
+      };
     },
     async close() {
       if (options.ownsPool) await pool.end();

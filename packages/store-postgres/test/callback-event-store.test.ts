@@ -73,6 +73,25 @@ describe.each(roundTrips)("PGlite, statements as for roundTrip %s", (roundTrip) 
     engine = { ...pglite, roundTrip };
   });
 
+  it("keeps event ids that an array literal must quote (quotes, backslashes, braces, NULL) apart", async () => {
+    const schema = freshSchema();
+    const { callbackEvents: store } = await openPostgresStores({ sql: engine, schema });
+    const ids = ['a"b', "c\\d", "{e,f}", "NULL", " g ", 'h\\"', "é,ü", "x"];
+    const claims = await Promise.all(ids.map((id) => store.claim(id, 60_000)));
+    expect(claims.map((claim) => claim.outcome)).toEqual(ids.map(() => "claimed"));
+    const completed = await Promise.all(
+      claims.map((claim, i) => store.complete(ids[i] as string, tokenOf(claim))),
+    );
+    expect(completed).toEqual(ids.map(() => true));
+    const again = await Promise.all([...ids, "y"].map((id) => store.claim(id, 60_000)));
+    expect(again.map((claim) => claim.outcome)).toEqual([...ids.map(() => "done"), "claimed"]);
+    // Stored as sent, each its own row.
+    const { rows } = await engine.query<{ event_id: string }>(
+      `SELECT event_id FROM ${schema}.wfr_callback_events`,
+    );
+    expect(rows.map((row) => row.event_id).sort()).toEqual([...ids, "y"].sort());
+  });
+
   it("concurrent completions share statements; a repeat or a stale token is refused", async () => {
     const { client: counted, statements } = counting(engine);
     const { callbackEvents: store } = await openPostgresStores({

@@ -3,7 +3,12 @@ import type { PGlite } from "@electric-sql/pglite";
 import { type PostgresServer, startPostgresServer } from "@wfr/test-servers";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryConfig, sqlClientFromPglite, sqlClientFromPool } from "../src/sql-client.js";
+import {
+  queryConfig,
+  type SqlQueryable,
+  sqlClientFromPglite,
+  sqlClientFromPool,
+} from "../src/sql-client.js";
 import { pgliteInMemory } from "./support/pglite-memory.js";
 
 describe("queryConfig", () => {
@@ -110,6 +115,29 @@ describe("sqlClientFromPool on a PostgreSQL server", () => {
       "SELECT $1::int * 2 AS n",
       "SELECT $1::int + 1 AS n",
     ]);
+  });
+
+  it("keeps one connection for a pinned queryable until it is released, and drops one whose statement failed", async () => {
+    const client = sqlClientFromPool(pool, { ownsPool: false });
+    const pinned = client.pin?.();
+    if (!pinned) throw new Error("a pool's client pins connections");
+    const pidOf = async (queryable: SqlQueryable) =>
+      (await queryable.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+    const first = await pidOf(pinned);
+    expect(await pidOf(pinned)).toBe(first);
+    expect(pool.idleCount).toBe(0);
+    pinned.release();
+    // The pool's only connection is back: a statement outside the pinned queryable gets it.
+    expect(pool.idleCount).toBe(1);
+    expect(await pidOf(client)).toBe(first);
+    // As pg's own pool.query does, a connection whose statement failed is not reused.
+    await expect(pinned.query("SELECT 1 / 0")).rejects.toThrow(/division by zero/);
+    expect(pool.totalCount).toBe(0);
+    const next = await pidOf(pinned);
+    expect(next).toBeTypeOf("number");
+    expect(next).not.toBe(first);
+    pinned.release();
+    expect(pool.idleCount).toBe(1);
   });
 });
 
