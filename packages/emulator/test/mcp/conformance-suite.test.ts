@@ -173,6 +173,13 @@ describe("the MCP conformance suite's authorization-server scenarios on the emul
     const stop = new AbortController();
     let consented: Promise<void> | undefined;
     let failed: unknown;
+    // The suite prints the authorization URL before its callback server has bound the port (it
+    // logs "Callback server started" once it has): on a loaded machine the person's step could
+    // finish first and find nothing listening. The code is delivered only once the line is seen.
+    let callbackListening: () => void = () => undefined;
+    const listening = new Promise<void>((resolve) => {
+      callbackListening = resolve;
+    });
     const run = await runSuite(
       [
         "authorization",
@@ -186,12 +193,15 @@ describe("the MCP conformance suite's authorization-server scenarios on the emul
         String(port),
       ],
       (output) => {
+        if (output.includes(`Callback server started: http://127.0.0.1:${port}`))
+          callbackListening();
         // A whole line: the output may arrive cut anywhere.
         const url = /^(http:\S+\/_app\/oauth\/authorize\?\S+)\r?\n/m.exec(output)?.[1];
         // The suite's callback server on 127.0.0.1 receives the code, as the browser delivers it.
         if (url && !consented)
           consented = approveAsPerson(base, url)
             .then(async (back) => {
+              await listening;
               await fetch(back);
             })
             .catch((error: unknown) => {
@@ -203,6 +213,8 @@ describe("the MCP conformance suite's authorization-server scenarios on the emul
     ).catch((error: unknown) => {
       throw failed ?? error;
     });
+    // A suite that ended without listening (its port taken) says why in its output, below.
+    callbackListening();
     await consented;
     expect([...run.scenarios.keys()].sort(), run.output).toEqual([
       "authorization-code-grant",
