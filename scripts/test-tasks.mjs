@@ -17,11 +17,14 @@
 // `--filter=!<package>` leaves a package's suite out (scripts/e2e-template-path.mjs runs the
 // suites of the packages that can import `@wfr/generated`, and checks this list against them).
 // Each line of output is marked with its task; a summary of every task's time and exit ends the
-// run. Exit 0 when every task passes.
+// run, and after it each failed task's failures again: CI keeps only the tail of a long log, and
+// the tail of four interleaved suites is somebody else's passing tests (stop 46's CI said only
+// "failed: @wfr/emulator:test"). Exit 0 when every task passes.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -103,24 +106,54 @@ function runScriptCommand(script) {
   return ["npx", ["--yes", "pnpm@10.34.8", "run", script]];
 }
 
+/** How many lines of a failed task's failures are printed again at the end. */
+const FAILURE_LINES = 120;
+
+/**
+ * What of a failed task's output to print again: Vitest's failure sections when there are
+ * any ("Failed Tests", "Failed Suites", "Unhandled Errors": each test, error, diff and stack), else
+ * the task's last lines.
+ */
+function failureExcerpt(lines, limit = FAILURE_LINES) {
+  const plain = lines.map((line) => stripVTControlCharacters(line));
+  const first = plain.findIndex((line) =>
+    /⎯+ (Failed (Suites?|Tests?) \d+|Unhandled Errors?) ⎯+/.test(line),
+  );
+  const section = first === -1 ? plain.slice(-limit) : plain.slice(first);
+  const end = section.findIndex((line, i) => i > 0 && /^\s*Test Files\s/.test(line));
+  const excerpt = end === -1 ? section : section.slice(0, end);
+  return excerpt.length <= limit
+    ? excerpt
+    : [
+        ...excerpt.slice(0, limit),
+        `... and ${excerpt.length - limit} more line(s), in the log above`,
+      ];
+}
+
 function run(label, command, args, cwd) {
   const started = Date.now();
+  const kept = [];
   return new Promise((done) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const relay = (stream, out) => {
       let rest = "";
+      const write = (line) => {
+        kept.push(line);
+        out.write(`${label}: ${line}\n`);
+      };
       stream.on("data", (chunk) => {
         const lines = (rest + chunk).split("\n");
         rest = lines.pop() ?? "";
-        for (const line of lines) out.write(`${label}: ${line}\n`);
+        for (const line of lines) write(line);
       });
       stream.on("end", () => {
-        if (rest !== "") out.write(`${label}: ${rest}\n`);
+        if (rest !== "") write(rest);
       });
     };
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
-    const finish = (code) => done({ label, code, seconds: (Date.now() - started) / 1000 });
+    const finish = (code) =>
+      done({ label, code, seconds: (Date.now() - started) / 1000, lines: code === 0 ? [] : kept });
     child.on("error", (error) => {
       process.stderr.write(`${label}: ${error.message}\n`);
       finish(1);
@@ -162,6 +195,10 @@ for (const task of unranked)
   process.stdout.write(
     `test-tasks: ${task.name} is not in LONGEST_FIRST (scripts/test-tasks.mjs): it started after the listed tasks; list it by its time\n`,
   );
+for (const { label, lines } of failed) {
+  process.stdout.write(`test-tasks: ---- ${label} failed; its failures again ----\n`);
+  for (const line of failureExcerpt(lines)) process.stdout.write(`${label}: ${line}\n`);
+}
 if (failed.length > 0)
   process.stderr.write(`test-tasks: failed: ${failed.map((f) => f.label).join(", ")}\n`);
 process.exit(failed.length > 0 ? 1 : 0);
