@@ -10,7 +10,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
-import { filler, KiB, MiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
+import {
+  filler,
+  KiB,
+  MiB,
+  memoryTarget,
+  oversizedTotal,
+  peakGrowth,
+  streamTo,
+} from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareEmulator } from "./support/emulator-setup.js";
 
@@ -89,14 +97,14 @@ const SURFACES = [
 
 describe("the desk's body budgets at ten times", { timeout: 300_000 }, () => {
   for (const [surface, path, budget, type, session] of SURFACES) {
-    it(`${surface} (POST ${path}): ten times ${budget} bytes, streamed, is 413; the desk's peak grows under twice the budget; another caller is answered meanwhile`, async () => {
+    it(`${surface} (POST ${path}): ten times ${budget} bytes (at least 32 MiB), streamed, is 413; the desk's peak grows under twice the budget; another caller is answered meanwhile`, async () => {
       const cookie = session ? await signIn() : undefined;
       await otherCaller();
       const { result, growth } = await peakGrowth(desk.pid as number, () =>
         streamTo(`${deskUrl}${path}`, {
           headers: { "content-type": type, origin: deskUrl, ...(cookie ? { cookie } : {}) },
           // Chunks of a quarter of the budget at most: the other caller comes in before the budget is passed.
-          chunks: filler(10 * budget, 0x78, Math.min(64 * KiB, budget / 4)),
+          chunks: filler(oversizedTotal(budget), 0x78, Math.min(64 * KiB, budget / 4)),
           midway: budget / 2,
           other: otherCaller,
         }),

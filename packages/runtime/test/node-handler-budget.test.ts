@@ -7,7 +7,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
-import { filler, MiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
+import { filler, MiB, memoryTarget, oversizedTotal, peakGrowth, streamTo } from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const RECEIVER = fileURLToPath(new URL("./support/node-handler-receiver.mjs", import.meta.url));
@@ -67,12 +67,12 @@ afterAll(() => {
 const otherCaller = async () => (await fetch(`http://127.0.0.1:${port}/wfr`)).status > 0;
 
 describe("toNodeHandler holds a body to the handler's limit", { timeout: 300_000 }, () => {
-  it("an unsigned chunked POST of ten times the 1 MiB limit is refused with 413; the receiver's peak memory grows under twice the limit; another caller is answered while it streams", async () => {
+  it("an unsigned chunked POST of 32 MiB against the 1 MiB limit is refused with 413; the receiver's peak memory grows under twice the limit; another caller is answered while it streams", async () => {
     await otherCaller();
     const { result, growth } = await peakGrowth(receiver.pid as number, () =>
       streamTo(`http://127.0.0.1:${port}/wfr`, {
         headers: { "content-type": "application/json" },
-        chunks: filler(10 * LIMIT),
+        chunks: filler(oversizedTotal(LIMIT)),
         midway: LIMIT / 2,
         other: otherCaller,
       }),

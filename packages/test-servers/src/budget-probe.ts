@@ -9,12 +9,22 @@ import { request } from "node:http";
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
 /**
- * Below this the kernel's figure cannot tell a body kept from the process's own churn: a bare
- * node:http server that counts 10 MiB and drops it grew its peak by 0 to 8 MiB in repeated
- * tries (socket reads are fresh buffers, freed at the next garbage collection). A growth under
- * it holds any budget.
+ * Below this the kernel's figure cannot tell a body kept from the process's own churn: socket
+ * reads are fresh buffers, freed only at the next garbage collection, and loopback's receive
+ * buffer grows to 32 MiB (`net.ipv4.tcp_rmem`), so a server the scheduler leaves waiting finds
+ * megabytes already queued when it is refused and reads them all as garbage. A bare node:http
+ * server that refuses at 2 MiB and drops the rest of a 20 MiB stream grew its peak by 0 to 8 MiB
+ * on an idle machine and up to 9.7 MiB at a load average of 17 (2026-11-29); the emulator's
+ * `/mcp` row grew 10.9 MiB in a loaded CI run, keeping at most its 2 MiB.
  */
-export const MEMORY_RESOLUTION = 8 * MiB;
+export const MEMORY_RESOLUTION = 16 * MiB;
+
+/**
+ * How much to send a surface of `budget` bytes: ten times it, and never less than twice the
+ * resolution, so that a server that kept the whole body could not pass as churn. A server that
+ * refuses at its budget reads little of it: the sender stops once answered.
+ */
+export const oversizedTotal = (budget: number) => Math.max(10 * budget, 2 * MEMORY_RESOLUTION);
 
 function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

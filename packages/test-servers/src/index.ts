@@ -10,6 +10,7 @@ export {
   MEMORY_RESOLUTION,
   MiB,
   memoryTarget,
+  oversizedTotal,
   peakGrowth,
   streamTo,
 } from "./budget-probe.js";

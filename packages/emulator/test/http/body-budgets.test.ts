@@ -1,11 +1,20 @@
-// docs/limits.md: each input surface of the emulator at ten times its budget, against the
+// docs/limits.md: each input surface of the emulator at ten times its budget (at least 32 MiB,
+// `oversizedTotal`, so a body kept whole stands out of the churn), against the
 // emulator in a process of its own (dist/bin.js, as a team runs it): the documented refusal,
 // the process's peak memory growth under twice the budget (the probe of `@wfr/test-servers`),
 // and another caller answered while the oversized body was still arriving. Bodies are streamed
 // without a Content-Length, so the server has to count; the sender stops once answered.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Answer, filler, MiB, memoryTarget, peakGrowth, streamTo } from "@wfr/test-servers";
+import {
+  type Answer,
+  filler,
+  MiB,
+  memoryTarget,
+  oversizedTotal,
+  peakGrowth,
+  streamTo,
+} from "@wfr/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_LIMIT } from "../../src/admin/admin-routes.js";
 import { DRAFT_BUDGET } from "../../src/agent/draft-budget.js";
@@ -91,7 +100,7 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
       `/production/api/v1/automations/${INVOICE}/runs`,
       BODY_LIMIT,
       { ...json, authorization: `Bearer ${key.token}` },
-      filler(10 * BODY_LIMIT, 0x20),
+      filler(oversizedTotal(BODY_LIMIT), 0x20),
     );
     expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
     expect(r.answer.otherAnswered, seen(r)).toBe(true);
@@ -108,7 +117,7 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
         "launch_run",
         (function* () {
           yield `{"workflow_id":"${INVOICE}","inputs":{},"idempotency_key":"k","files":{"invoice_pdf":{"filename":"i.pdf","mime_type":"application/pdf","base64":"`;
-          yield* filler(10 * BODY_LIMIT, 0x41);
+          yield* filler(oversizedTotal(BODY_LIMIT), 0x41);
           yield '"}}}';
         })(),
       ),
@@ -118,7 +127,7 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
     expect(r.growth, seen(r)).toBeLessThan(memoryTarget(BODY_LIMIT));
   });
 
-  it("/mcp: any other request, 10 x its 2 MiB, is 413 BODY_TOO_LARGE naming that budget, within twice it", async () => {
+  it("/mcp: any other request, 16 x its 2 MiB, is 413 BODY_TOO_LARGE naming that budget, within twice it", async () => {
     const token = await admin("/personal-access-tokens", { environment: "production" });
     const r = await oversized(
       "/mcp",
@@ -128,7 +137,7 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
         "get_run",
         (function* () {
           yield '{"run_id":"';
-          yield* filler(10 * MCP_CALL_LIMIT, 0x41);
+          yield* filler(oversizedTotal(MCP_CALL_LIMIT), 0x41);
           yield '"}';
         })(),
       ),
@@ -140,37 +149,42 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
   });
 
   it("the admin API: 10 x 8 MiB is 413 BODY_TOO_LARGE within the memory target", async () => {
-    const r = await oversized("/_emulator/keys", ADMIN_LIMIT, json, filler(10 * ADMIN_LIMIT));
+    const r = await oversized(
+      "/_emulator/keys",
+      ADMIN_LIMIT,
+      json,
+      filler(oversizedTotal(ADMIN_LIMIT)),
+    );
     expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
     expect(r.answer.otherAnswered, seen(r)).toBe(true);
     expect(r.growth, seen(r)).toBeLessThan(memoryTarget(ADMIN_LIMIT));
   });
 
-  it("a portal action: 10 x 64 KiB, signed in, is 413 BODY_TOO_LARGE within the memory target", async () => {
+  it("a portal action: 32 MiB against its 64 KiB, signed in, is 413 BODY_TOO_LARGE within the memory target", async () => {
     const session = await admin("/portal-sessions", { environment: "production" });
     const r = await oversized(
       `/production/portal/workflows/${DRAFT}/enable`,
       PORTAL_LIMIT,
       { ...json, cookie: String(session.cookie) },
-      filler(10 * PORTAL_LIMIT),
+      filler(oversizedTotal(PORTAL_LIMIT)),
     );
     expect([r.answer.status, codeOf(r.answer)], seen(r)).toEqual([413, "BODY_TOO_LARGE"]);
     expect(r.growth, seen(r)).toBeLessThan(memoryTarget(PORTAL_LIMIT));
   });
 
-  it("a web application form: 10 x 1 MiB, signed in, is 413 within the memory target", async () => {
+  it("a web application form: 32 MiB against its 1 MiB, signed in, is 413 within the memory target", async () => {
     const r = await oversized(
       "/_app/api-faults",
       FORM_LIMIT,
       { "content-type": "application/x-www-form-urlencoded", cookie: await webAppCookie() },
-      filler(10 * FORM_LIMIT),
+      filler(oversizedTotal(FORM_LIMIT)),
     );
     expect(r.answer.status, seen(r)).toBe(413);
     expect(r.answer.otherAnswered, seen(r)).toBe(true);
     expect(r.growth, seen(r)).toBeLessThan(memoryTarget(FORM_LIMIT));
   });
 
-  it("the OAuth endpoints: 10 x 64 KiB to registration, token and revocation is 413 BODY_TOO_LARGE", async () => {
+  it("the OAuth endpoints: 32 MiB against their 64 KiB to registration, token and revocation is 413 BODY_TOO_LARGE", async () => {
     for (const [path, type] of [
       ["/oauth/register", "application/json"],
       ["/oauth/token", "application/x-www-form-urlencoded"],
@@ -180,7 +194,7 @@ describe("route body budgets at ten times", { timeout: 300_000 }, () => {
         path,
         OAUTH_BODY_LIMIT,
         { "content-type": type },
-        filler(10 * OAUTH_BODY_LIMIT),
+        filler(oversizedTotal(OAUTH_BODY_LIMIT)),
       );
       expect([r.answer.status, codeOf(r.answer)], path).toEqual([413, "BODY_TOO_LARGE"]);
       expect(r.growth, path).toBeLessThan(memoryTarget(OAUTH_BODY_LIMIT));
