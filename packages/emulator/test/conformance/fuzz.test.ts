@@ -185,18 +185,18 @@ function problem(r: Res, kase: Case, accepted: Set<string>): string | undefined 
 
 describe("Fuzz: malformed launch bodies", () => {
   it("never a 5xx, always a documented code, and no run created for a rejected request", {
-    timeout: 90_000,
+    // Generous: 2,000 launches take seconds on an idle machine and over a minute on a busy one.
+    timeout: 600_000,
   }, async () => {
     const cases = fc.sample(invalidCase, { seed: SEED, numRuns: COUNT });
     expect(cases.length).toBe(COUNT);
     const before = new Set((await h.runs()).map(runIdOf));
     const accepted = new Set<string>();
     const problems: string[] = [];
-    const deadline = Date.now() + 75_000;
     const CONCURRENCY = 16;
     let next = 0;
     const worker = async () => {
-      while (next < cases.length && Date.now() < deadline) {
+      while (next < cases.length) {
         const kase = cases[next++] as Case;
         const r = await c.launch(INVOICE, kase.text);
         const p = problem(r, kase, accepted);
@@ -204,7 +204,6 @@ describe("Fuzz: malformed launch bodies", () => {
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    expect(next).toBe(COUNT);
     // Every case above is invalid, so nothing may be accepted.
     const kinds = new Map<string, number>();
     const examples: string[] = [];

@@ -1,7 +1,7 @@
 // A careless default exposes nothing (server/exposure.ts): beyond loopback the admin API needs a
 // token or an explicit word; an empty token is refused; secrets need not be in argv; the journal
 // is readable by its owner only.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,28 @@ const dir = mkdtempSync(join(tmpdir(), "wfr-exposure-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = { admin: true, adminToken: undefined, exposeAdminWithoutToken: false };
+
+/** Each start of the emulator's bin loads all of it: seconds apiece on a busy machine. */
+const SPAWNING_TIMEOUT = 180_000;
+
+/** The bin run to its exit, without blocking this worker while it starts. */
+function exitOf(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  return new Promise((done, fail) => {
+    child.once("error", fail);
+    child.once("close", (status) => done({ status, stderr }));
+  });
+}
 
 describe("exposure", () => {
   it("loopback names and addresses are loopback; every other host is not", () => {
@@ -45,34 +67,32 @@ describe("exposure", () => {
     await expect(startEmulator({ port: 0, host: "0.0.0.0" })).rejects.toThrow(/mint keys/);
   });
 
-  it("wfr-emulator: --host 0.0.0.0 without a token and --admin-token '' exit 1 with the reason", () => {
-    const open = spawnSync(process.execPath, [BIN, "--port", "0", "--host", "0.0.0.0"], {
-      encoding: "utf8",
-    });
+  it("wfr-emulator: --host 0.0.0.0 without a token and --admin-token '' exit 1 with the reason", {
+    timeout: SPAWNING_TIMEOUT,
+  }, async () => {
+    const open = await exitOf([BIN, "--port", "0", "--host", "0.0.0.0"]);
     expect(open.status).toBe(1);
     expect(open.stderr).toMatch(/mint keys/);
-    const empty = spawnSync(process.execPath, [BIN, "--port", "0", "--admin-token", ""], {
-      encoding: "utf8",
-    });
+    const empty = await exitOf([BIN, "--port", "0", "--admin-token", ""]);
     expect(empty.status).toBe(1);
     expect(empty.stderr).toMatch(/admin token is empty/);
-    const twice = spawnSync(
-      process.execPath,
+    const twice = await exitOf(
       [BIN, "--port", "0", "--admin-token", "a", "--admin-token-file", "/nonexistent"],
-      { encoding: "utf8", env: { ...process.env, WFR_EMULATOR_ADMIN_TOKEN: "b" } },
+      { WFR_EMULATOR_ADMIN_TOKEN: "b" },
     );
     expect(twice.status).toBe(1);
     expect(twice.stderr).toMatch(/give the admin-token once/);
   });
 
-  it("the admin token from a file or the environment guards the admin API (never in argv)", async () => {
+  it("the admin token from a file or the environment guards the admin API (never in argv)", {
+    timeout: SPAWNING_TIMEOUT,
+  }, async () => {
     const file = join(dir, "admin-token");
     writeFileSync(file, "from-a-file\n", { mode: 0o600 });
     for (const [args, env] of [
       [["--admin-token-file", file], {}],
       [[], { WFR_EMULATOR_ADMIN_TOKEN: "from-the-environment" }],
     ] as const) {
-      const { spawn } = await import("node:child_process");
       const child = spawn(process.execPath, [BIN, "--port", "0", "--quiet", ...args], {
         env: { ...process.env, ...env },
         stdio: ["ignore", "pipe", "pipe"],
