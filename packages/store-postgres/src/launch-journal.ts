@@ -94,28 +94,33 @@ export function createPostgresLaunchJournal(
     if (intents.length === 1) return settleEach(intents, recordOne);
     const first = firstOccurrences(intents, (i) => i.intentId);
     const batch = intents.filter((_, i) => first[i]);
-    // Inserted rows come back from the INSERT; rows that were already there
-    // from the statement's snapshot. A row another transaction committed
-    // during the statement is in neither: read it alone below.
+    // The new intents come back from the INSERT. Those it skipped (recorded
+    // before, or committed by another instance while it ran) are read in a
+    // second statement, whose snapshot sees them; a launcher's batch of new
+    // rows needs only the first. (One statement reading both, an INSERT CTE
+    // and a UNION ALL over the table, cost PGlite 9-22 % more CPU a row:
+    // bench/findings.md, "batch-launch at concurrency 32".)
     const { rows } = await query<IntentRow>(
-      `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS v(intent_id, idempotency_key, body_fingerprint)
-       ), inserted AS (
-         INSERT INTO ${table} (intent_id, idempotency_key, body_fingerprint, state)
-         SELECT intent_id, idempotency_key, body_fingerprint, 'recorded' FROM input
-         ON CONFLICT (intent_id) DO NOTHING
-         RETURNING ${columns}
-       )
-       SELECT ${columns} FROM inserted
-       UNION ALL
-       SELECT ${columns} FROM ${table}
-        WHERE intent_id = ANY($1::text[]) AND intent_id NOT IN (SELECT intent_id FROM inserted)`,
+      `INSERT INTO ${table} (intent_id, idempotency_key, body_fingerprint, state)
+       SELECT intent_id, idempotency_key, body_fingerprint, 'recorded'
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS v(intent_id, idempotency_key, body_fingerprint)
+       ON CONFLICT (intent_id) DO NOTHING
+       RETURNING ${columns}`,
       [
         batch.map((i) => i.intentId),
         batch.map((i) => i.idempotencyKey),
         batch.map((i) => i.bodyFingerprint),
       ],
     );
+    if (rows.length < batch.length) {
+      const inserted = new Set(rows.map((row) => row.intent_id));
+      const skipped = batch.map((i) => i.intentId).filter((id) => !inserted.has(id));
+      const existing = await query<IntentRow>(
+        `SELECT ${columns} FROM ${table} WHERE intent_id = ANY($1::text[])`,
+        [skipped],
+      );
+      rows.push(...existing.rows);
+    }
     const stored = new Map(rows.map((row) => [row.intent_id, toIntent(row)]));
     return Promise.all(
       intents.map(async (intent, i): Promise<ItemOutcome<LaunchIntent>> => {

@@ -53,6 +53,18 @@ async function exercise(engine: SqlClient) {
     expect([stored?.state, stored?.runId]).toEqual(["acknowledged", `run_${i}`]);
   }
 
+  // A batch mixing new intents with ones recorded before: each reads back its own stored state.
+  const again = await Promise.all([
+    journal.record({ intentId: "row-1", idempotencyKey: "other", bodyFingerprint: "other" }),
+    journal.record(intent(1001)),
+    journal.record(intent(2)),
+  ]);
+  expect(again.map((r) => [r.intentId, r.idempotencyKey, r.state, r.runId])).toEqual([
+    ["row-1", "key-1", "acknowledged", "run_1"],
+    ["row-1001", "key-1001", "recorded", null],
+    ["row-2", "key-2", "acknowledged", "run_2"],
+  ]);
+
   // Repeats within one batch: the second record reads back the first; a
   // second, different run for one intent is the invariant error, the same run is fine.
   const [a, b] = await Promise.all([
