@@ -352,11 +352,20 @@ console.log(\`\${environment.name} beside \${sample.name}: accepted \${accepted}
     commit("the team's first app", "apps/team-app");
     // `pnpm test`'s checks after the suites, on the copy: Biome (the team's app is formatted as
     // written above; pulled definitions are outside Biome's files), the docs' anchors, the build
-    // references and the versions.
+    // references and the versions. Biome checks the files the team's commits added or changed:
+    // every other file is this checkout's, which `pnpm test`'s own `biome check .` checks (a
+    // second pass over the whole copy cost about 3.4 CPU-seconds).
+    const teamFiles = git("diff", "--name-only", "--diff-filter=AM", "HEAD~2", "HEAD")
+      .split("\n")
+      .filter((file) => file !== "");
+    if (!teamFiles.includes("apps/team-app/src/main.ts"))
+      fail(`the team's commits do not hold its app: ${teamFiles.join(", ")}`);
     await node(repo, [
       join(ROOT, "node_modules", "@biomejs", "biome", "bin", "biome"),
       "check",
-      ".",
+      "--no-errors-on-unmatched",
+      "--files-ignore-unknown=true",
+      ...teamFiles,
     ]);
     for (const script of [
       "check-doc-anchors.mjs",

@@ -117,7 +117,7 @@ function rawLaunchesInFreshProcess(url, token, rows, concurrency, tag) {
 const RAW_LOOP = "--raw-loop";
 
 export async function run({ quick, log }) {
-  const rows = quick ? 40 : 400;
+  const rows = quick ? 16 : 400;
   const repeats = quick ? 1 : 3;
   // --quick proves the case runs (both journals, the anchor, the rows): one concurrency is enough.
   const concurrencies = quick ? [8] : [1, 8, 32];

@@ -60,7 +60,12 @@ function writeRows(name: string): string {
 function start(
   file: string,
   env: Record<string, string> = {},
-): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+): {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+  untilRows: (count: number) => Promise<void>;
+} {
   // Each life of the launcher is short: V8 compiling PGlite's 9 MB of
   // WebAssembly again with its optimising tier, in the background, cost more
   // CPU than the life ran (a reopen: 1.8 s of CPU by default, 0.9 s with
@@ -75,17 +80,41 @@ function start(
     },
   );
   let output = "";
+  let rows = 0;
+  // Waiters for a number of launched rows, woken by the launcher's own output (or its exit): a
+  // timer polling the output woke this process every 2 ms of every life.
+  const waiters = new Set<{ count: number; wake: () => void }>();
+  const wakeReady = () => {
+    for (const waiter of waiters)
+      if (rows >= waiter.count || child.exitCode !== null || child.signalCode !== null) {
+        waiters.delete(waiter);
+        waiter.wake();
+      }
+  };
+  // The progress lines (`row <n>: <run id>`) are written to stderr; a line may come in two chunks.
+  let partial = "";
   child.stdout?.on("data", (d) => {
     output += d;
   });
   child.stderr?.on("data", (d) => {
     output += d;
+    const lines = (partial + d).split("\n");
+    partial = lines.pop() ?? "";
+    rows += lines.filter((line) => line.startsWith("row ")).length;
+    wakeReady();
   });
-  return {
-    child,
-    exited: new Promise((resolve) => child.once("exit", (code) => resolve(code))),
-    output: () => output,
-  };
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      resolve(code);
+      wakeReady();
+    }),
+  );
+  const untilRows = (count: number) =>
+    new Promise<void>((wake) => {
+      waiters.add({ count, wake });
+      wakeReady();
+    });
+  return { child, exited, output: () => output, untilRows };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,11 +122,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Kills -9 after a random number of launched rows in this life (0-12), plus a random fraction of a launch. */
 async function killAtRandomPoint(launcher: ReturnType<typeof start>): Promise<void> {
   const target = Math.floor(Math.random() * 13);
-  while (
-    (launcher.output().match(/^row /gm)?.length ?? 0) < target &&
-    launcher.child.exitCode === null
-  )
-    await sleep(2);
+  await launcher.untilRows(target);
   await sleep(Math.random() * 5);
   launcher.child.kill("SIGKILL");
   await launcher.exited;

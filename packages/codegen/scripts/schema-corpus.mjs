@@ -46,7 +46,15 @@ async function ajvFor(schema, checkFormat, files = {}) {
     Ajv = emulator("ajv-draft-04");
     Ajv = Ajv.default ?? Ajv;
   } else Ajv = require("ajv").Ajv;
-  const ajv = new Ajv({ strict: false, logger: false, allowUnionTypes: true });
+  // `code.optimize: false`: Ajv's pass over the code it generated only simplifies that code (the
+  // same verdicts); on Biome's configuration schema it was half of the corpus's Ajv time (5 CPU-s
+  // to compile, 2.5 without it).
+  const ajv = new Ajv({
+    strict: false,
+    logger: false,
+    allowUnionTypes: true,
+    code: { optimize: false },
+  });
   // Formats are annotations (JSON Schema's default) except the four wfr asserts, documented.
   for (const format of ["date", "date-time", "email", "uri"])
     ajv.addFormat(format, (value) => checkFormat(format, value));

@@ -39,7 +39,7 @@ interface Launcher {
 function startLauncher(
   schema: string,
   order: "forward" | "backward",
-): Launcher & { launched: () => number } {
+): Launcher & { launched: () => number; untilLaunched: (count: number) => Promise<void> } {
   const child = fork(LAUNCHER, [], {
     env: {
       ...process.env,
@@ -54,14 +54,33 @@ function startLauncher(
   });
   let sawFinish = false;
   let launched = 0;
+  // Waiters for a number of launches, woken by the launcher's own messages (or its exit): a
+  // timer polling the count woke this process a thousand times a second per life.
+  const waiters = new Set<{ count: number; wake: () => void }>();
+  const wakeReady = () => {
+    for (const waiter of waiters)
+      if (launched >= waiter.count || child.exitCode !== null || child.signalCode !== null) {
+        waiters.delete(waiter);
+        waiter.wake();
+      }
+  };
   child.on("message", (message: { type: string }) => {
     if (message.type === "finished") sawFinish = true;
     if (message.type === "launched") launched += 1;
+    wakeReady();
   });
   const finished = new Promise<boolean>((resolve) =>
-    child.once("exit", (code) => resolve(code === 0 && sawFinish)),
+    child.once("exit", (code) => {
+      resolve(code === 0 && sawFinish);
+      wakeReady();
+    }),
   );
-  return { child, finished, launched: () => launched };
+  const untilLaunched = (count: number) =>
+    new Promise<void>((wake) => {
+      waiters.add({ count, wake });
+      wakeReady();
+    });
+  return { child, finished, launched: () => launched, untilLaunched };
 }
 
 async function runsByIntent(schema: string): Promise<Map<string, number>> {
@@ -85,10 +104,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function killAtRandomPoint(launcher: {
   child: ChildProcess;
   finished: Promise<boolean>;
-  launched: () => number;
+  untilLaunched: (count: number) => Promise<void>;
 }) {
   const target = Math.floor(Math.random() * 9);
-  while (launcher.launched() < target && launcher.child.exitCode === null) await sleep(1);
+  await launcher.untilLaunched(target);
   await sleep(Math.random() * 4);
   launcher.child.kill("SIGKILL");
   await launcher.finished;

@@ -4,7 +4,7 @@
 // thing; non-breaking edits must compile.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/generate.js";
 import {
   cleanupTempDirs,
@@ -55,21 +55,50 @@ const invoiceInputs = (d: Doc) => schemasOf(d)[`${INVOICE}_Inputs`] as Doc;
 const invoiceOutputs = (d: Doc) => schemasOf(d)[`${INVOICE}_Outputs`] as Doc;
 const invoiceWorkflow = (d: Doc) => d.paths[invoicePath].post["x-workflow"] as Doc;
 
-function run(edit: (d: Doc) => void) {
-  const schemas = copyExamples();
-  const file = join(schemas, "sample", "openapi.json");
-  const doc = readJson(file) as Doc;
-  edit(doc);
-  writeJson(file, doc);
+type Diagnostics = ReturnType<typeof typeCheck>;
+
+/**
+ * Every edit's app, each in a folder of its own (`eN/app.ts` beside its `eN/gen`), type-checked
+ * as one program: the apps are modules that share nothing but the runtime's declarations and
+ * TypeScript's libs, so each file's diagnostics are what a program of its own reports, and the
+ * runtime and the libs are checked once instead of once per edit (one `tsc` per edit was most of
+ * this file's CPU: 8 of 9 CPU-seconds).
+ */
+function checkAll(edits: readonly ((d: Doc) => void)[]): Diagnostics[] {
   const dir = projectDir();
-  generate({ schemas, out: join(dir, "gen") });
-  writeFileSync(join(dir, "app.ts"), APP);
-  return typeCheck(dir, ["app.ts"]);
+  const apps = edits.map((edit, i) => {
+    const schemas = copyExamples();
+    const file = join(schemas, "sample", "openapi.json");
+    const doc = readJson(file) as Doc;
+    edit(doc);
+    writeJson(file, doc);
+    generate({ schemas, out: join(dir, `e${i}`, "gen") });
+    writeFileSync(join(dir, `e${i}`, "app.ts"), APP);
+    return `e${i}/app.ts`;
+  });
+  const diagnostics = typeCheck(dir, apps);
+  const unplaced = diagnostics.filter((d) => !/^e\d+\//.test(d.file));
+  if (unplaced.length > 0)
+    throw new Error(`diagnostics outside the edits' folders: ${JSON.stringify(unplaced)}`);
+  // Each edit's diagnostics, with paths as in its own folder (`app.ts`, `gen/...`).
+  return apps.map((_app, i) =>
+    diagnostics
+      .filter((d) => d.file.startsWith(`e${i}/`))
+      .map((d) => ({ ...d, file: d.file.slice(`e${i}/`.length) })),
+  );
 }
 
 describe("the loop: graph edit -> regenerate -> type error in the app", () => {
+  const checked = new Map<(d: Doc) => void, Diagnostics>();
+  const run = (edit: (d: Doc) => void): Diagnostics => {
+    const found = checked.get(edit);
+    if (!found) throw new Error("an edit that beforeAll did not check");
+    return found;
+  };
+  const unedited = () => {};
+
   it("the app compiles against the unedited schemas", () => {
-    expect(run(() => {})).toEqual([]);
+    expect(run(unedited)).toEqual([]);
   });
 
   const breaking: [string, string, (d: Doc) => void][] = [
@@ -210,6 +239,17 @@ describe("the loop: graph edit -> regenerate -> type error in the app", () => {
       },
     ],
   ];
+
+  beforeAll(() => {
+    const edits = [
+      unedited,
+      ...breaking.map(([, , edit]) => edit),
+      ...nonBreaking.map(([, edit]) => edit),
+    ];
+    checkAll(edits).forEach((diagnostics, i) => {
+      checked.set(edits[i] as (d: Doc) => void, diagnostics);
+    });
+  });
 
   it.each(nonBreaking)("non-breaking: %s compiles", (_name, edit) => {
     expect(run(edit)).toEqual([]);

@@ -5,11 +5,13 @@
 // (an undeclared status is a Prism *warning*: counted as well), and on any header the answer
 // carries that its response does not declare.
 //
-// Two proxies on the same definition: `proxy --errors` for requests that are valid per the
-// definition (Prism turns a response violation into its own 500), and `proxy` without
-// `--errors` for the deliberately invalid requests (no key, bad JSON, wrong types): with
-// `--errors` Prism answers those itself and never forwards them. Both report violations in
-// their `sl-violations` header.
+// One proxy, `proxy` without `--errors`: it forwards every request, the deliberately invalid ones
+// too (no key, bad JSON, wrong types: with `--errors` Prism answers those itself and never
+// forwards them), and reports in its `sl-violations` header what breaks the definition, in the
+// request and in the answer. A request sent as valid fails the test on a violation of either;
+// a deliberately invalid one, on its answer's only. (Until 2026-11-29 a second proxy with
+// `--errors` took the valid requests, turning the same violations into its own 422 and 500: the
+// same verdicts, and about 5 CPU-seconds more to start.)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,8 +40,8 @@ interface Exchange {
 let h: Harness;
 let dir: string;
 let definition: Json;
-let strict: PrismProxy;
-let lenient: PrismProxy;
+/** The one Prism proxy (above). */
+let prism: PrismProxy;
 let runKey: string;
 let readKey: string;
 let runOnlyKey: string;
@@ -82,7 +84,7 @@ async function send(
     valid?: boolean;
   } = {},
 ): Promise<Exchange & { body: Json }> {
-  const proxy = options.valid === false ? lenient : strict;
+  const proxy = prism;
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? runKey : options.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -105,10 +107,10 @@ async function send(
   const violations: string[] = [];
   const reported = response.headers.get("sl-violations");
   for (const v of reported ? (JSON.parse(reported) as Json[]) : []) {
-    if (v.location?.[0] === "response") violations.push(`${v.severity}: ${v.message}`);
+    const where = v.location?.[0];
+    if (where === "response" || (where === "request" && options.valid !== false))
+      violations.push(`${where}: ${v.severity}: ${v.message}`);
   }
-  if (typeof body?.type === "string" && body.type.endsWith("#VIOLATIONS"))
-    violations.push(`prism --errors: ${JSON.stringify(body.validation)}`);
   const declared = declaredHeaders(operation, id, response.status);
   for (const name of response.headers.keys()) {
     if (!TRANSPORT_HEADERS.test(name) && !declared.has(name))
@@ -160,10 +162,7 @@ beforeAll(async () => {
   definition = (await (await fetch(`${h.url}/production/api-docs/openapi.json`)).json()) as Json;
   const file = join(dir, "openapi.json");
   writeFileSync(file, JSON.stringify(definition));
-  [strict, lenient] = await Promise.all([
-    startPrism(file, h.base("production"), true),
-    startPrism(file, h.base("production"), false),
-  ]);
+  prism = await startPrism(file, h.base("production"), false);
   runKey = await key(["workflows:run", "runs:read"]);
   readKey = await key(["runs:read"]);
   runOnlyKey = await key(["workflows:run"]);
@@ -171,7 +170,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const proxy of [strict, lenient]) proxy?.child.kill();
+  prism?.child.kill();
   await h?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
