@@ -50,7 +50,6 @@ export function clientSides({ runtime, invoiceIntake, baseUrl, token }) {
     await wfr.getResult(invoiceIntake, launched.run_id);
   };
   const headers = { authorization: `Bearer ${token}` };
-  let seq = 0;
   // A third side, no target: raw fetch bounded as the runtime bounds each attempt (an abort
   // signal and a 30 s timer per request). It separates what the time limit costs (on Node 20,
   // creating the signal and fetch's tracking of it) from what the runtime's own code costs.
@@ -83,7 +82,10 @@ export function clientSides({ runtime, invoiceIntake, baseUrl, token }) {
       headers: {
         ...headers,
         "content-type": "application/json",
-        "idempotency-key": `raw-${process.pid}-${seq++}`,
+        // A random key, as a careful caller makes one (and as the runtime does): a key built
+        // from the process id and a counter comes again after a restart that reuses the pid,
+        // and the API then answers with the earlier run (until 2026-11-29: `raw-<pid>-<n>`).
+        "idempotency-key": crypto.randomUUID(),
       },
       body,
     });
