@@ -16,15 +16,14 @@ import { startEmulatorProcess } from "../lib/emulator-process.mjs";
 import { compareRow, valueAtMost } from "../lib/rows.mjs";
 
 /**
- * Twice the budget, or the 8 MiB below which the kernel's high-water mark cannot tell a body kept
- * from the process's own churn (the suite's rule, docs/limits.md): a bare node:http server that
- * counts 10 MiB and drops it grows its peak by 0 to 8 MiB.
+ * Twice the budget, or the resolution below which the kernel's high-water mark cannot tell a body
+ * kept from the process's own churn (`MEMORY_RESOLUTION`, the suite's rule, docs/limits.md).
  */
 function growthTarget(budget) {
   const limit = Math.max(2, MEMORY_RESOLUTION / budget);
   if (limit === 2) return valueAtMost(2, "x");
   return {
-    text: `<= 2 x, or 8 MiB (${limit.toFixed(limit < 10 ? 1 : 0)} x)`,
+    text: `<= 2 x, or ${MEMORY_RESOLUTION / MiB} MiB (${limit.toFixed(limit < 10 ? 1 : 0)} x)`,
     holds: (_r, ours) => ours.median <= limit,
   };
 }
