@@ -96,6 +96,23 @@ function tasksToRun({ roots, leftOut }) {
   return tasks.sort((a, b) => rankOf(a) - rankOf(b) || a.name.localeCompare(b.name));
 }
 
+/**
+ * The tasks that reach the npm registry: the adoption e2e (its local registry's uplink, the
+ * package managers it installs, the versions it reads as `latest`). Every other task talks to
+ * loopback only, and runs without `NODE_EXTRA_CA_CERTS`: Node reads and parses that bundle when
+ * a process starts, whether or not the process opens a TLS connection (about 0.1 CPU-s a process
+ * with this machine's 144 certificates, against 0.05 for all the rest of an empty Node's start),
+ * and these tasks start hundreds of Node processes (docs/suite-time.md, "The CA bundle at every
+ * start, and the emulator's start"). npm and pnpm read `cafile` from `.npmrc` and do not need it.
+ */
+const REACHES_THE_REGISTRY = new Set(["//:test:e2e"]);
+
+function taskEnvironment(label) {
+  if (REACHES_THE_REGISTRY.has(label)) return process.env;
+  const { NODE_EXTRA_CA_CERTS: _bundle, ...env } = process.env;
+  return env;
+}
+
 /** The package manager that started this script (pnpm test), for `pnpm run <script>`. */
 function runScriptCommand(script) {
   const execPath = process.env.npm_execpath;
@@ -134,7 +151,11 @@ function run(label, command, args, cwd) {
   const started = Date.now();
   const kept = [];
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd,
+      env: taskEnvironment(label),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const relay = (stream, out) => {
       let rest = "";
       const write = (line) => {
