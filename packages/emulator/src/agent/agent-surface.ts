@@ -17,7 +17,6 @@ import type { JournalRecord } from "../journal/journal-records.js";
 import { isObject } from "../model/json-text.js";
 import type { EnvironmentDef, EnvironmentDefView } from "../model/types.js";
 import { AuthoringStore } from "./authoring.js";
-import { createEmulatorBackend } from "./mcp-endpoint/backend.js";
 import { McpEndpoint } from "./mcp-endpoint/endpoint.js";
 import type { McpBody } from "./mcp-endpoint/mcp-body.js";
 import { OAuthAuthorizationServer } from "./oauth/authorization-server.js";
@@ -96,9 +95,9 @@ export class AgentSurface {
       ...(host.sessionsPerWorkspace !== undefined
         ? { maxSessionsPerWorkspace: host.sessionsPerWorkspace }
         : {}),
-      backendFor: (person) => {
+      backendContextFor: (person) => {
         const links = host.links(person.environment);
-        return createEmulatorBackend({
+        return {
           environment: person.environment,
           workspace: person.workspace,
           apiBase: links.apiBase,
@@ -119,7 +118,7 @@ export class AgentSurface {
             const wf = this.authoring.saveDraft(person.environment, request);
             return { id: wf.id, name: wf.name, state: wf.state, revision: wf.revision };
           },
-        });
+        };
       },
     });
   }

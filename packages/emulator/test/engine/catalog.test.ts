@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -91,6 +92,34 @@ describe("sample catalog", () => {
     );
     expect(steps.some((s) => "human" in s)).toBe(true);
     expect(steps.some((s) => "fail" in s)).toBe(true);
+  });
+});
+
+describe("a catalog file loaded again", () => {
+  it("gives each load definitions of its own: a change to one is not in the next", () => {
+    const first = loadCatalogFile(builtinCatalogPath());
+    const workflow = [...(first[0]?.workflows.values() ?? [])][0];
+    if (!workflow) throw new Error("the sample catalog has no workflow");
+    (workflow.inputs as { properties?: unknown }).properties = { changed: { type: "string" } };
+    const second = loadCatalogFile(builtinCatalogPath());
+    const again = second[0]?.workflows.get(workflow.id);
+    expect(again?.inputs).not.toBe(workflow.inputs);
+    expect(JSON.stringify(again?.inputs)).not.toContain("changed");
+  });
+
+  it("reads the file each time: a changed file is parsed again", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wfr-catalog-"));
+    try {
+      const file = join(dir, "catalog.yaml");
+      const catalog = (name: string) =>
+        `environments:\n  dev:\n    workflows:\n      - id: wf_a\n        name: ${name}\n        inputs: { type: object }\n`;
+      writeFileSync(file, catalog("Before"));
+      expect(loadCatalogFile(file)[0]?.workflows.get("wf_a")?.name).toBe("Before");
+      writeFileSync(file, catalog("After"));
+      expect(loadCatalogFile(file)[0]?.workflows.get("wf_a")?.name).toBe("After");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

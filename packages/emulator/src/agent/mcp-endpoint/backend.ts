@@ -26,7 +26,7 @@ import { CODE, RUN_STATUS } from "@wfr/protocol";
 import { AuthoringError, type DraftRequest } from "../authoring.js";
 
 /** What the backend needs from the emulator, for one person (environment and workspace). */
-interface EmulatorBackendContext {
+export interface EmulatorBackendContext {
   environment: string;
   workspace: string;
   /** http://host:port/<env>/api/v1 and http://host:port/<env>. */

@@ -13,18 +13,22 @@
 //   refused (it belongs to a workspace, not a person); missing, wrong or revoked is 401 with
 //   `WWW-Authenticate: Bearer` (RFC 6750).
 
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { BackendError, createWorkflowMcpServer, toolError, type WorkflowBackend } from "@wfr/mcp";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CODE } from "@wfr/protocol";
 import type { PersonalAccessToken } from "../../access/credentials.js";
 import { HttpError, parseJsonBody } from "../../http/http-kit.js";
 import type { OAuthAuthorizationServer } from "../oauth/authorization-server.js";
 import type { PersonalAccessTokenStore } from "../personal-access-tokens.js";
+import type { EmulatorBackendContext } from "./backend.js";
 import type { McpBody } from "./mcp-body.js";
-import { SessionEventStore } from "./session-event-store.js";
+
+/** The SDK's side of /mcp (mcp-session.ts), loaded on the first request that reaches it. */
+let sessionKit: Promise<typeof import("./mcp-session.js")> | undefined;
+const loadSessionKit = () => {
+  sessionKit ??= import("./mcp-session.js");
+  return sessionKit;
+};
 
 interface McpEndpointOptions {
   tokens: PersonalAccessTokenStore;
@@ -34,7 +38,8 @@ interface McpEndpointOptions {
   resourceMetadataUrl(): string;
   /** Whether the bearer token is an API key of this emulator (refused here, said so). */
   isApiKey(token: string): boolean;
-  backendFor(person: PersonalAccessToken): WorkflowBackend;
+  /** What the person's backend (backend.ts) needs: their environment, workspace and rights. */
+  backendContextFor(person: PersonalAccessToken): EmulatorBackendContext;
   /** Origins of the emulator itself. */
   allowedOrigins(): string[];
   /** wait_for_run's poll interval (default 500 ms). */
@@ -90,23 +95,9 @@ function authenticatePerson(
   throw unauthorized("the personal access token is unknown or revoked", true, metadata);
 }
 
-/**
- * The `save_workflow` call's answer for a draft over its budget, read but never parsed
- * (mcp-body.ts): the tool's own refusal, as one JSON-RPC response (the Streamable HTTP transport
- * lets a server answer a request with `application/json`). Without the call's id there is no
- * response to make: a 413 naming the same.
- */
-function refuseDraft(res: ServerResponse, read: Extract<McpBody, { kind: "draft-too-large" }>) {
-  const message = `${read.problem.pointer}: ${read.problem.message}`;
-  if (read.id === undefined) throw new HttpError(413, CODE.DRAFT_TOO_LARGE, message);
-  const result = toolError(new BackendError(CODE.DRAFT_TOO_LARGE, message, 400));
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id: read.id, result }));
-}
-
 interface Session {
   transport: StreamableHTTPServerTransport;
-  server: ReturnType<typeof createWorkflowMcpServer>;
+  server: { close(): Promise<void> };
   /** The personal access token (its id) that opened the session. */
   tokenId: string;
   /** Its environment and workspace: the cap counts sessions per workspace. */
@@ -155,6 +146,7 @@ export class McpEndpoint {
         ? parseJsonBody(read?.bytes ?? Buffer.alloc(0))
         : undefined;
     const sessionId = req.headers["mcp-session-id"];
+    const kit = await loadSessionKit();
     if (typeof sessionId === "string") {
       const session = this.sessions.get(sessionId);
       // A session of another token is as unknown as a closed one (no hint that it exists).
@@ -162,11 +154,11 @@ export class McpEndpoint {
         throw new HttpError(404, CODE.MCP_SESSION_NOT_FOUND, "no such session: initialize again");
       }
       session.lastSeen = Date.now();
-      if (read?.kind === "draft-too-large") return refuseDraft(res, read);
+      if (read?.kind === "draft-too-large") return kit.refuseDraft(res, read);
       await session.transport.handleRequest(req, res, body);
       return;
     }
-    if (req.method !== "POST" || !isInitializeRequest(body)) {
+    if (req.method !== "POST" || !kit.isInitializeRequest(body)) {
       throw new HttpError(
         400,
         CODE.MCP_SESSION_REQUIRED,
@@ -175,19 +167,11 @@ export class McpEndpoint {
     }
     const tenant = `${person.environment}/${person.workspace}`;
     this.sweep(tenant);
-    const server = createWorkflowMcpServer(this.opts.backendFor(person), {
-      name: "wfr-emulator",
-      ...(this.opts.pollIntervalMs ? { pollIntervalMs: this.opts.pollIntervalMs } : {}),
-    });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // A dropped connection resumes with Last-Event-ID (session-event-store.ts).
-      eventStore: new SessionEventStore(),
-      // The stream's first event tells the client when to reconnect after a drop (SSE `retry`,
-      // which the MCP transport says a server should send): one second, the SDK client's own
-      // first delay, so a resumed wait_for_run loses little time and no reconnection storm forms.
-      retryInterval: 1000,
-      onsessioninitialized: (id) => {
+    const { server, transport } = kit.openSession({
+      backend: this.opts.backendContextFor(person),
+      pollIntervalMs: this.opts.pollIntervalMs,
+      allowedOrigins: this.opts.allowedOrigins(),
+      onInitialized: (id) => {
         this.sessions.set(id, {
           transport,
           server,
@@ -196,17 +180,10 @@ export class McpEndpoint {
           lastSeen: Date.now(),
         });
       },
-      onsessionclosed: (id) => {
+      onClosed: (id) => {
         this.sessions.delete(id);
       },
-      // The SDK's Origin check as a second layer. Not its Host check: it compares host:port
-      // exactly and would refuse a forwarded port that the emulator's own check accepts.
-      enableDnsRebindingProtection: true,
-      allowedOrigins: this.opts.allowedOrigins(),
     });
-    transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
-    };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
