@@ -4,9 +4,10 @@
 // --sides (default): the case's loop (launch + getRun + getResult of invoiceIntake against the
 // in-process emulator, interleaved, paired per round) with more raw-fetch sides than the case
 // has, each one step closer to the requests @wfr/runtime sends:
-//   raw            the case's anchor: its own headers, key `raw-<pid>-<n>`, redirect "follow"
-//   raw-same       the runtime's headers (accept, user-agent) and a randomUUID key: the emulator
-//                  sees the same header names and the same key length as from the runtime
+//   raw            the case's anchor (bench/lib/runtime-clients.mjs): its own headers, a
+//                  randomUUID key, redirect "follow"
+//   raw-same       the runtime's headers (accept, user-agent): the emulator sees the same header
+//                  names as from the runtime
 //   raw-same-error the same plus redirect: "error", as the runtime sends every API request (undici
 //                  then sends the request as it is; with "follow" it clones it and tees a POST body)
 //   raw-same-bound the same plus a fresh AbortController and a 30 s timer per request
@@ -126,7 +127,6 @@ async function sides() {
       }
       return fetch(url, { ...init, signal: spare.signal });
     };
-    let seq = 0;
     const rawRoundTrip = ({ same, redirectError, bound, reuse }) => {
       const send = bound ? bounded : reuse ? reused : fetch;
       const headers = same
@@ -156,7 +156,9 @@ async function sides() {
             ],
           },
         });
-        const key = same ? crypto.randomUUID() : `raw-${process.pid}-${seq++}`;
+        // A random key, as the case's anchor sends: `raw-<pid>-<n>` came back after a restart
+        // that reused the pid, and the API then answered with the earlier run.
+        const key = crypto.randomUUID();
         const res = await send(`${baseUrl}/automations/${invoiceIntake.id}/runs`, {
           method: "POST",
           headers: { ...headers, "content-type": "application/json", "idempotency-key": key },
