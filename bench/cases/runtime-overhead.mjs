@@ -13,6 +13,7 @@ import {
   clientModules,
   clientSides,
   createKey,
+  finishedRun,
   PDF,
   startSideProcess,
 } from "../lib/runtime-clients.mjs";
@@ -24,8 +25,10 @@ export const anchorName = "raw fetch";
 export const anchor =
   "raw fetch with hand-built JSON bodies and every answer parsed, same emulator; each client in a process of its own, and both in one process, interleaved";
 export const help = `node bench/cases/runtime-overhead.mjs [--quick]
-One round trip = launch + getRun + getResult of the sample invoiceIntake (the emulator's
-production environment, virtual clock; small PDF attachment) through @wfr/runtime with local
+One round trip = launch + getRun of a new run of the sample invoiceIntake (the emulator's
+production environment, virtual clock; small PDF attachment) and getResult of one that has
+succeeded (its outputs checked by the runtime against the output schema; until 2026-11-29 the
+result read was the new run's, a 202 without outputs), through @wfr/runtime with local
 validation, and the same three requests through raw fetch with hand-built bodies (each answer
 parsed with .json(), as a caller must to use it).
 Own processes (the rows marked "own processes", the target rows): the built emulator in a Node
@@ -71,10 +74,12 @@ async function ownProcessRounds({ quick, log }) {
   try {
     const token = await createKey(emulator.url);
     const baseUrl = `${emulator.url}/production/api/v1`;
+    const { invoiceIntake } = await clientModules();
+    const finishedRunId = await finishedRun(emulator.url, token, invoiceIntake);
     for (let r = 0; r < rounds; r++) {
       const processes = {
-        runtime: await startSideProcess("runtime", baseUrl, token),
-        fetch: await startSideProcess("fetch", baseUrl, token),
+        runtime: await startSideProcess("runtime", baseUrl, token, finishedRunId),
+        fetch: await startSideProcess("fetch", baseUrl, token, finishedRunId),
       };
       try {
         const wall = { runtime: [], fetch: [] };
@@ -129,6 +134,7 @@ async function inOneProcess({ quick, log }) {
       invoiceIntake,
       baseUrl,
       token,
+      finishedRunId: await finishedRun(emuUrl, token, invoiceIntake),
     });
     // Warm both paths (JIT, keep-alive sockets, lazy schemas) outside the measurement.
     for (let i = 0; i < (quick ? 10 : 50); i++) {

@@ -1,5 +1,6 @@
 // The clients of the runtime-overhead case (bench/cases/runtime-overhead.mjs): one round trip
-// (launch + getRun + getResult of the sample invoiceIntake) through @wfr/runtime, through raw
+// (launch + getRun of a new run of the sample invoiceIntake, and getResult of one that has
+// finished, so that the answer carries outputs) through @wfr/runtime, through raw
 // fetch, and through raw fetch bounded per request. The case runs them in its own process,
 // interleaved, and each in a Node process of its own (this module as the entry), as a user's
 // process holds one client.
@@ -32,11 +33,66 @@ export async function createKey(emuUrl) {
 }
 
 /**
+ * A run of invoiceIntake that has succeeded, for every round trip's getResult: a run launched in
+ * the round trip is still running (the clock is virtual), and its result is a 202 without outputs,
+ * so the runtime's check of the outputs against the workflow's output schema would never run
+ * (until 2026-11-29 it did not). Launched once, the virtual clock advanced to its end.
+ */
+export async function finishedRun(emuUrl, token, invoiceIntake) {
+  const baseUrl = `${emuUrl}/production/api/v1`;
+  const headers = { authorization: `Bearer ${token}` };
+  const launched = await fetch(`${baseUrl}/automations/${invoiceIntake.id}/runs`, {
+    method: "POST",
+    headers: {
+      ...headers,
+      "content-type": "application/json",
+      "idempotency-key": crypto.randomUUID(),
+    },
+    body: JSON.stringify({
+      inputs: {
+        vendor_name: "Bench Paper Co",
+        amount: 42.5,
+        currency: "EUR",
+        invoice_pdf: { attachment_id: "att_1" },
+      },
+      input_context: {
+        attachments: [
+          {
+            id: "att_1",
+            filename: "invoice.pdf",
+            mimeType: "application/pdf",
+            base64: Buffer.from(PDF).toString("base64"),
+          },
+        ],
+      },
+    }),
+  });
+  if (launched.status !== 202) throw new Error(`finished run: launch answered ${launched.status}`);
+  const { run_id } = await launched.json();
+  for (let step = 0; step < 20; step++) {
+    const result = await fetch(`${baseUrl}/runs/${run_id}/result`, { headers });
+    const body = await result.json();
+    if (result.status === 200) {
+      if (body.status !== "succeeded")
+        throw new Error(`finished run: ${body.status}, not succeeded`);
+      return run_id;
+    }
+    const advanced = await fetch(`${emuUrl}/_emulator/clock/advance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ms: 1000 }),
+    });
+    if (advanced.status !== 200) throw new Error(`clock advance answered ${advanced.status}`);
+  }
+  throw new Error("finished run: still running after 20 s of virtual time");
+}
+
+/**
  * The three clients of one round trip (launch + getRun + getResult of the sample invoiceIntake):
  * @wfr/runtime, raw fetch with hand-built bodies, raw fetch bounded per request. The same code in
  * the bench's process and in the client processes of the one-side-per-process rows.
  */
-export function clientSides({ runtime, invoiceIntake, baseUrl, token }) {
+export function clientSides({ runtime, invoiceIntake, baseUrl, token, finishedRunId }) {
   const wfr = runtime.createClient({ baseUrl, apiKey: token });
   const typical = () => ({
     vendor_name: "Bench Paper Co",
@@ -47,7 +103,8 @@ export function clientSides({ runtime, invoiceIntake, baseUrl, token }) {
   const viaRuntime = async () => {
     const launched = await wfr.launch(invoiceIntake, { inputs: typical() });
     await wfr.getRun(launched.run_id);
-    await wfr.getResult(invoiceIntake, launched.run_id);
+    const result = await wfr.getResult(invoiceIntake, finishedRunId);
+    if (result.status !== "succeeded") throw new Error(`runtime getResult: ${result.status}`);
   };
   const headers = { authorization: `Bearer ${token}` };
   // A third side, no target: raw fetch bounded as the runtime bounds each attempt (an abort
@@ -94,9 +151,8 @@ export function clientSides({ runtime, invoiceIntake, baseUrl, token }) {
     const run = await send(`${baseUrl}/runs/${run_id}`, { headers });
     if (run.status !== 200) throw new Error(`raw getRun answered ${run.status}`);
     await run.json();
-    const result = await send(`${baseUrl}/runs/${run_id}/result`, { headers });
-    if (result.status !== 200 && result.status !== 202)
-      throw new Error(`raw getResult answered ${result.status}`);
+    const result = await send(`${baseUrl}/runs/${finishedRunId}/result`, { headers });
+    if (result.status !== 200) throw new Error(`raw getResult answered ${result.status}`);
     // Parsed, as the other two answers are and as any caller must to read the outputs (the
     // runtime also validates them against the workflow's output schema).
     await result.json();
@@ -116,12 +172,12 @@ const SIDE_PROCESS = "--side-process";
  * thread: garbage collection and the compiler included, in ms). Between calls the process idles,
  * so two of them can take turns, block by block, each holding one client as a user's process does.
  */
-export async function startSideProcess(side, baseUrl, token) {
+export async function startSideProcess(side, baseUrl, token, finishedRunId) {
   const child = spawn(
     process.execPath,
     [fileURLToPath(import.meta.url), SIDE_PROCESS, side, baseUrl],
     {
-      env: { ...process.env, WFR_BENCH_TOKEN: token },
+      env: { ...process.env, WFR_BENCH_TOKEN: token, WFR_BENCH_FINISHED_RUN: finishedRunId },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     },
   );
@@ -159,6 +215,7 @@ async function serveSide(side, baseUrl) {
     invoiceIntake,
     baseUrl,
     token: process.env.WFR_BENCH_TOKEN,
+    finishedRunId: process.env.WFR_BENCH_FINISHED_RUN,
   });
   const roundTrip = { runtime: sides.viaRuntime, fetch: sides.viaFetch }[side];
   if (!roundTrip) throw new Error(`unknown side: ${side}`);
