@@ -6,7 +6,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { LaunchJournal } from "@wfr/runtime";
 import { openFileLaunchJournal } from "./file-launch-journal.js";
-import { raiseWasmTieringBudget } from "./wasm-tiering.js";
+import { setWasmTieringFor } from "./wasm-tiering.js";
 
 export interface OpenedJournal {
   readonly launchJournal: LaunchJournal;
@@ -21,11 +21,12 @@ const JOURNAL_FILE_NAME = "journal.jsonl";
 export async function openJournal(
   dir: string,
   databaseUrl: string | undefined,
+  batch: { readonly rows: number },
 ): Promise<OpenedJournal> {
   const pgliteDir = databaseUrl ? undefined : holdsPglite(dir) ? dir : undefined;
   if (databaseUrl || pgliteDir) {
     const onPglite = pgliteDir !== undefined || /^pglite:/i.test(databaseUrl ?? "");
-    if (onPglite) raiseWasmTieringBudget();
+    if (onPglite) setWasmTieringFor(batch.rows);
     // Loaded only when asked for: PGlite's WebAssembly and the pg driver cost
     // start-up time a file journal does not need.
     const { openPostgresStores } = await import("@wfr/store-postgres");

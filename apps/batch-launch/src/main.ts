@@ -84,6 +84,7 @@ try {
   const journal = await openJournal(
     join(config.root, ".wfr", "batch-launch"),
     process.env.DATABASE_URL,
+    { rows: planned.length },
   );
   const tty = process.stderr.isTTY && !process.env.NO_COLOR && process.env.TERM !== "dumb";
   const started = Date.now();

@@ -4,13 +4,19 @@
 // code. With V8's default budget, a batch's journal work makes hundreds of
 // PostgreSQL's functions hot within the first rows: recompiling them cost the
 // launcher about 1 CPU-second per 400 rows on background threads, more than
-// the journal's statements themselves (0.2 s on the launcher's thread), and
-// was not paid back within thousands of rows (bench/findings.md, "PGlite's
-// tier-up"). A budget a hundred times larger leaves that work to the
-// functions a long batch really runs most.
+// the journal's statements themselves (0.2 s on the launcher's thread)
+// (bench/findings.md, "PGlite's tier-up"). On a machine whose cores the
+// emulator or the service's other work also needs, even a budget a hundred
+// times larger lost to baseline code alone up to thousands of rows, and won
+// only beyond about 8,000 (bench/findings.md, "The launcher's tiers by batch
+// size"). The launcher knows its batch's size before it opens the journal,
+// so it picks the tier for it.
 import { setFlagsFromString } from "node:v8";
 
-/** 100 times V8 11's default (1,800,000; V8 12 and later count 13,000,000). */
+/** Up to this many rows, PostgreSQL's code stays in V8's baseline tier. */
+export const BASELINE_ONLY_MAX_ROWS = 5_000;
+
+/** Above it: 100 times V8 11's default budget (1,800,000; V8 12 and later count 13,000,000). */
 export const PGLITE_TIERING_BUDGET = 180_000_000;
 
 // Any of these on the command line (or in NODE_OPTIONS) is the user's own
@@ -19,18 +25,28 @@ export const PGLITE_TIERING_BUDGET = 180_000_000;
 // --wasm-dynamic-tiering, their --no- forms; V8 takes "_" for "-" too.)
 const USER_TIERING_FLAGS = /--(no[-_])?(liftoff|wasm[-_]tier|wasm[-_]dynamic[-_]tiering)/;
 
+/** The V8 flags for a PGlite journal about to carry `rows` launches. */
+export function wasmTieringFlagsFor(rows: number): string {
+  return rows <= BASELINE_ONLY_MAX_ROWS
+    ? "--liftoff-only"
+    : `--wasm-tiering-budget=${PGLITE_TIERING_BUDGET}`;
+}
+
 /**
- * Raises V8's WebAssembly tiering budget for this process, before PGlite's
- * module is instantiated (V8 reads it then). Process-wide and not restored:
- * the launcher's process is its own, and the runtime's default cannot be read
- * back. Returns whether it changed anything.
+ * Sets V8's WebAssembly tiers for this process's batch of `rows`, before
+ * PGlite's module is instantiated (V8 reads them then). Process-wide and not
+ * restored: the launcher's process is its own, and the runtime's defaults
+ * cannot be read back. Returns the flags it set, or undefined when the user
+ * chose tiers of their own.
  */
-export function raiseWasmTieringBudget(
+export function setWasmTieringFor(
+  rows: number,
   execArgv: readonly string[] = process.execArgv,
   nodeOptions: string = process.env.NODE_OPTIONS ?? "",
   setFlags: (flags: string) => void = setFlagsFromString,
-): boolean {
-  if (USER_TIERING_FLAGS.test([...execArgv, nodeOptions].join(" "))) return false;
-  setFlags(`--wasm-tiering-budget=${PGLITE_TIERING_BUDGET}`);
-  return true;
+): string | undefined {
+  if (USER_TIERING_FLAGS.test([...execArgv, nodeOptions].join(" "))) return undefined;
+  const flags = wasmTieringFlagsFor(rows);
+  setFlags(flags);
+  return flags;
 }
