@@ -21,7 +21,7 @@ const PACKAGES = {
   codegen: ["protocol", "definition-reader"],
   emulator: ["protocol", "definition-reader", "mcp"],
   testing: ["runtime", "emulator"],
-  cli: ["protocol", "runtime", "codegen", "emulator", "mcp"],
+  cli: ["protocol", "definition-reader", "runtime", "codegen", "emulator", "mcp"],
   "fault-suite": ["runtime", "emulator", "store-postgres", "store-redis", "test-servers"],
 };
 

@@ -6,7 +6,7 @@
 // `servers[0].url` is written as the base URL configured for the environment,
 // not the one it was reached at: an emulator's port of the day or a
 // `WFR_<ENV>_BASE_URL` override must not become drift in the committed file.
-import { isMap, parseDocument } from "yaml";
+import { yamlLibrary } from "@wfr/definition-reader";
 
 /** Whether a downloaded definition body is JSON (an object) rather than YAML. */
 export function looksLikeJson(body: string): boolean {
@@ -56,6 +56,7 @@ export function formatDefinition(body: string, options: DefinitionFormatOptions)
 /** YAML is kept as served (comments, order), but for servers[0].url. */
 function pinYamlServer(body: string, baseUrl: string | undefined): string {
   if (baseUrl === undefined) return body;
+  const { isMap, parseDocument } = yamlLibrary();
   const doc = parseDocument(body);
   if (doc.errors.length > 0 || !isMap(doc.contents)) return body;
   if (doc.getIn(["servers", 0, "url"]) === baseUrl) return body;

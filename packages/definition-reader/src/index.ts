@@ -41,3 +41,4 @@ export {
   type UnsupportedKeyword,
   usesRefusedKeyword,
 } from "./schema-keywords.js";
+export { type YamlLibrary, yamlLibrary } from "./yaml-library.js";

@@ -1,8 +1,8 @@
 // Definitions are JSON or YAML; both readers parse them here, so a YAML
 // feature (merge keys, aliases) means the same to the generator and the emulator.
-import { parse as parseYaml } from "yaml";
 import { DefinitionError } from "./definition-error.js";
 import { escapePointerToken as escapePointer } from "./json-pointer.js";
+import { yamlLibrary } from "./yaml-library.js";
 
 /**
  * Parses JSON or YAML by the file's extension. YAML merge keys (`<<: *anchor`)
@@ -14,7 +14,9 @@ export function parseDocument(text: string, file: string): unknown {
   const yaml = /\.ya?ml$/i.test(file);
   let doc: unknown;
   try {
-    doc = yaml ? parseYaml(text, { maxAliasCount: 10_000, merge: true }) : JSON.parse(text);
+    doc = yaml
+      ? yamlLibrary().parse(text, { maxAliasCount: 10_000, merge: true })
+      : JSON.parse(text);
   } catch (error) {
     throw new DefinitionError(
       file,

@@ -2,7 +2,7 @@
 
 import { readSchemasDir } from "./definition/definition-read.js";
 import {
-  builtinCatalogPath,
+  builtinCatalogJsonPath,
   type CatalogObject,
   catalogFromObject,
   loadCatalogFile,
@@ -137,7 +137,7 @@ function loadEnvironments(o: EmulatorOptions): EnvironmentDef[] {
     );
   }
   if (!o.fromSchemas && o.catalog === undefined)
-    envs.push(...loadCatalogFile(builtinCatalogPath()));
+    envs.push(...loadCatalogFile(builtinCatalogJsonPath()));
   const names = new Set<string>();
   for (const e of envs) {
     if (names.has(e.name)) throw new Error(`environment ${e.name} is defined twice`);

@@ -4,8 +4,8 @@
 // (admin-routes.ts) and the public API (api-routes.ts) each keep their own table.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { yamlLibrary } from "@wfr/definition-reader";
 import { CODE, DEFINITION_FILE } from "@wfr/protocol";
-import { stringify as toYaml } from "yaml";
 import type { PersonalAccessToken } from "../access/credentials.js";
 import { ADMIN_LIMIT, adminRows, handleAdmin } from "../admin/admin-routes.js";
 import {
@@ -132,7 +132,7 @@ function definition(st: Pick<EmulatorState, "links">, ctx: EnvContext): void {
     return;
   }
   if (file === DEFINITION_FILE.yaml || file === DEFINITION_FILE.yml) {
-    const text = toYaml(doc, { aliasDuplicateObjects: false });
+    const text = yamlLibrary().stringify(doc, { aliasDuplicateObjects: false });
     ctx.res.writeHead(200, {
       "Content-Type": "application/yaml; charset=utf-8",
       "Content-Length": Buffer.byteLength(text),

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { emitDefinition } from "../../src/definition/definition-emit.js";
 import {
+  builtinCatalogJsonPath,
   builtinCatalogPath,
   CatalogError,
   catalogFromObject,
@@ -84,6 +85,12 @@ describe("sample catalog", () => {
       "production",
       "staging",
     ]);
+  });
+
+  it("is what an emulator without a catalog loads, from its JSON copy", () => {
+    expect(loadCatalogFile(builtinCatalogJsonPath())).toEqual(
+      loadCatalogFile(builtinCatalogPath()),
+    );
   });
 
   it("shows a human checkpoint, a failure and a recording among its scenarios", () => {

@@ -6,9 +6,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { yamlLibrary } from "@wfr/definition-reader";
 import { createWorkflowMcpServer } from "@wfr/mcp";
 import { DEFINITION_FILE_NAMES } from "@wfr/protocol";
-import { parse as parseYaml } from "yaml";
 import { createRuntimeBackend } from "../../adapters/mcp-runtime-backend.js";
 import { resolveApiKey } from "../../api-key.js";
 import { CliError } from "../../cli-error.js";
@@ -24,7 +24,7 @@ function committedDefinition(dir: string): string | undefined {
 
 function parseDefinition(file: string): unknown {
   const text = readFileSync(file, "utf8");
-  return file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  return file.endsWith(".json") ? JSON.parse(text) : yamlLibrary().parse(text);
 }
 
 export async function mcpCommand(options: {
