@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +92,24 @@ describe("sample catalog", () => {
     expect(loadCatalogFile(builtinCatalogJsonPath())).toEqual(
       loadCatalogFile(builtinCatalogPath()),
     );
+  });
+
+  it("starts an emulator without loading the yaml library", () => {
+    // A fresh process on the built package: its module cache holds only what the start loaded.
+    const built = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+    expect(existsSync(built), `${built} must be built (pnpm build)`).toBe(true);
+    const probe = `
+      import { createRequire } from "node:module";
+      const { startEmulator } = await import(${JSON.stringify(built)});
+      const emulator = await startEmulator({ port: 0 });
+      await emulator.close();
+      const cache = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify(cache.some((file) => /[\\/]yaml[\\/]dist[\\/]/.test(file))));
+    `;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", probe], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out)).toBe(false);
   });
 
   it("shows a human checkpoint, a failure and a recording among its scenarios", () => {
