@@ -1,11 +1,12 @@
 // openPglite: a new database starts from the template dump (made by the first
-// new database), an existing one opens as it is, a broken template is replaced.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// new database), on disk as a copy of the template's folder (made once from the
+// dump), an existing one opens as it is, a broken template is replaced.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultTemplatePath, openPglite } from "../src/pglite-template.js";
+import { defaultTemplatePath, openPglite, templateFolderOf } from "../src/pglite-template.js";
 
 const dir = mkdtempSync(join(tmpdir(), "wfr-pglite-template-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,11 +48,32 @@ describe("openPglite", () => {
       new Uint8Array(await (await marked.dumpDataDir("none")).arrayBuffer()),
     );
     await marked.close();
-    for (const target of [join(dir, "second"), "memory"]) {
+    for (const target of [join(dir, "second"), join(dir, "third"), "memory"]) {
       const db = await openPglite(target, markedTemplate);
       expect(await tables(db)).toEqual(["from_template"]);
       await db.close();
     }
+    // The databases on disk are copies of the folder made from the dump: a change to one is in
+    // neither the folder nor the next copy.
+    expect(existsSync(join(templateFolderOf(markedTemplate), "PG_VERSION"))).toBe(true);
+    const changed = await openPglite(join(dir, "second"), markedTemplate);
+    await changed.exec("CREATE TABLE only_in_second (x int)");
+    await changed.close();
+    const fourth = await openPglite(join(dir, "fourth"), markedTemplate);
+    expect(await tables(fourth)).toEqual(["from_template"]);
+    await fourth.close();
+  });
+
+  it("removes a template folder that does not open, and starts the database from the dump", async () => {
+    const template = join(dir, "cache", "template.tar");
+    const folder = templateFolderOf(template);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "PG_VERSION"), "17\n"); // a data folder in name only
+    const db = await openPglite(join(dir, "after-broken-folder"), template);
+    expect(await tables(db)).toEqual([]);
+    await db.close();
+    expect(existsSync(folder)).toBe(false);
   });
 
   it("opens an existing database as it is, whatever the template", async () => {
