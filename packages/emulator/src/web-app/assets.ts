@@ -60,7 +60,9 @@ export const APP_JS = `
       fetch(vurl, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (v) {
         if (v === null) return;
         var busy = document.activeElement && document.activeElement.closest && document.activeElement.closest("form, video, details");
-        if (v !== seen && !busy) location.replace(location.pathname);
+        // The query stays: it carries the message the person was just given ("Answer
+        // accepted"), which must not vanish with the refresh its own action caused.
+        if (v !== seen && !busy) location.replace(location.pathname + location.search);
       }).catch(function () {});
     }, 1500);
   }

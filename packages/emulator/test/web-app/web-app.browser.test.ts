@@ -132,6 +132,8 @@ describe("web application in Chromium", () => {
     await page.waitForSelector("text=Answer accepted", WAIT);
     // The run finishes and the page refreshes itself.
     await page.waitForSelector("#run-status >> text=succeeded", WAIT);
+    // The refresh keeps the message the person's own action produced.
+    expect(await page.locator("text=Answer accepted").count()).toBe(1);
     const status = await api("GET", `/runs/${runId}`);
     expect(status.body.status).toBe("succeeded");
     const answered = (await api("GET", `/runs/${runId}/events`)).body.events.some(
