@@ -147,14 +147,45 @@ function failureExcerpt(lines, limit = FAILURE_LINES) {
       ];
 }
 
+/**
+ * Each task runs under `/bin/sh`, which prints its children's CPU time (the `times` builtin: the
+ * task's processes and every descendant they waited for) on descriptor 3 when the task ends. The
+ * suite is bound by CPU on two cores (docs/suite-time.md), so the summary gives each task's CPU
+ * beside its wall time, in CI's log as in a local run.
+ */
+const SHELL = "/bin/sh";
+const WITH_CPU_TIMES = '"$@"; status=$?; times >&3; exit $status';
+
+/** CPU-seconds (user + system) from the children's line of `times` (dash and bash formats). */
+function childrenCpuSeconds(timesOutput) {
+  const line = timesOutput.trim().split("\n").at(-1) ?? "";
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
+  if (parts.length !== 2) return undefined;
+  return parts.reduce(
+    (sum, [, minutes, seconds]) => sum + Number(minutes) * 60 + Number(seconds),
+    0,
+  );
+}
+
 function run(label, command, args, cwd) {
   const started = Date.now();
   const kept = [];
+  const measured = existsSync(SHELL);
   return new Promise((done) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: taskEnvironment(label),
-      stdio: ["ignore", "pipe", "pipe"],
+    const child = measured
+      ? spawn(SHELL, ["-c", WITH_CPU_TIMES, "sh", command, ...args], {
+          cwd,
+          env: taskEnvironment(label),
+          stdio: ["ignore", "pipe", "pipe", "pipe"],
+        })
+      : spawn(command, args, {
+          cwd,
+          env: taskEnvironment(label),
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+    let times = "";
+    child.stdio[3]?.on("data", (chunk) => {
+      times += chunk;
     });
     const relay = (stream, out) => {
       let rest = "";
@@ -174,7 +205,13 @@ function run(label, command, args, cwd) {
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
     const finish = (code) =>
-      done({ label, code, seconds: (Date.now() - started) / 1000, lines: code === 0 ? [] : kept });
+      done({
+        label,
+        code,
+        seconds: (Date.now() - started) / 1000,
+        cpu: childrenCpuSeconds(times),
+        lines: code === 0 ? [] : kept,
+      });
     child.on("error", (error) => {
       process.stderr.write(`${label}: ${error.message}\n`);
       finish(1);
@@ -208,10 +245,13 @@ const failed = outcomes.filter((outcome) => outcome.code !== 0);
 process.stdout.write(
   `test-tasks: ${outcomes.length} tasks in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
 );
-for (const { label, code, seconds } of outcomes.sort((a, b) => b.seconds - a.seconds))
+for (const { label, code, seconds, cpu } of outcomes.sort((a, b) => b.seconds - a.seconds))
   process.stdout.write(
-    `test-tasks:   ${label} ${seconds.toFixed(1)} s${code === 0 ? "" : `, exit ${code}`}\n`,
+    `test-tasks:   ${label} ${seconds.toFixed(1)} s${cpu === undefined ? "" : `, ${cpu.toFixed(1)} CPU-s`}${code === 0 ? "" : `, exit ${code}`}\n`,
   );
+const cpuTotal = outcomes.reduce((sum, { cpu }) => sum + (cpu ?? 0), 0);
+if (outcomes.every(({ cpu }) => cpu !== undefined))
+  process.stdout.write(`test-tasks: ${cpuTotal.toFixed(0)} CPU-s in all (user + system)\n`);
 for (const task of unranked)
   process.stdout.write(
     `test-tasks: ${task.name} is not in LONGEST_FIRST (scripts/test-tasks.mjs): it started after the listed tasks; list it by its time\n`,
