@@ -44,6 +44,7 @@ const LONGEST_FIRST = [
   ["@wfr/runtime:test", 80],
   ["//:lint:packages", 40],
   ["@wfr/store-redis:test", 34],
+  ["//:check:static", 20],
   ["@wfr/mcp:test", 12],
   ["@wfr/definition-reader:test", 5],
   ["@wfr/protocol:test", 3],
