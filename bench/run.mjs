@@ -3,7 +3,7 @@
 // bench/results/<case>.json (machine, Node version, date, raw samples,
 // min/median/max). `--quick`: every case once at its smallest size, into a
 // temporary folder, as CI runs it so that the harness cannot rot.
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -33,7 +33,8 @@ if (args.help) {
   console.log(`pnpm bench [--quick] [--only id,id] [--out dir]
 
 Runs each case against its anchor in one run and writes <out>/<case>.json
-(default bench/results; with --quick a temporary folder unless --out is given).
+(default bench/results; with --quick a temporary folder, removed when the run
+ends, unless --out is given).
 Then \`pnpm bench:report\` renders docs/benchmarks.md from bench/results.
 Build first: npx --yes pnpm@10.34.8 build
 Each case also runs alone: node bench/cases/<id>.mjs [--quick] [--help] (prints, writes no JSON).
@@ -45,9 +46,12 @@ Cases:`);
 }
 
 const only = args.only ? new Set(args.only.split(",")) : undefined;
+// A quick run's numbers are thrown away (bench/README.md): the folder made for them is removed
+// when the run ends; one the user names with --out is kept.
+const temporaryOut = args.quick && args.out === undefined;
 const out =
   args.out ??
-  (args.quick ? mkdtempSync(join(tmpdir(), "wfr-bench-quick-")) : join(here, "results"));
+  (temporaryOut ? mkdtempSync(join(tmpdir(), "wfr-bench-quick-")) : join(here, "results"));
 mkdirSync(out, { recursive: true });
 const machine = describeMachine();
 console.log(
@@ -95,7 +99,11 @@ for (const benchCase of cases) {
     console.error(`   FAILED: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
   }
 }
-console.log(`\nresults in ${out}`);
+// Each case catches its own failure above, so the loop always gets here.
+if (temporaryOut) {
+  rmSync(out, { recursive: true, force: true });
+  console.log("\nquick run: results not kept (--out <dir> keeps them)");
+} else console.log(`\nresults in ${out}`);
 if (failed > 0) {
   console.error(`${failed} case(s) failed`);
   process.exit(1);

@@ -77,14 +77,21 @@ export async function startDeskChild(emulatorUrl) {
     body: JSON.stringify({ environment: "production", scopes: ["workflows:run", "runs:read"] }),
   });
   const dir = mkdtempSync(join(tmpdir(), "bench-desk-"));
-  const desk = await startChild("desk", {
-    DESK_OPTIONS: JSON.stringify({
-      baseUrl: `${emulatorUrl}/production/api/v1`,
-      apiKey: (await key.json()).token,
-      pgliteDir: dir,
-      operator: { username: "operator", password: "correct horse" },
-    }),
-  });
+  let desk;
+  try {
+    desk = await startChild("desk", {
+      DESK_OPTIONS: JSON.stringify({
+        baseUrl: `${emulatorUrl}/production/api/v1`,
+        apiKey: (await key.json()).token,
+        pgliteDir: dir,
+        operator: { username: "operator", password: "correct horse" },
+      }),
+    });
+  } catch (error) {
+    // startChild rejects once the desk has exited: nothing writes to the folder any more.
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     ...desk,
     async stop() {

@@ -5,17 +5,19 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { writeReportFile } from "../src/report-file.js";
 
 describe("writeReportFile", () => {
   it("does not follow a symlink planted at <report>.tmp; the report is written whole", () => {
     const dir = mkdtempSync(join(tmpdir(), "batch-report-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const victim = join(dir, "victim.txt");
     writeFileSync(victim, "precious\n");
     const report = join(dir, "rows.csv.report.jsonl");

@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readFileSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -16,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningEmulator, startEmulator } from "@wfr/emulator";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { EXIT } from "../src/exit-codes.js";
 import { catalog } from "./catalog.js";
 import { adminPost, adminPut, runWfr } from "./harness.js";
@@ -57,6 +58,8 @@ export async function approve(apiKey: string, amount: number) {
 
 it("init -> pull -> generate -> tsc ok -> graph edit -> pull --check 4 -> pull -> generate -> tsc error at the using line", async () => {
   const repo = mkdtempSync(join(tmpdir(), "wfr-adopt-"));
+  // Removes the links into the workspace's node_modules, not what they point at.
+  onTestFinished(() => rmSync(repo, { recursive: true, force: true }));
   writeFileSync(
     join(repo, "package.json"),
     JSON.stringify({ name: "app", private: true, type: "module" }, null, 2),

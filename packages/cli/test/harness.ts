@@ -1,6 +1,6 @@
 // Runs the built `wfr` bin as a child process against an in-process emulator.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -108,7 +108,11 @@ export async function startFixture(): Promise<Fixture> {
         env: { ...env, ...extra.env },
         ...(extra.stdin !== undefined ? { stdin: extra.stdin } : {}),
       }),
-    close: () => emulator.close(),
+    // The `wfr` children a test starts in `dir` have exited by now: runWfr resolves on their exit.
+    close: async () => {
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

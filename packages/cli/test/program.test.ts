@@ -2,7 +2,7 @@
 // that loads only what the command needs. `wfr --help` must not load TypeScript (codegen,
 // ts-morph) or the emulator: every module resolved while it runs is recorded by a resolve hook.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,13 +13,18 @@ import { BIN, runWfr } from "./harness.js";
 const register = resolve(fileURLToPath(import.meta.url), "../fixtures/register-recorder.mjs");
 
 function modulesLoadedBy(args: string[], expectedStatus = 0): string[] {
-  const log = join(mkdtempSync(join(tmpdir(), "wfr-startup-")), "resolved.txt");
-  const r = spawnSync(process.execPath, ["--import", register, BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", WFR_RESOLVE_LOG: log },
-    encoding: "utf8",
-  });
-  expect(r.status, r.stderr).toBe(expectedStatus);
-  return readFileSync(log, "utf8").trim().split("\n");
+  const dir = mkdtempSync(join(tmpdir(), "wfr-startup-"));
+  const log = join(dir, "resolved.txt");
+  try {
+    const r = spawnSync(process.execPath, ["--import", register, BIN, ...args], {
+      env: { PATH: process.env.PATH ?? "", WFR_RESOLVE_LOG: log },
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(expectedStatus);
+    return readFileSync(log, "utf8").trim().split("\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 it("wfr --help loads neither TypeScript, codegen nor the emulator", () => {

@@ -2,10 +2,10 @@
 // redraws one live line; `runs answer` asks at its prompt; NO_COLOR and pipes
 // give plain output.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { EXIT } from "../src/exit-codes.js";
 import { BIN, type Fixture, runWfr, startFixture } from "./harness.js";
 
@@ -111,6 +111,7 @@ it("NO_COLOR in a TTY and a pipe both give lines without escape codes", async ()
 
 it("init shows its plan and asks before writing; answering no writes nothing", async () => {
   const repo = mkdtempSync(join(tmpdir(), "wfr-init-pty-"));
+  onTestFinished(() => rmSync(repo, { recursive: true, force: true }));
   writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "app" }));
   const args = [
     "init",

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   createCallbackHandler,
   createClient,
@@ -313,6 +313,7 @@ describe("node helpers", () => {
       clock: createVirtualClock(),
     });
     const dir = await mkdtemp(join(tmpdir(), "wfr-rec-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const saved = await saveRecording(client, "run_1", join(dir, "run_1.mp4"));
     expect(saved.bytes).toBe(video.byteLength);
     expect(new Uint8Array(await readFile(join(dir, "run_1.mp4")))).toEqual(video);

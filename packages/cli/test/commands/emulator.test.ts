@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { BIN } from "../harness.js";
 
@@ -13,12 +13,18 @@ function wfrWithoutEmulator(args: string[]) {
     fileURLToPath(import.meta.url),
     "../../fixtures/register-without-emulator.mjs",
   );
-  return spawnSync(process.execPath, ["--import", register, BIN, ...args], {
-    cwd: mkdtempSync(resolve(tmpdir(), "wfr-no-emulator-")),
-    env: { PATH: process.env.PATH ?? "" },
-    encoding: "utf8",
-    timeout: 20_000,
-  });
+  const cwd = mkdtempSync(resolve(tmpdir(), "wfr-no-emulator-"));
+  try {
+    // spawnSync returns once the child has exited (a timed-out one is killed and waited for).
+    return spawnSync(process.execPath, ["--import", register, BIN, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 }
 
 it("without @wfr/emulator installed: the install hint, with or without --scenario, never a --scenario error", () => {
@@ -200,6 +206,7 @@ it("wfr emulator refuses an open admin API beyond loopback and an empty admin to
 
 it("wfr emulator --scenario with a recorded run of an environment it lacks: a usage error naming the file and the environment, no stack trace", () => {
   const dir = mkdtempSync(resolve(tmpdir(), "wfr-scenario-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const file = resolve(dir, "elsewhere.wfr-run.json");
   writeFileSync(
     file,

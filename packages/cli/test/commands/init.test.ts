@@ -1,15 +1,22 @@
 // `wfr init` without a terminal: documented flags, --add-env, no silently ignored --env,
 // the #wfr/* alias, a package.json required, and a tsconfig.json written or left alone.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
 import { TSCONFIG_TEXT } from "../../src/commands/init/tsconfig.js";
 import { EXIT } from "../../src/exit-codes.js";
 import { runWfr } from "../harness.js";
 
-function repo(pkg: Record<string, unknown> = { name: "app" }): string {
+/** An empty folder for the calling test, removed when it ends (its `wfr` runs have exited by then). */
+function emptyRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), "wfr-init-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function repo(pkg: Record<string, unknown> = { name: "app" }): string {
+  const dir = emptyRepo();
   writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
   return dir;
 }
@@ -79,7 +86,7 @@ const URL_FLAGS = [
 ];
 
 it("without a package.json: refuses with a usage error that says to create one, and writes nothing", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "wfr-init-"));
+  const dir = emptyRepo();
   const r = await runWfr(["init", ...URL_FLAGS], { cwd: dir });
   expect(r.code).toBe(EXIT.USAGE);
   expect(r.stderr).toContain("no package.json");
@@ -89,7 +96,7 @@ it("without a package.json: refuses with a usage error that says to create one, 
 });
 
 it("--add-env without a package.json is refused too: the CI workflow it rewrites runs package scripts", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "wfr-init-"));
+  const dir = emptyRepo();
   const config = `${JSON.stringify({
     schemas: "schemas",
     generatedOut: "wfr-generated",
@@ -107,7 +114,7 @@ it("--add-env without a package.json is refused too: the CI workflow it rewrites
 });
 
 it("a package.json that is not a JSON object is named, and nothing is written", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "wfr-init-"));
+  const dir = emptyRepo();
   writeFileSync(join(dir, "package.json"), "{ name: app }");
   const r = await runWfr(["init", ...URL_FLAGS], { cwd: dir });
   expect(r.code).toBe(EXIT.USAGE);

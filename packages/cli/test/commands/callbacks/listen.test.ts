@@ -2,16 +2,18 @@
 // emulator's own Standard Webhooks signer, a tampered one, a duplicate, and
 // forwarding to a loopback server.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signWebhook } from "@wfr/emulator";
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
 import { BIN } from "../../harness.js";
 
 it("prints type, run, event_id, signature and dedupe verdicts, and forwards only what it accepted", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wfr-cb-"));
+  // Runs after the test's own finally, which waits for the listener to exit.
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const secret = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
   writeFileSync(join(dir, "whsec"), secret);
   const received: string[] = [];

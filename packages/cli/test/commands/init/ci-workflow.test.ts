@@ -1,10 +1,10 @@
 // The CI workflow `wfr init` writes, for each package manager: Corepack where the runner's own
 // tools would refuse the project, the manager's install, the package scripts init writes, the
 // manager's exec for the type-check, and never `npx` (which would download an unrelated `wfr`).
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { parse } from "yaml";
 import { ciFacts, ciWorkflow } from "../../../src/commands/init/ci-workflow.js";
 
@@ -22,6 +22,7 @@ const config = {
 
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "wfr-ci-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
 }

@@ -1,11 +1,11 @@
 // What `wfr init` says about a tsconfig.json it leaves alone: read as tsc reads it (comments,
 // trailing commas), each missing option named, and an `extends` it cannot see through said so.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   stripJsonComments,
   TSCONFIG_TEXT,
@@ -24,6 +24,8 @@ const TYPES_NODE = realpathSync(dirname(require.resolve("@types/node/package.jso
  */
 function project(type: "module" | "commonjs"): string {
   const dir = mkdtempSync(join(tmpdir(), `wfr-tsconfig-${type}-`));
+  // Removes the link to @types/node, not the package it points at.
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({ name: "app", type, imports: { "#wfr/*": "./wfr-generated/*.js" } }),
