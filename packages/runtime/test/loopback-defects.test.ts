@@ -326,7 +326,8 @@ describe("bounded downloads and aborts", () => {
       res.writeHead(200, { "content-type": "video/mp4", "content-length": "100000" });
       res.write(Buffer.alloc(1000)); // and never the rest
     });
-    const wfr = createClient({ baseUrl, apiKey: API_KEY, timeoutMs: 300 });
+    // The headers and first bytes come at once, and must be within it on a loaded machine.
+    const wfr = createClient({ baseUrl, apiKey: API_KEY, timeoutMs: 2_000 });
     const download = await wfr.downloadRecording("run_1");
     const error = await settlesWithin(
       new Response(download.stream).arrayBuffer().catch((e: unknown) => e),
