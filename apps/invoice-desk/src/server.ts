@@ -206,7 +206,7 @@ export function createDeskApp(options: DeskServerOptions) {
     } finally {
       await form.dispose();
     }
-    crashPoint("after-store");
+    crashPoint("after-store", id);
     await service.launch(id).catch(() => undefined); // the error is stored on the invoice and shown
     return c.redirect(`/invoices/${encodeURIComponent(id)}`, 303);
   });

@@ -38,20 +38,20 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
     apiKey: options.apiKey,
   });
   const { invoices, log } = options;
-  // The journal as the launch uses it, with the crash hook between its steps.
-  const journal: LaunchJournal = {
+  // The journal as the launch of one invoice uses it, with the crash hook between its steps.
+  const journalFor = (invoiceId: string): LaunchJournal => ({
     ...bind(options.journal),
     async record(intent) {
       const stored = await options.journal.record(intent);
-      crashPoint("after-journal");
+      crashPoint("after-journal", invoiceId);
       return stored;
     },
     async markAcknowledged(intentId, runId) {
-      crashPoint("after-launch");
+      crashPoint("after-launch", invoiceId);
       await options.journal.markAcknowledged(intentId, runId);
-      crashPoint("after-ack");
+      crashPoint("after-ack", invoiceId);
     },
-  };
+  });
 
   /** Stores what the API says now: the run, and the result once it is terminal. */
   async function refresh(invoiceId: string, runId: string): Promise<RunEnvelope> {
@@ -94,15 +94,15 @@ export function createWorkflowService(options: WorkflowServiceOptions) {
         const metadata = { invoice_id: invoiceId };
         // The intent id, and from it the idempotency key, come from the invoice's own id.
         const intentId = intentIdOf(invoiceId);
-        crashPoint("after-key");
+        crashPoint("after-key", invoiceId);
         const run = await client.launch(invoiceIntake, {
           inputs,
           metadata,
-          intent: { journal, id: intentId },
+          intent: { journal: journalFor(invoiceId), id: intentId },
           ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
         });
         await invoices.setRun(invoiceId, run.run_id, String(run.status), run);
-        crashPoint("after-mark");
+        crashPoint("after-mark", invoiceId);
         log(`launched invoice ${invoiceId} as run ${run.run_id}`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

@@ -3,9 +3,12 @@
 // launch journal -> launch "Invoice intake" -> mark the invoice. The real desk
 // server (dist/main.js) runs as a child process against the emulator, with its
 // state in PGlite and then in PostgreSQL; WFR_DESK_CRASH_AT makes it SIGKILL
-// itself right after the named step. Then it is restarted and the operator
-// uploads the same invoice again: every invoice ends with exactly one run,
-// counted through the emulator's run history.
+// itself right after the named step (WFR_DESK_CRASH_FOR: only while uploading
+// that step's own invoice). Then it is restarted and the operator uploads the
+// same invoice again: every invoice ends with exactly one run, counted
+// through the emulator's run history. The life that recovers one crash point's
+// invoice is the life that crashes on the next point's: seven desk starts for
+// six crash points, where a start for each crash and each recovery was twelve.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,7 +57,7 @@ interface Desk {
 async function startDeskProcess(
   cwd: string,
   env: Record<string, string>,
-  crashAt?: CrashPoint,
+  crash?: { at: CrashPoint; invoiceId: string },
 ): Promise<Desk> {
   // Each life of the desk is short: V8 compiling PGlite's 9 MB of WebAssembly
   // again with its optimising tier, in the background, cost more CPU than the
@@ -71,7 +74,7 @@ async function startDeskProcess(
       PORT: "0",
       DESK_PASSWORD: PASSWORD,
       ...env,
-      ...(crashAt ? { WFR_DESK_CRASH_AT: crashAt } : {}),
+      ...(crash ? { WFR_DESK_CRASH_AT: crash.at, WFR_DESK_CRASH_FOR: crash.invoiceId } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -139,15 +142,50 @@ async function runsOf(invoiceId: string): Promise<string[]> {
   return runs.filter((run) => run.metadata?.invoice_id === invoiceId).map((run) => run.run_id);
 }
 
+/**
+ * On a desk restarted after `point` killed it while uploading `invoiceId`: the operator uploads
+ * the same invoice again and asks for a refresh; the invoice has exactly one run, on its page.
+ */
+async function recovered(desk: Desk, point: CrashPoint, invoiceId: string): Promise<void> {
+  const session = await signIn(desk);
+  const reupload = await upload(desk, session, invoiceId);
+  expect(reupload.status).toBe(303);
+  expect(reupload.headers.get("location")).toBe(`/invoices/${invoiceId}`);
+  const refresh = await fetch(`${desk.url}/invoices/${invoiceId}/refresh`, {
+    method: "POST",
+    headers: {
+      cookie: session.cookie,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ csrf: session.csrf }),
+    redirect: "manual",
+  });
+  expect(refresh.status).toBe(303);
+  const runs = await runsOf(invoiceId);
+  expect(runs, `${point}: runs of ${invoiceId}`).toHaveLength(1);
+  // The desk shows that one run on the invoice's page.
+  let page = "";
+  await waitUntil(async () => {
+    page = await (
+      await fetch(`${desk.url}/invoices/${invoiceId}`, { headers: { cookie: session.cookie } })
+    ).text();
+    return page.includes(runs[0] as string);
+  }, 60_000).catch(() => {
+    throw new Error(`${point}: the page of ${invoiceId} never shows run ${runs[0]}:\n${page}`);
+  });
+}
+
 async function crashEveryStep(label: string, env: Record<string, string>): Promise<string[]> {
   const cwd = mkdtempSync(join(tmpdir(), `invoice-desk-crash-${label}-`));
   dirs.push(cwd);
-  const invoiceIds: string[] = [];
-  for (const point of CRASH_POINTS) {
-    const invoiceId = `${label}-${point}`;
-    invoiceIds.push(invoiceId);
-    // 1. Upload; the desk kills itself right after `point`.
-    const doomed = await startDeskProcess(cwd, env, point);
+  const invoiceIds = CRASH_POINTS.map((point) => `${label}-${point}`);
+  let crashed: { point: CrashPoint; invoiceId: string } | undefined;
+  for (const [i, point] of CRASH_POINTS.entries()) {
+    const invoiceId = invoiceIds[i] as string;
+    // 1. A restart (it resumes stored invoices without a run) that recovers the invoice of the
+    //    crash before; then an upload, and the desk kills itself right after `point`.
+    const doomed = await startDeskProcess(cwd, env, { at: point, invoiceId });
+    if (crashed) await recovered(doomed, crashed.point, crashed.invoiceId);
     const session = await signIn(doomed);
     const answered = await upload(doomed, session, invoiceId).then(
       (response) => response.status,
@@ -158,46 +196,20 @@ async function crashEveryStep(label: string, env: Record<string, string>): Promi
     expect(answered).toBe("no answer");
     // How far it got: the run exists from the launch on, not before.
     const before = await runsOf(invoiceId);
-    const launched = CRASH_POINTS.indexOf(point) >= CRASH_POINTS.indexOf("after-launch");
+    const launched = i >= CRASH_POINTS.indexOf("after-launch");
     expect(before.length, `${point}: runs before the restart`).toBe(launched ? 1 : 0);
-
-    // 2. Restart (it resumes stored invoices without a run), and the operator
-    //    uploads the same invoice again, then asks for a refresh.
-    const desk = await startDeskProcess(cwd, env);
-    const again = await signIn(desk);
-    const reupload = await upload(desk, again, invoiceId);
-    expect(reupload.status).toBe(303);
-    expect(reupload.headers.get("location")).toBe(`/invoices/${invoiceId}`);
-    const refresh = await fetch(`${desk.url}/invoices/${invoiceId}/refresh`, {
-      method: "POST",
-      headers: {
-        cookie: again.cookie,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ csrf: again.csrf }),
-      redirect: "manual",
-    });
-    expect(refresh.status).toBe(303);
-    const runs = await runsOf(invoiceId);
-    expect(runs, `${point}: runs of ${invoiceId}`).toHaveLength(1);
-    // The desk shows that one run on the invoice's page.
-    let page = "";
-    await waitUntil(async () => {
-      page = await (
-        await fetch(`${desk.url}/invoices/${invoiceId}`, { headers: { cookie: again.cookie } })
-      ).text();
-      return page.includes(runs[0] as string);
-    }, 60_000).catch(() => {
-      throw new Error(`${point}: the page of ${invoiceId} never shows run ${runs[0]}:\n${page}`);
-    });
-    desk.child.kill("SIGTERM");
-    await desk.exited;
+    crashed = { point, invoiceId };
   }
+  // 2. The last restart recovers the last crash's invoice.
+  const desk = await startDeskProcess(cwd, env);
+  if (crashed) await recovered(desk, crashed.point, crashed.invoiceId);
+  desk.child.kill("SIGTERM");
+  await desk.exited;
   // Every invoice, at the end: exactly one run.
   const counts = await Promise.all(invoiceIds.map(async (id) => (await runsOf(id)).length));
   expect(counts).toEqual(invoiceIds.map(() => 1));
   console.log(
-    `${label}: ${CRASH_POINTS.length} crash points, runs per invoice: ${counts.join(", ")}`,
+    `${label}: ${CRASH_POINTS.length} crash points, ${CRASH_POINTS.length + 1} desk starts, runs per invoice: ${counts.join(", ")}`,
   );
   return invoiceIds;
 }
