@@ -83,6 +83,13 @@ async function measure(side, size) {
       res.end(JSON.stringify({ run_id: "run_1", workflow_id: "wf_1", status: "queued" }));
     });
   });
+  // The warm-up request below leaves its connection open, and the launch reuses it. The
+  // openapi-fetch side builds its body synchronously (base64, JSON.stringify of 33 MiB), on the
+  // thread the sink also runs on: on a busy machine that took longer than Node's 5 s keep-alive
+  // timeout, the sink's timer closed the socket right after the launch had started writing to
+  // it, and the launch failed with ECONNRESET (a loaded `.ci/run`). The sink never closes an
+  // idle connection; `sink.close()` still closes the idle ones.
+  sink.keepAliveTimeout = 0;
   await new Promise((r) => sink.listen(0, "127.0.0.1", r));
   const baseUrl = `http://127.0.0.1:${sink.address().port}/api/v1`;
   const files = [fill(runtime.MAX_ATTACHMENT_BYTES, 1)];
