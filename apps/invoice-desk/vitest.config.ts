@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -17,5 +18,6 @@ export default defineConfig({
     execArgv: ["--liftoff-only"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });

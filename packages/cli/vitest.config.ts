@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -11,5 +12,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 180000,
     hookTimeout: 120000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 // The generated code the tests write into their temp folders (test/helpers.ts `tempDir`) is
 // imported by Node itself, as an app imports it, not through Vite's transform: transforming
@@ -20,6 +21,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    server: { deps: { external: [new RegExp(`^${TMP}/wfr-[^/]+/.*\\.m?js$`)] } },
+    server: {
+      deps: { external: [...builtWorkspaceModules, new RegExp(`^${TMP}/wfr-[^/]+/.*\\.m?js$`)] },
+    },
   },
 });

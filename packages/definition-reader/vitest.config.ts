@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -8,5 +9,6 @@ export default defineConfig({
     isolate: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     // wait on child processes (Prism, Chromium, killed emulators), and a second file fills that wait.
     maxWorkers: 2,
     testTimeout: 30000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });

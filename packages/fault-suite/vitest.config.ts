@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -9,5 +10,6 @@ export default defineConfig({
     maxWorkers: 1,
     testTimeout: 600_000,
     hookTimeout: 180_000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });

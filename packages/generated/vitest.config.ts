@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -7,5 +8,6 @@ export default defineConfig({
     // 2-core machine that alone passed Vitest's 5-second default (a clean-clone CI run failed so).
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });

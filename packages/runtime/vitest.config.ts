@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { builtWorkspaceModules } from "../../vitest.shared.js";
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     // (tsconfig.typecheck.json at the root, which includes test/) fails on any of them, so
     // Vitest does not run the whole program through tsc a second time.
     testTimeout: 15_000,
+    server: { deps: { external: builtWorkspaceModules } },
   },
 });
